@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * settle: when did the screen finish loading?
+ *
+ * The library reads a recorded capture (anything libavformat opens), measures
+ * every frame against the previous one and decides at which frame the picture
+ * became stable. Usage:
+ *
+ *     SettleSettings s;
+ *     settle_default_settings(&s);
+ *     settle_settings_set(&s, "diff-threshold", "0.5%", err, sizeof(err));
+ *     SettleContext *c;
+ *     if (settle_open(&c, &s) < 0) ...
+ *     const SettleResult *r;
+ *     int ret = settle_analyze_file(c, "capture.mp4", &r);
+ *     ... r->stable_time, settle_write_json(c, stdout) ...
+ *     settle_close(&c);
+ *
+ * Frames can also be pushed by the caller (settle_begin, settle_send_picture,
+ * settle_finish) when they come from somewhere other than a file.
+ *
+ * Every function returns 0 (or a non-negative value where documented) on
+ * success and a negative SETTLE_ERR_* code on failure. The library never prints
+ * and never exits; it reports through the log callback in the settings.
+ * Memory use does not grow with the length of a capture.
+ */
+#ifndef SETTLE_SETTLE_H
+#define SETTLE_SETTLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define SETTLE_API
+#else
+#define SETTLE_API __attribute__((visibility("default")))
+#endif
+
+#define SETTLE_VERSION "0.1.0"
+
+/* Error codes: negative, returned by every function that can fail. */
+enum {
+    SETTLE_OK = 0,
+    SETTLE_ERR_INVAL = -1,       /* invalid argument or setting */
+    SETTLE_ERR_NOMEM = -2,       /* out of memory */
+    SETTLE_ERR_IO = -3,          /* the file is missing or cannot be read or written */
+    SETTLE_ERR_FORMAT = -4,      /* not a media file libavformat can open */
+    SETTLE_ERR_NO_VIDEO = -5,    /* the file has no video stream */
+    SETTLE_ERR_DECODE = -6,      /* the stream is truncated or corrupt (what decoded is kept) */
+    SETTLE_ERR_LIMIT = -7,       /* the picture is larger than the limits allow */
+    SETTLE_ERR_TOO_SHORT = -8,   /* fewer than two frames: nothing to compare */
+    SETTLE_ERR_NO_START = -9,    /* the start of the measurement was not found */
+    SETTLE_ERR_NOT_STABLE = -10, /* no frame qualifies as stable */
+    SETTLE_ERR_STATE = -11,      /* function called out of order */
+    SETTLE_ERR_INTERRUPTED = -12 /* settle_interrupt() stopped the analysis */
+};
+
+/* A short English description of an error code ("no video stream"). Static. */
+SETTLE_API const char *settle_strerror(int err);
+
+typedef enum SettleMethod {
+    SETTLE_METHOD_AUTO = 0, /* choose from the capture: diff for clean captures, entropy for camera ones */
+    SETTLE_METHOD_DIFF,     /* quiet when diff_pixels <= the diff threshold */
+    SETTLE_METHOD_ENTROPY   /* quiet when entropy_delta <= the entropy threshold */
+} SettleMethod;
+
+typedef enum SettleStart {
+    SETTLE_START_FIRST_FRAME = 0, /* the capture's first frame */
+    SETTLE_START_TIME,            /* a time in seconds from the first frame (start_time) */
+    SETTLE_START_FIRST_CHANGE,    /* the first frame that is not quiet */
+    SETTLE_START_MARKER,          /* the first frame mostly covered by marker_rgb */
+    SETTLE_START_MARKER_END       /* the first frame after the marker frames end */
+} SettleStart;
+
+typedef enum SettleLogLevel {
+    SETTLE_LOG_ERROR = 0,
+    SETTLE_LOG_WARNING,
+    SETTLE_LOG_INFO,
+    SETTLE_LOG_DEBUG
+} SettleLogLevel;
+
+typedef struct SettleSettings {
+    /* How a frame is judged quiet. Default SETTLE_METHOD_AUTO. */
+    SettleMethod method;
+    /* A pixel has changed when one of its R, G or B values moved by more than
+     * this many levels against the previous frame. 0..255, default 5. */
+    int tolerance;
+    /* Method diff: a frame is quiet when at most this many pixels changed.
+     * Default 4096. Ignored when diff_threshold_percent > 0. */
+    double diff_threshold;
+    /* Method diff: the threshold as a percentage of the picture's pixels
+     * (0.5 means 0.5 %). 0 (default) uses diff_threshold. */
+    double diff_threshold_percent;
+    /* Method entropy: a frame is quiet when its entropy differs by at most this
+     * many bits from the mean of the previous `window` frames. Default 0.05. */
+    double entropy_threshold;
+    /* Frames in the entropy rolling average. 1..120, default 5. */
+    int window;
+    /* Seconds of quiet that make a change final. 0 (default): the picture must
+     * stay quiet to the end of the capture. */
+    double settle;
+    /* Where the measurement starts; load_time = stable_time - start_time. */
+    SettleStart start;
+    double start_time;        /* seconds, for SETTLE_START_TIME */
+    uint8_t marker_rgb[3];    /* for the marker starts */
+    int marker_tolerance;     /* per channel, 0..255, default 40 */
+    double marker_coverage;   /* share of the picture, 0..1, default 0.5 */
+    /* 1 (default): a frame the decoder coded as a keyframe or intra refresh,
+     * whose change is only low-amplitude codec noise, is not a screen change.
+     * 0: every measured change counts. */
+    int codec_filter;
+    /* Decoder threads; 0 (default) = one per core. */
+    int threads;
+    /* Largest picture accepted, in pixels (default 8192 * 8192 = 67108864). */
+    int64_t max_pixels;
+    /* Log callback; NULL (default) discards messages. */
+    void (*log_cb)(void *opaque, SettleLogLevel level, const char *msg);
+    void *log_opaque;
+    SettleLogLevel log_level; /* most verbose level passed on, default WARNING */
+} SettleSettings;
+
+/* Fills `s` with the defaults documented above. */
+SETTLE_API void settle_default_settings(SettleSettings *s);
+
+/* One analysis setting as a named option, for command lines, help texts and
+ * the "settings" block of the JSON output. */
+typedef struct SettleOption {
+    const char *name;    /* "diff-threshold" */
+    const char *arg;     /* the value's form, "PIXELS|PERCENT%" */
+    const char *help;    /* one line */
+    const char *dflt;    /* default as text */
+} SettleOption;
+
+/* The table of analysis options, terminated by an entry whose name is NULL. Static. */
+SETTLE_API const SettleOption *settle_options(void);
+
+/* Sets the option `name` from its text form `value`. On error returns
+ * SETTLE_ERR_INVAL and writes "expected ..., got '...'" into err (if given). */
+SETTLE_API int settle_settings_set(SettleSettings *s, const char *name, const char *value,
+                                   char *err, size_t errlen);
+
+/* Writes the current value of option `name` in the text form settle_settings_set
+ * accepts. Returns the length, or SETTLE_ERR_INVAL for an unknown name. */
+SETTLE_API int settle_settings_get(const SettleSettings *s, const char *name, char *buf,
+                                   size_t buflen);
+
+/* Checks the settings as a whole. Returns 0 or SETTLE_ERR_INVAL, with a
+ * message naming the offending option in err. */
+SETTLE_API int settle_settings_check(const SettleSettings *s, char *err, size_t errlen);
+
+typedef struct SettleContext SettleContext;
+
+/* Creates a context with a copy of the settings (defaults when s is NULL).
+ * On success *c owns it; free with settle_close. */
+SETTLE_API int settle_open(SettleContext **c, const SettleSettings *s);
+
+/* Frees the context and sets *c to NULL. Safe on NULL. */
+SETTLE_API void settle_close(SettleContext **c);
+
+/* Asks a running analysis to stop at the next frame, from any thread or a
+ * signal handler. The analysis then finishes with what it measured, marked
+ * partial, and returns SETTLE_ERR_INTERRUPTED. */
+SETTLE_API void settle_interrupt(SettleContext *c);
+
+/* Measures of one frame. */
+typedef struct SettleFrame {
+    int64_t index;        /* 0 = the first decoded frame */
+    double time;          /* seconds since the first frame's timestamp */
+    int64_t diff_pixels;  /* pixels changed by more than `tolerance` (0 for frame 0) */
+    double entropy;       /* Shannon entropy in bits of the 768-bin RGB histogram */
+    double entropy_delta; /* |entropy - mean entropy of the previous window frames| */
+    double marker;        /* share of the picture within marker_tolerance of marker_rgb (0 without a marker) */
+    int keyframe;         /* the decoder coded this frame as a keyframe / intra frame */
+    int codec_refresh;    /* the change was judged codec noise and does not count */
+    int quiet;            /* quiet under the method in use */
+} SettleFrame;
+
+/* The outcome of one analysis. Valid until the next analysis starts on the
+ * same context or the context is closed; owned by the context. Times are in
+ * seconds; NaN where there is no value. */
+typedef struct SettleResult {
+    const char *input;          /* name given to settle_begin / the file path */
+    int64_t frames;             /* frames measured */
+    double duration;            /* first frame to the end of the last frame */
+    int width, height;
+    SettleMethod method;        /* the method used: DIFF or ENTROPY, never AUTO */
+    const char *method_reason;  /* why, one sentence */
+    double diff_threshold;      /* effective threshold in pixels */
+    double noise_floor;         /* typical changed pixels of a quiet frame (10th percentile) */
+    int64_t start_frame;        /* -1 when not found */
+    double start_time;          /* from the first frame */
+    int64_t stable_frame;       /* -1 when not found */
+    double stable_time;         /* from the first frame */
+    double load_time;           /* stable_time - start_time */
+    double first_visual_change; /* first non-quiet frame after the start, measured from the start */
+    double last_visual_change;  /* last non-quiet frame, measured from the start */
+    double quiet_tail;          /* seconds from the stable frame to the end of the capture */
+    int64_t codec_refreshes;    /* frames whose change was judged codec noise */
+    int partial;                /* the capture was not read to its end */
+    int error;                  /* 0 or the SETTLE_ERR_* code that ended or marred the analysis */
+    const char *error_message;  /* one line without the file name, or NULL */
+} SettleResult;
+
+/* A packed RGB24 picture pushed by the caller. */
+typedef struct SettlePicture {
+    const uint8_t *rgb;   /* width * 3 bytes a row */
+    ptrdiff_t stride;     /* bytes from one row to the next */
+    int width, height;    /* must equal those given to settle_begin */
+    double time;          /* seconds, increasing; the first picture's time is the origin */
+    int keyframe;         /* 1 if the source coded it as a keyframe */
+    double duration;      /* seconds it is shown, 0 = unknown (then the last frame interval is used) */
+} SettlePicture;
+
+/* Starts an analysis of pictures of the given size; `name` is copied and used
+ * in messages and outputs. */
+SETTLE_API int settle_begin(SettleContext *c, const char *name, int width, int height);
+
+/* Measures one picture. The picture is not retained after the call. */
+SETTLE_API int settle_send_picture(SettleContext *c, const SettlePicture *p);
+
+/* Marks the analysis partial with this error (e.g. the source was truncated)
+ * before settle_finish. `message` is copied. */
+SETTLE_API void settle_set_error(SettleContext *c, int err, const char *message);
+
+/* Ends the analysis and decides. *res points into the context. Returns 0 when
+ * a stable frame was found; otherwise the error (SETTLE_ERR_NOT_STABLE,
+ * SETTLE_ERR_NO_START, SETTLE_ERR_TOO_SHORT, or an error set before), and *res
+ * still describes what was measured. */
+SETTLE_API int settle_finish(SettleContext *c, const SettleResult **res);
+
+/* Decodes the file and analyses every frame: settle_begin, settle_send_picture
+ * for each frame, settle_finish. Same return as settle_finish; when the file
+ * cannot be opened at all *res still holds the input name and the error. */
+SETTLE_API int settle_analyze_file(SettleContext *c, const char *path, const SettleResult **res);
+
+/* Calls `cb` for every frame of the last finished analysis, in order, with the
+ * quiet flag of the method used. Stops and returns cb's value when it is
+ * non-zero. */
+SETTLE_API int settle_foreach_frame(SettleContext *c,
+                                    int (*cb)(void *opaque, const SettleFrame *f),
+                                    void *opaque);
+
+/* Writes the per-frame CSV of the last finished analysis: a header line, then
+ * frame,time,diff_pixels,entropy,entropy_delta,quiet for every frame. '.' is the
+ * decimal point whatever the locale. */
+SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
+
+/* Writes the last result as one JSON object on one line, with the effective
+ * settings. */
+SETTLE_API int settle_write_json(SettleContext *c, FILE *f);
+
+/* Sets how much libavformat/libavcodec print to stderr, for the whole
+ * process (their logging is global): SETTLE_LOG_ERROR prints only errors,
+ * a negative level silences them. The library itself never calls this. */
+SETTLE_API void settle_codec_log_level(int level);
+
+/* The name of a method ("auto", "diff", "entropy"). Static. */
+SETTLE_API const char *settle_method_name(SettleMethod m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SETTLE_SETTLE_H */

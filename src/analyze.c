@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The analysis: measures each picture, keeps the entropy history, and feeds
+ * two stability trackers (diff and entropy) side by side, so that the method
+ * can be chosen from the whole capture at the end without a second pass.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { T_DIFF = 0, T_ENTROPY = 1 };
+
+/* A change counts as strong when a channel moved by more than this. Measured
+ * on x264, VP8 and VP9 encodes from crf 18 to 45: a keyframe in a still
+ * picture moves at most 57 pixels (of 307200) by more than 96 levels, where
+ * content appearing moves tens of thousands. */
+#define STRONG_TOLERANCE 96
+/* Frames after a faint keyframe that may still be the encoder converging. */
+#define REFRESH_FOLLOWERS 2
+
+int settle_open(SettleContext **pc, const SettleSettings *s)
+{
+    if (!pc)
+        return SETTLE_ERR_INVAL;
+    *pc = NULL;
+    SettleSettings def;
+    if (!s) {
+        settle_default_settings(&def);
+        s = &def;
+    }
+    if (settle_settings_check(s, NULL, 0) < 0)
+        return SETTLE_ERR_INVAL;
+    SettleContext *c = calloc(1, sizeof(*c));
+    if (!c)
+        return SETTLE_ERR_NOMEM;
+    c->s = *s;
+    *pc = c;
+    return 0;
+}
+
+static void reset(SettleContext *c)
+{
+    free(c->prev);
+    c->prev = NULL;
+    free(c->name);
+    c->name = NULL;
+    free(c->error_message);
+    c->error_message = NULL;
+    if (c->spool)
+        fclose(c->spool);
+    c->spool = NULL;
+    c->state = 0;
+}
+
+void settle_close(SettleContext **pc)
+{
+    if (!pc || !*pc)
+        return;
+    reset(*pc);
+    free(*pc);
+    *pc = NULL;
+}
+
+void settle_interrupt(SettleContext *c)
+{
+    if (c)
+        c->interrupted = 1;
+}
+
+static void tracker_init(SettleTracker *t)
+{
+    t->start_frame = -1;
+    t->start_time = t->start_frame_time = NAN;
+    t->first_change = t->last_change = t->settled = t->locked = -1;
+    t->first_change_time = t->last_change_time = t->settled_time = t->locked_time = NAN;
+    t->last_frame = -1;
+}
+
+int settle_begin(SettleContext *c, const char *name, int w, int h)
+{
+    if (!c)
+        return SETTLE_ERR_INVAL;
+    if (c->state == 1)
+        return SETTLE_ERR_STATE;
+    reset(c);
+    memset(&c->res, 0, sizeof(c->res));
+    c->interrupted = 0;
+    c->error = 0;
+    c->n = 0;
+    c->ring_len = c->ring_pos = 0;
+    c->marker_first = c->marker_end = -1;
+    c->common_start = -1;
+    c->common_start_time = NAN;
+    memset(c->floor_hist, 0, sizeof(c->floor_hist));
+    c->floor_n = 0;
+    c->refreshes = 0;
+    c->since_event = REFRESH_FOLLOWERS + 1;
+    tracker_init(&c->tr[T_DIFF]);
+    tracker_init(&c->tr[T_ENTROPY]);
+
+    c->name = strdup(name ? name : "(frames)");
+    if (!c->name)
+        return SETTLE_ERR_NOMEM;
+    c->res.input = c->name;
+    if (w < 1 || h < 1)
+        return SETTLE_ERR_INVAL;
+    if ((int64_t)w * h > c->s.max_pixels || w > 65536 || h > 65536)
+        return SETTLE_ERR_LIMIT;
+    c->w = w;
+    c->h = h;
+    c->npix = (int64_t)w * h;
+    c->diff_limit = c->s.diff_threshold_percent > 0
+                        ? floor(c->npix * c->s.diff_threshold_percent / 100.0)
+                        : c->s.diff_threshold;
+    /* A keyframe whose strong changes stay under a tenth of the diff
+     * threshold (and under 0.2 % of the picture) is codec noise. */
+    int64_t lim = (int64_t)(c->diff_limit / 10);
+    int64_t share = c->npix / 500;
+    c->refresh_limit = lim < share ? lim : share;
+    if (c->refresh_limit < 16)
+        c->refresh_limit = 16;
+    c->prev = malloc((size_t)c->npix * 3);
+    if (!c->prev)
+        return SETTLE_ERR_NOMEM;
+    c->spool = tmpfile();
+    c->spool_ok = c->spool != NULL;
+    if (!c->spool)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for per-frame data; "
+                   "per-frame output is unavailable", c->name);
+    c->state = 1;
+    return 0;
+}
+
+void settle_set_error(SettleContext *c, int err, const char *message)
+{
+    if (!c || !err)
+        return;
+    c->error = err;
+    free(c->error_message);
+    c->error_message = message ? strdup(message) : NULL;
+}
+
+static int floor_bin(int64_t v)
+{
+    if (v < 64)
+        return (int)v;
+    int oct = 0;
+    while ((v >> (oct + 1)) >= 64)
+        oct++;
+    /* v in [64 << oct, 128 << oct) */
+    int sub = (int)(((v - ((int64_t)64 << oct)) * 16) >> (oct + 6));
+    int b = 64 + oct * 16 + sub;
+    return b < SETTLE_FLOOR_BINS ? b : SETTLE_FLOOR_BINS - 1;
+}
+
+static double floor_bin_value(int b)
+{
+    if (b < 64)
+        return b;
+    int oct = (b - 64) / 16, sub = (b - 64) % 16;
+    /* the middle of the bin */
+    return ldexp(64.0 + (sub + 0.5) * 4.0, oct);
+}
+
+/* The 10th percentile of the changed-pixel counts: what a quiet frame of this
+ * capture looks like. */
+static double noise_floor(const SettleContext *c)
+{
+    if (!c->floor_n)
+        return NAN;
+    int64_t want = (c->floor_n + 9) / 10, seen = 0;
+    for (int b = 0; b < SETTLE_FLOOR_BINS; b++) {
+        seen += (int64_t)c->floor_hist[b];
+        if (seen >= want)
+            return floor_bin_value(b);
+    }
+    return floor_bin_value(SETTLE_FLOOR_BINS - 1);
+}
+
+/* The earliest frame of the recent history that already shows the picture
+ * frame `idx` (entropy e) settled on: the rolling mean makes a step look
+ * unsettled for up to `window` frames after it happened. */
+static void walk_back(const SettleContext *c, const SettleTracker *t, int64_t idx, double e,
+                      double time, int64_t *out, double *out_time)
+{
+    *out = idx;
+    *out_time = time;
+    for (int k = 1; k < c->s.window && k < c->ring_len; k++) {
+        const SettleHistory *hp =
+            &c->ring[(c->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW];
+        if (hp->index <= t->start_frame || fabs(hp->entropy - e) > c->s.entropy_threshold)
+            break;
+        *out = hp->index;
+        *out_time = hp->time;
+    }
+}
+
+static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
+{
+    SettleTracker *t = &c->tr[which];
+    int quiet = r->quiet[which];
+    t->last_frame = r->index;
+    if (t->start_frame < 0) {
+        int found = c->s.start == SETTLE_START_FIRST_CHANGE ? !quiet
+                                                            : c->common_start == r->index;
+        if (found) {
+            t->start_frame = r->index;
+            t->start_time = c->s.start == SETTLE_START_TIME ? c->s.start_time : r->time;
+            t->start_frame_time = r->time;
+        }
+        return;
+    }
+    if (!quiet) {
+        if (t->first_change < 0) {
+            t->first_change = r->index;
+            t->first_change_time = r->time;
+        }
+        t->last_change = r->index;
+        t->last_change_time = r->time;
+        if (which == T_ENTROPY) {
+            walk_back(c, t, r->index, r->entropy, r->time, &t->settled, &t->settled_time);
+        } else {
+            t->settled = r->index;
+            t->settled_time = r->time;
+        }
+    } else if (c->s.settle > 0 && t->locked < 0) {
+        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
+        if (r->time - ref >= c->s.settle - 1e-9) {
+            t->locked = t->last_change >= 0 ? t->settled : t->start_frame;
+            t->locked_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+        }
+    }
+}
+
+int settle_send_picture(SettleContext *c, const SettlePicture *p)
+{
+    if (!c || !p || !p->rgb)
+        return SETTLE_ERR_INVAL;
+    if (c->state != 1)
+        return SETTLE_ERR_STATE;
+    if (c->interrupted)
+        return SETTLE_ERR_INTERRUPTED;
+    if (p->width != c->w || p->height != c->h || !isfinite(p->time) ||
+        (p->stride < (ptrdiff_t)c->w * 3 && p->stride > -(ptrdiff_t)c->w * 3))
+        return SETTLE_ERR_INVAL;
+
+    SettleRecord r;
+    memset(&r, 0, sizeof(r));
+    r.index = c->n;
+    if (c->n == 0)
+        c->t0 = p->time;
+    r.time = p->time - c->t0;
+    if (c->n > 0 && r.time < c->last_time) {
+        /* Timestamps that go back would break every duration; hold the clock. */
+        settle_log(c, SETTLE_LOG_WARNING, "%s: frame %lld: timestamp goes back %.3f s; "
+                   "using the previous one", c->name, (long long)c->n, c->last_time - r.time);
+        r.time = c->last_time;
+    }
+    r.keyframe = p->keyframe != 0;
+
+    /* the measures */
+    if (c->n > 0)
+        r.diff = settle_count_changed(p->rgb, p->stride, c->prev, (ptrdiff_t)c->w * 3, c->w, c->h,
+                                      c->s.tolerance, STRONG_TOLERANCE, &r.strong);
+    memset(c->hist, 0, sizeof(c->hist));
+    settle_histogram_rgb(p->rgb, p->stride, c->w, c->h, c->hist);
+    r.entropy = settle_histogram_entropy(c->hist, SETTLE_HIST_BINS);
+    int have = c->ring_len < c->s.window ? c->ring_len : c->s.window;
+    if (have > 0) {
+        double sum = 0;
+        for (int k = 0; k < have; k++)
+            sum += c->ring[(c->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW].entropy;
+        r.delta = fabs(r.entropy - sum / have);
+    }
+    if (c->s.start == SETTLE_START_MARKER || c->s.start == SETTLE_START_MARKER_END)
+        r.marker = (double)settle_count_color(p->rgb, p->stride, c->w, c->h, c->s.marker_rgb,
+                                              c->s.marker_tolerance) / (double)c->npix;
+
+    /* Encoders re-code a still picture at a keyframe and converge on it over
+     * the next frames: thousands of pixels move, but only faintly. Content
+     * that appears on a screen moves pixels by far more. (Faint frames after
+     * a big change that is not a keyframe are not judged: a skeleton's
+     * shimmer is as faint as an encoder converging, and it is real.) */
+    if (c->n > 0) {
+        int faint = r.strong <= c->refresh_limit;
+        if (r.keyframe)
+            c->since_event = faint ? 0 : REFRESH_FOLLOWERS + 1;
+        else if (!faint)
+            c->since_event = REFRESH_FOLLOWERS + 1;
+        else if (c->since_event <= REFRESH_FOLLOWERS)
+            c->since_event++;
+        int eligible = faint && c->since_event <= REFRESH_FOLLOWERS;
+        if (c->s.codec_filter && eligible &&
+            (r.diff > c->diff_limit || r.delta > c->s.entropy_threshold)) {
+            r.refresh = 1;
+            c->refreshes++;
+            c->ring_len = 0; /* the entropy baseline restarts from the re-coded picture */
+        }
+    }
+    r.quiet[T_DIFF] = r.refresh || r.diff <= c->diff_limit;
+    r.quiet[T_ENTROPY] = r.refresh || r.delta <= c->s.entropy_threshold;
+
+    SettleHistory *hp = &c->ring[c->ring_pos];
+    hp->index = r.index;
+    hp->time = r.time;
+    hp->entropy = r.entropy;
+    c->ring_pos = (c->ring_pos + 1) % SETTLE_MAX_WINDOW;
+    if (c->ring_len < SETTLE_MAX_WINDOW)
+        c->ring_len++;
+
+    if (c->n > 0 && !r.refresh) {
+        c->floor_hist[floor_bin(r.diff)]++;
+        c->floor_n++;
+    }
+
+    /* the start rules that do not depend on the method */
+    if (c->common_start < 0) {
+        int is_marker = r.marker >= c->s.marker_coverage;
+        switch (c->s.start) {
+        case SETTLE_START_FIRST_FRAME:
+            c->common_start = r.index;
+            break;
+        case SETTLE_START_TIME:
+            if (r.time >= c->s.start_time - 1e-6)
+                c->common_start = r.index;
+            break;
+        case SETTLE_START_MARKER:
+            if (is_marker)
+                c->common_start = r.index;
+            break;
+        case SETTLE_START_MARKER_END:
+            if (is_marker && c->marker_first < 0)
+                c->marker_first = r.index;
+            else if (!is_marker && c->marker_first >= 0)
+                c->common_start = r.index;
+            break;
+        default:
+            break;
+        }
+        if (c->common_start >= 0)
+            c->common_start_time = c->s.start == SETTLE_START_TIME ? c->s.start_time : r.time;
+    }
+    tracker_frame(c, T_DIFF, &r);
+    tracker_frame(c, T_ENTROPY, &r);
+
+    if (c->spool && fwrite(&r, sizeof(r), 1, c->spool) != 1) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write per-frame data to a temporary file",
+                   c->name);
+        c->spool_ok = 0;
+    }
+
+    for (int y = 0; y < c->h; y++)
+        memcpy(c->prev + (size_t)y * c->w * 3, p->rgb + y * p->stride, (size_t)c->w * 3);
+    c->prev_time = c->last_time;
+    c->last_time = r.time;
+    c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;
+    c->n++;
+    return 0;
+}
+
+static int choose_method(SettleContext *c, double floor)
+{
+    if (c->s.method != SETTLE_METHOD_AUTO) {
+        snprintf(c->reason, sizeof(c->reason), "chosen with --method %s",
+                 settle_method_name(c->s.method));
+        return c->s.method == SETTLE_METHOD_DIFF ? T_DIFF : T_ENTROPY;
+    }
+    /* A clean capture repeats a still picture almost exactly; a camera's
+     * sensor noise changes pixels in every frame. */
+    double clean = c->diff_limit / 4;
+    if (isnan(floor) || floor <= clean) {
+        snprintf(c->reason, sizeof(c->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile), "
+                 "within a quarter of the diff threshold (%.0f)",
+                 isnan(floor) ? 0.0 : floor, c->diff_limit);
+        return T_DIFF;
+    }
+    snprintf(c->reason, sizeof(c->reason),
+             "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
+             "(10th percentile), more than a quarter of the diff threshold (%.0f)",
+             floor, c->diff_limit);
+    return T_ENTROPY;
+}
+
+static void set_message(SettleContext *c, int err, const char *msg)
+{
+    if (c->error)
+        return; /* the first error (a damaged stream) says more */
+    settle_set_error(c, err, msg);
+}
+
+int settle_finish(SettleContext *c, const SettleResult **out)
+{
+    if (!c)
+        return SETTLE_ERR_INVAL;
+    if (c->state != 1) {
+        /* settle_begin failed or was never called: report what is known */
+        if (out)
+            *out = &c->res;
+        return c->error ? c->error : SETTLE_ERR_STATE;
+    }
+    c->state = 2;
+    SettleResult *r = &c->res;
+    r->input = c->name;
+    r->frames = c->n;
+    r->width = c->n ? c->w : 0;
+    r->height = c->n ? c->h : 0;
+    r->duration = c->last_time + (c->last_duration > 0 ? c->last_duration
+                                  : c->n > 1 ? c->last_time - c->prev_time : 0);
+    r->diff_threshold = c->diff_limit;
+    r->noise_floor = noise_floor(c);
+    r->codec_refreshes = c->refreshes;
+    if (c->interrupted && !c->error)
+        settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
+    /* measured some frames but not the whole capture */
+    r->partial = c->error != 0 && c->n > 0;
+
+    int which = choose_method(c, r->noise_floor);
+    r->method = which == T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
+    r->method_reason = c->reason;
+    const SettleTracker *t = &c->tr[which];
+
+    r->start_frame = t->start_frame;
+    r->start_time = t->start_time;
+    r->stable_frame = -1;
+    r->stable_time = r->load_time = r->quiet_tail = NAN;
+    r->first_visual_change = r->last_visual_change = NAN;
+
+    int ret = 0;
+    char msg[256];
+    if (c->n < 2) {
+        snprintf(msg, sizeof(msg), "%s: nothing to compare",
+                 c->n ? "only one video frame" : "no video frames decoded");
+        set_message(c, SETTLE_ERR_TOO_SHORT, msg);
+        ret = SETTLE_ERR_TOO_SHORT;
+    } else if (t->start_frame < 0) {
+        switch (c->s.start) {
+        case SETTLE_START_TIME:
+            snprintf(msg, sizeof(msg), "start time %.3f s is after the last frame (%.3f s)",
+                     c->s.start_time, c->last_time);
+            break;
+        case SETTLE_START_FIRST_CHANGE:
+            snprintf(msg, sizeof(msg), "no frame changed, so there is no first change to start from");
+            break;
+        case SETTLE_START_MARKER:
+        case SETTLE_START_MARKER_END: {
+            const uint8_t *m = c->s.marker_rgb;
+            if (c->s.start == SETTLE_START_MARKER_END && c->marker_first >= 0)
+                snprintf(msg, sizeof(msg), "marker #%02x%02x%02x never ends", m[0], m[1], m[2]);
+            else
+                snprintf(msg, sizeof(msg), "no frame is covered by the marker colour #%02x%02x%02x",
+                         m[0], m[1], m[2]);
+            break;
+        }
+        default:
+            snprintf(msg, sizeof(msg), "no start frame");
+        }
+        set_message(c, SETTLE_ERR_NO_START, msg);
+        ret = SETTLE_ERR_NO_START;
+    } else {
+        if (t->first_change >= 0) {
+            r->first_visual_change = t->first_change_time - t->start_time;
+            r->last_visual_change = t->last_change_time - t->start_time;
+        }
+        if (c->s.settle > 0) {
+            /* the quiet after the last change lasts to the end of the last frame */
+            double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
+            if (t->locked < 0 && t->last_change != c->n - 1 &&
+                r->duration - ref >= c->s.settle - 1e-9) {
+                r->stable_frame = t->last_change >= 0 ? t->settled : t->start_frame;
+                r->stable_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+            } else if (t->locked >= 0) {
+                r->stable_frame = t->locked;
+                r->stable_time = t->locked_time;
+            } else {
+                snprintf(msg, sizeof(msg),
+                         "never quiet for %.3f s (--settle): the quiet at the end lasts %.3f s",
+                         c->s.settle, t->last_change == c->n - 1 ? 0.0 : r->duration - ref);
+                set_message(c, SETTLE_ERR_NOT_STABLE, msg);
+                ret = SETTLE_ERR_NOT_STABLE;
+            }
+        } else if (t->last_change < 0) {
+            r->stable_frame = t->start_frame;
+            r->stable_time = t->start_frame_time;
+        } else if (t->last_change == c->n - 1) {
+            snprintf(msg, sizeof(msg), "the picture still changes in the last frame (%.3f s)",
+                     c->last_time);
+            set_message(c, SETTLE_ERR_NOT_STABLE, msg);
+            ret = SETTLE_ERR_NOT_STABLE;
+        } else {
+            r->stable_frame = t->settled;
+            r->stable_time = t->settled_time;
+        }
+        if (r->stable_frame >= 0) {
+            r->load_time = r->stable_time - r->start_time;
+            if (r->load_time < 0)
+                r->load_time = 0; /* --start SECONDS between two frames, after the last change */
+            r->quiet_tail = r->duration - r->stable_time;
+        }
+    }
+    r->error = c->error;
+    r->error_message = c->error_message;
+    if (out)
+        *out = r;
+    /* a damaged or interrupted stream outranks the decision's own outcome */
+    if (c->error == SETTLE_ERR_DECODE || c->error == SETTLE_ERR_INTERRUPTED ||
+        c->error == SETTLE_ERR_IO)
+        return c->error;
+    return ret;
+}
+
+int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *), void *opaque)
+{
+    if (!c || !cb)
+        return SETTLE_ERR_INVAL;
+    if (c->state != 2)
+        return SETTLE_ERR_STATE;
+    if (!c->spool || !c->spool_ok)
+        return SETTLE_ERR_IO;
+    int which = c->res.method == SETTLE_METHOD_DIFF ? T_DIFF : T_ENTROPY;
+    if (fflush(c->spool) || fseek(c->spool, 0, SEEK_SET))
+        return SETTLE_ERR_IO;
+    SettleRecord r;
+    int ret = 0;
+    for (int64_t i = 0; i < c->n; i++) {
+        if (fread(&r, sizeof(r), 1, c->spool) != 1) {
+            ret = SETTLE_ERR_IO;
+            break;
+        }
+        SettleFrame f = {
+            .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
+            .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
+            .codec_refresh = r.refresh, .quiet = r.quiet[which],
+        };
+        ret = cb(opaque, &f);
+        if (ret)
+            break;
+    }
+    /* leave the spool positioned for appending nothing more; analysis is over */
+    return ret;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Per-frame CSV: one row a frame, numbers with '.' whatever the locale. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+void settle_format_fixed(char *buf, size_t len, double x, int decimals)
+{
+    if (!isfinite(x)) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    int64_t scale = 1;
+    for (int i = 0; i < decimals; i++)
+        scale *= 10;
+    double r = round(fabs(x) * (double)scale);
+    if (r > 9e18) { /* beyond what the integer form can hold: plain exponent form */
+        snprintf(buf, len, "%.6e", x);
+        return;
+    }
+    int64_t v = (int64_t)r;
+    const char *sign = x < 0 && v ? "-" : "";
+    if (decimals)
+        snprintf(buf, len, "%s%" PRId64 ".%0*" PRId64, sign, v / scale, decimals, v % scale);
+    else
+        snprintf(buf, len, "%s%" PRId64, sign, v);
+}
+
+static int write_row(void *opaque, const SettleFrame *f)
+{
+    FILE *out = opaque;
+    char t[40], e[40], d[40];
+    settle_format_fixed(t, sizeof(t), f->time, 6);
+    settle_format_fixed(e, sizeof(e), f->entropy, 6);
+    settle_format_fixed(d, sizeof(d), f->entropy_delta, 6);
+    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d\n", f->index, t, f->diff_pixels,
+                e, d, f->quiet, f->keyframe, f->codec_refresh) < 0)
+        return SETTLE_ERR_IO;
+    return 0;
+}
+
+int settle_write_csv(SettleContext *c, FILE *out)
+{
+    if (!c || !out)
+        return SETTLE_ERR_INVAL;
+    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh\n", out) < 0)
+        return SETTLE_ERR_IO;
+    int ret = settle_foreach_frame(c, write_row, out);
+    if (ret == SETTLE_ERR_STATE)
+        return 0; /* nothing was measured: the header alone */
+    if (ret < 0)
+        return ret;
+    return ferror(out) ? SETTLE_ERR_IO : 0;
+}

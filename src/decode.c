@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Reading captures: the only code that talks to libavformat/libavcodec/libswscale. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "internal.h"
+
+typedef struct Decoder {
+    SettleContext *c;
+    const char *path;
+    AVFormatContext *fmt;
+    AVCodecContext *dec;
+    struct SwsContext *sws;
+    AVPacket *pkt;
+    AVFrame *frame;
+    uint8_t *rgb;
+    int stream;
+    int w, h;            /* analysis size: the first frame's */
+    int begun;
+    double tb;
+    double nominal;      /* seconds a frame, for frames without a timestamp */
+    double last_time;
+    double last_end;     /* end of the last frame shown */
+    int64_t decode_errors;
+    double first_error_time;
+    int size_warned;
+} Decoder;
+
+static int interrupt_cb(void *opaque)
+{
+    const SettleContext *c = opaque;
+    return c->interrupted != 0;
+}
+
+static int fail_input(SettleContext *c, const char *path, int err, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static int fail_input(SettleContext *c, const char *path, int err, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    /* settle_begin resets the context and names the input; a size of 1x1
+     * keeps it valid while nothing is measured */
+    if (c->state != 1) {
+        int ret = settle_begin(c, path, 1, 1);
+        if (ret < 0)
+            return ret;
+    }
+    settle_set_error(c, err, msg);
+    return err;
+}
+
+static int av_to_settle(int averr)
+{
+    switch (averr) {
+    case AVERROR(ENOENT):
+    case AVERROR(EACCES):
+    case AVERROR(EISDIR):
+    case AVERROR(EIO):
+    case AVERROR(EPERM):
+        return SETTLE_ERR_IO;
+    case AVERROR(ENOMEM):
+        return SETTLE_ERR_NOMEM;
+    case AVERROR_EXIT:
+        return SETTLE_ERR_INTERRUPTED;
+    default:
+        return SETTLE_ERR_FORMAT;
+    }
+}
+
+static const char *av_err(int err, char *buf, size_t len)
+{
+    if (av_strerror(err, buf, len) < 0)
+        snprintf(buf, len, "error %d", err);
+    return buf;
+}
+
+static int setup_scaler(Decoder *d, const AVFrame *f)
+{
+    int flags = SWS_BILINEAR;
+    d->sws = sws_getCachedContext(d->sws, f->width, f->height, f->format, d->w, d->h,
+                                  AV_PIX_FMT_RGB24, flags, NULL, NULL, NULL);
+    if (!d->sws)
+        return SETTLE_ERR_NOMEM;
+    /* Honour the stream's matrix and range so marker colours come out as drawn. */
+    int cs = SWS_CS_DEFAULT;
+    switch (f->colorspace) {
+    case AVCOL_SPC_BT709: cs = SWS_CS_ITU709; break;
+    case AVCOL_SPC_FCC: cs = SWS_CS_FCC; break;
+    case AVCOL_SPC_SMPTE240M: cs = SWS_CS_SMPTE240M; break;
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL: cs = SWS_CS_BT2020; break;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M: cs = SWS_CS_ITU601; break;
+    default: break;
+    }
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    int is_yuv = desc && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3;
+    if (is_yuv) {
+        int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
+                   f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
+        const int *coef = sws_getCoefficients(cs);
+        sws_setColorspaceDetails(d->sws, coef, full, coef, 1, 0, 1 << 16, 1 << 16);
+    }
+    return 0;
+}
+
+static int deliver(Decoder *d)
+{
+    SettleContext *c = d->c;
+    AVFrame *f = d->frame;
+    int ret;
+    if (f->width < 1 || f->height < 1)
+        return 0;
+    if (!d->begun) {
+        if ((int64_t)f->width * f->height > c->s.max_pixels)
+            return fail_input(c, d->path, SETTLE_ERR_LIMIT,
+                              "picture of %dx%d is larger than the limit of %lld pixels",
+                              f->width, f->height, (long long)c->s.max_pixels);
+        d->w = f->width;
+        d->h = f->height;
+        if ((ret = settle_begin(c, d->path, d->w, d->h)) < 0)
+            return ret;
+        d->begun = 1;
+        d->rgb = av_malloc((size_t)d->w * d->h * 3 + 64);
+        if (!d->rgb)
+            return SETTLE_ERR_NOMEM;
+    } else if ((f->width != d->w || f->height != d->h) && !d->size_warned) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
+                   "scaling to the first size", d->path, d->w, d->h, f->width, f->height);
+        d->size_warned = 1;
+    }
+    if ((ret = setup_scaler(d, f)) < 0)
+        return ret;
+    uint8_t *dst[4] = { d->rgb, NULL, NULL, NULL };
+    int dst_stride[4] = { d->w * 3, 0, 0, 0 };
+    sws_scale(d->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst, dst_stride);
+
+    double t;
+    if (f->best_effort_timestamp != AV_NOPTS_VALUE)
+        t = f->best_effort_timestamp * d->tb;
+    else
+        t = c->n ? d->last_time + d->nominal : 0;
+    d->last_time = t;
+    double dur = f->pkt_duration > 0 ? f->pkt_duration * d->tb : 0;
+    d->last_end = t + (dur > 0 ? dur : d->nominal);
+    SettlePicture p = {
+        .rgb = d->rgb, .stride = d->w * 3, .width = d->w, .height = d->h, .time = t,
+        .keyframe = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I,
+        .duration = dur,
+    };
+    return settle_send_picture(c, &p);
+}
+
+static void note_decode_error(Decoder *d)
+{
+    if (!d->decode_errors++)
+        d->first_error_time = d->c->n ? d->c->last_time : 0;
+}
+
+/* Sends one packet (NULL flushes) and delivers every frame it completes. */
+static int decode_packet(Decoder *d, const AVPacket *pkt)
+{
+    int ret = avcodec_send_packet(d->dec, pkt);
+    if (ret < 0 && ret != AVERROR(EAGAIN) && ret != AVERROR_EOF) {
+        note_decode_error(d);
+        if (pkt)
+            return 0;
+    }
+    for (;;) {
+        ret = avcodec_receive_frame(d->dec, d->frame);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return 0;
+        if (ret < 0) {
+            note_decode_error(d);
+            return 0;
+        }
+        if (d->frame->decode_error_flags || (d->frame->flags & AV_FRAME_FLAG_CORRUPT))
+            note_decode_error(d);
+        ret = deliver(d);
+        av_frame_unref(d->frame);
+        if (ret < 0)
+            return ret;
+    }
+}
+
+static void close_decoder(Decoder *d)
+{
+    av_freep(&d->rgb);
+    sws_freeContext(d->sws);
+    av_frame_free(&d->frame);
+    av_packet_free(&d->pkt);
+    avcodec_free_context(&d->dec);
+    avformat_close_input(&d->fmt);
+}
+
+int settle_decode_file(SettleContext *c, const char *path)
+{
+    Decoder d = { .c = c, .path = path, .stream = -1 };
+    char eb[128];
+    int ret;
+    struct stat st;
+
+    if (stat(path, &st) < 0) {
+        ret = fail_input(c, path, SETTLE_ERR_IO, "%s", strerror(errno));
+        goto end;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ret = fail_input(c, path, SETTLE_ERR_IO, "is a directory, not a capture");
+        goto end;
+    }
+    if (S_ISREG(st.st_mode) && st.st_size == 0) {
+        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "empty file");
+        goto end;
+    }
+
+    d.fmt = avformat_alloc_context();
+    if (!d.fmt) {
+        ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
+        goto end;
+    }
+    d.fmt->interrupt_callback.callback = interrupt_cb;
+    d.fmt->interrupt_callback.opaque = c;
+    if ((ret = avformat_open_input(&d.fmt, path, NULL, NULL)) < 0) {
+        int err = av_to_settle(ret);
+        ret = fail_input(c, path, err, "%s",
+                         err == SETTLE_ERR_FORMAT ? "not a video file that can be read"
+                                                  : av_err(ret, eb, sizeof(eb)));
+        goto end;
+    }
+    if ((ret = avformat_find_stream_info(d.fmt, NULL)) < 0) {
+        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "cannot read stream information: %s",
+                         av_err(ret, eb, sizeof(eb)));
+        goto end;
+    }
+    for (unsigned i = 0; i < d.fmt->nb_streams; i++) {
+        const AVStream *s = d.fmt->streams[i];
+        if (s->codecpar->codec_type != AVMEDIA_TYPE_VIDEO ||
+            (s->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            continue;
+        if (d.stream < 0 || (s->disposition & AV_DISPOSITION_DEFAULT))
+            d.stream = (int)i;
+        if (s->disposition & AV_DISPOSITION_DEFAULT)
+            break;
+    }
+    if (d.stream < 0) {
+        ret = fail_input(c, path, SETTLE_ERR_NO_VIDEO, "no video stream");
+        goto end;
+    }
+    AVStream *vs = d.fmt->streams[d.stream];
+    const AVCodecParameters *par = vs->codecpar;
+    if (par->width < 0 || par->height < 0 ||
+        (int64_t)par->width * par->height > c->s.max_pixels) {
+        ret = fail_input(c, path, SETTLE_ERR_LIMIT,
+                         "picture of %dx%d is larger than the limit of %lld pixels",
+                         par->width, par->height, (long long)c->s.max_pixels);
+        goto end;
+    }
+    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+    if (!codec) {
+        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "no decoder for the %s video codec",
+                         avcodec_get_name(par->codec_id));
+        goto end;
+    }
+    d.dec = avcodec_alloc_context3(codec);
+    d.pkt = av_packet_alloc();
+    d.frame = av_frame_alloc();
+    if (!d.dec || !d.pkt || !d.frame) {
+        ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
+        goto end;
+    }
+    if ((ret = avcodec_parameters_to_context(d.dec, par)) < 0) {
+        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");
+        goto end;
+    }
+    d.dec->thread_count = c->s.threads;
+    d.dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    d.dec->pkt_timebase = vs->time_base;
+    if ((ret = avcodec_open2(d.dec, codec, NULL)) < 0) {
+        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "cannot open the %s decoder: %s",
+                         codec->name, av_err(ret, eb, sizeof(eb)));
+        goto end;
+    }
+    d.tb = av_q2d(vs->time_base);
+    AVRational fr = vs->avg_frame_rate.num > 0 ? vs->avg_frame_rate : vs->r_frame_rate;
+    d.nominal = fr.num > 0 && fr.den > 0 ? av_q2d(av_inv_q(fr)) : 1.0 / 30;
+
+    int read_error = 0;
+    while (!c->interrupted) {
+        ret = av_read_frame(d.fmt, d.pkt);
+        if (ret < 0) {
+            if (ret != AVERROR_EOF && ret != AVERROR_EXIT)
+                read_error = ret;
+            break;
+        }
+        if (d.pkt->stream_index == d.stream)
+            ret = decode_packet(&d, d.pkt);
+        else
+            ret = 0;
+        av_packet_unref(d.pkt);
+        if (ret < 0)
+            goto end;
+    }
+    if ((ret = decode_packet(&d, NULL)) < 0)
+        goto end;
+    if (d.fmt->pb && d.fmt->pb->error < 0 && !read_error)
+        read_error = d.fmt->pb->error;
+
+    if (!d.begun) {
+        ret = fail_input(c, path, d.decode_errors ? SETTLE_ERR_DECODE : SETTLE_ERR_TOO_SHORT,
+                         "%s", d.decode_errors ? "no frame could be decoded: corrupt video stream"
+                                               : "no video frames decoded: nothing to compare");
+        goto end;
+    }
+    /* A demuxer that meets the end of a cut file mid-way only says so in its
+     * log; the duration the file declares tells the same. */
+    int only_video = 1;
+    for (unsigned i = 0; i < d.fmt->nb_streams; i++)
+        only_video &= d.fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
+    double declared = NAN;
+    if (vs->duration > 0 && vs->duration != AV_NOPTS_VALUE)
+        declared = vs->duration * d.tb;
+    else if (only_video && d.fmt->duration > 0 && d.fmt->duration != AV_NOPTS_VALUE)
+        declared = d.fmt->duration / (double)AV_TIME_BASE;
+    double first = c->t0 - (vs->start_time != AV_NOPTS_VALUE ? vs->start_time * d.tb : c->t0);
+    double end_time = d.last_end - c->t0 + (first > 0 ? first : 0);
+    char msg[256];
+    if (c->interrupted) {
+        settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
+    } else if (read_error) {
+        snprintf(msg, sizeof(msg), "read error after %.3f s: %s; measured what decoded",
+                 c->last_time, av_err(read_error, eb, sizeof(eb)));
+        settle_set_error(c, SETTLE_ERR_DECODE, msg);
+    } else if (d.decode_errors) {
+        snprintf(msg, sizeof(msg), "corrupt video data from %.3f s (%lld decoding errors); "
+                 "measured what decoded", d.first_error_time, (long long)d.decode_errors);
+        settle_set_error(c, SETTLE_ERR_DECODE, msg);
+    } else if (isfinite(declared) && end_time < declared - fmax(0.1, 3 * d.nominal)) {
+        snprintf(msg, sizeof(msg), "truncated: frames end at %.3f s of the %.3f s the file "
+                 "declares; measured what decoded", end_time, declared);
+        settle_set_error(c, SETTLE_ERR_DECODE, msg);
+    }
+    ret = 0;
+end:
+    close_decoder(&d);
+    return ret;
+}
+
+int settle_analyze_file(SettleContext *c, const char *path, const SettleResult **res)
+{
+    if (!c || !path)
+        return SETTLE_ERR_INVAL;
+    if (c->state == 1)
+        return SETTLE_ERR_STATE;
+    c->state = 0;
+    int ret = settle_decode_file(c, path);
+    int fin = settle_finish(c, res);
+    if (ret < 0 && ret != SETTLE_ERR_DECODE)
+        return ret == SETTLE_ERR_TOO_SHORT ? SETTLE_ERR_TOO_SHORT : ret;
+    return fin;
+}
+
+void settle_codec_log_level(int level)
+{
+    static const int map[] = { AV_LOG_ERROR, AV_LOG_WARNING, AV_LOG_INFO, AV_LOG_DEBUG };
+    av_log_set_level(level < 0 ? AV_LOG_QUIET : map[level > 3 ? 3 : level]);
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef SETTLE_INTERNAL_H
+#define SETTLE_INTERNAL_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "settle/settle.h"
+#include "kernels.h"
+
+#define SETTLE_MAX_WINDOW 120
+/* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
+#define SETTLE_FLOOR_BINS (64 + 16 * 40)
+
+/* One frame as spooled to disk while the capture is read. */
+typedef struct SettleRecord {
+    int64_t index;
+    double time;
+    int64_t diff;
+    int64_t strong;
+    double entropy;
+    double delta;
+    double marker;
+    uint8_t keyframe, refresh, quiet[2];
+} SettleRecord;
+
+/* The stability decision for one method, fed frame by frame. */
+typedef struct SettleTracker {
+    int64_t start_frame;   /* -1 until the start is found */
+    double start_time;     /* the start: --start SECONDS, or the start frame's time */
+    double start_frame_time;
+    int64_t first_change;  /* first non-quiet frame after the start, -1 if none */
+    double first_change_time;
+    int64_t last_change;   /* last non-quiet frame after the start, -1 if none */
+    double last_change_time;
+    int64_t settled;       /* the frame showing the picture last_change settled on */
+    double settled_time;
+    int64_t locked;        /* --settle: the stable frame once found, else -1 */
+    double locked_time;
+    int64_t last_frame;
+} SettleTracker;
+
+typedef struct SettleHistory {
+    int64_t index;
+    double time;
+    double entropy;
+} SettleHistory;
+
+struct SettleContext {
+    SettleSettings s;
+    volatile sig_atomic_t interrupted;
+
+    int state; /* 0 idle, 1 running, 2 finished */
+    char *name;
+    int w, h;
+    int64_t npix;
+    double diff_limit;    /* effective diff threshold in pixels */
+    int64_t refresh_limit;/* most strongly-changed pixels a codec refresh may have */
+    uint8_t *prev;        /* previous picture, packed RGB24 */
+    uint32_t hist[SETTLE_HIST_BINS];
+
+    int64_t n;            /* frames measured */
+    double t0, last_time, prev_time;
+    double last_duration; /* of the last picture, 0 = unknown */
+
+    /* entropy history since the start or the last codec refresh */
+    SettleHistory ring[SETTLE_MAX_WINDOW];
+    int ring_len, ring_pos;
+
+    int64_t marker_first, marker_end; /* frame indices, -1 when not seen */
+    int64_t common_start;             /* start for rules that do not depend on the method */
+    double common_start_time;
+
+    SettleTracker tr[2];  /* [0] diff, [1] entropy */
+    uint64_t floor_hist[SETTLE_FLOOR_BINS];
+    int64_t floor_n;
+    int64_t refreshes;
+    int since_event;      /* frames since a faint keyframe */
+
+    FILE *spool;
+    int spool_ok;
+
+    int error;
+    char *error_message;
+    char reason[256];
+    SettleResult res;
+};
+
+void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+int settle_parse_color(const char *v, uint8_t rgb[3]);
+
+/* Decodes `path` and feeds every frame to the context (settle_begin ... send). */
+int settle_decode_file(SettleContext *c, const char *path);
+
+/* Writes x with `decimals` digits after a '.', whatever the locale. */
+void settle_format_fixed(char *buf, size_t len, double x, int decimals);
+
+#endif

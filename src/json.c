@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The JSON summary of one analysis, one object on one line, through cJSON. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "internal.h"
+
+/* Times to the microsecond: enough for any frame rate, and short to read. */
+static int add_time(cJSON *o, const char *k, double v)
+{
+    cJSON *item = isfinite(v) ? cJSON_CreateNumber(round(v * 1e6) / 1e6) : cJSON_CreateNull();
+    return item && cJSON_AddItemToObject(o, k, item) ? 0 : -1;
+}
+
+static int add_number(cJSON *o, const char *k, double v)
+{
+    cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+    return item && cJSON_AddItemToObject(o, k, item) ? 0 : -1;
+}
+
+static int add_frame(cJSON *o, const char *k, int64_t v)
+{
+    return add_number(o, k, v >= 0 ? (double)v : NAN);
+}
+
+int settle_write_json(SettleContext *c, FILE *out)
+{
+    if (!c || !out)
+        return SETTLE_ERR_INVAL;
+    const SettleResult *r = &c->res;
+    int ret = SETTLE_ERR_NOMEM;
+    char *text = NULL;
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return SETTLE_ERR_NOMEM;
+    int measured = c->state == 2 && r->frames > 0;
+    int bad = !cJSON_AddStringToObject(o, "input", r->input ? r->input : "");
+    bad |= add_number(o, "frames", (double)r->frames);
+    bad |= add_time(o, "duration", measured ? r->duration : NAN);
+    bad |= add_number(o, "width", measured ? r->width : NAN);
+    bad |= add_number(o, "height", measured ? r->height : NAN);
+    if (measured)
+        bad |= !cJSON_AddStringToObject(o, "method", settle_method_name(r->method));
+    else
+        bad |= !cJSON_AddNullToObject(o, "method");
+    if (measured && r->method_reason)
+        bad |= !cJSON_AddStringToObject(o, "method_reason", r->method_reason);
+    else
+        bad |= !cJSON_AddNullToObject(o, "method_reason");
+
+    cJSON *set = cJSON_AddObjectToObject(o, "settings");
+    bad |= !set;
+    for (const SettleOption *opt = settle_options(); set && opt->name; opt++) {
+        char v[128];
+        if (settle_settings_get(&c->s, opt->name, v, sizeof(v)) >= 0)
+            bad |= !cJSON_AddStringToObject(set, opt->name, v);
+    }
+    bad |= add_number(o, "diff_threshold_pixels", measured ? r->diff_threshold : NAN);
+    bad |= add_number(o, "noise_floor", measured ? r->noise_floor : NAN);
+    bad |= add_frame(o, "start_frame", measured ? r->start_frame : -1);
+    bad |= add_time(o, "start_time", measured && r->start_frame >= 0 ? r->start_time : NAN);
+    bad |= add_frame(o, "stable_frame", measured ? r->stable_frame : -1);
+    bad |= add_time(o, "stable_time", measured ? r->stable_time : NAN);
+    bad |= add_time(o, "load_time", measured ? r->load_time : NAN);
+    bad |= add_time(o, "first_visual_change", measured ? r->first_visual_change : NAN);
+    bad |= add_time(o, "last_visual_change", measured ? r->last_visual_change : NAN);
+    bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
+    bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
+    bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
+    if (r->error_message)
+        bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
+    else
+        bad |= !cJSON_AddNullToObject(o, "error");
+    if (bad)
+        goto fail;
+    text = cJSON_PrintUnformatted(o);
+    if (!text)
+        goto fail;
+    ret = fputs(text, out) < 0 || fputc('\n', out) == EOF || ferror(out) ? SETTLE_ERR_IO : 0;
+fail:
+    cJSON_free(text);
+    cJSON_Delete(o);
+    return ret;
+}

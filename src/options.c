@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The analysis options as a table: names, parsing, printing and checks. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const SettleOption options[] = {
+    { "method", "auto|diff|entropy",
+      "how a frame is judged quiet; auto chooses diff for clean captures, entropy for camera ones",
+      "auto" },
+    { "tolerance", "LEVELS",
+      "a pixel changed when R, G or B moved by more than this (0-255)", "5" },
+    { "diff-threshold", "PIXELS|PERCENT%",
+      "method diff: a frame is quiet when at most this many pixels changed", "4096" },
+    { "entropy-threshold", "BITS",
+      "method entropy: quiet when entropy differs from the rolling mean by at most this", "0.05" },
+    { "window", "FRAMES", "frames in the entropy rolling mean (1-120)", "5" },
+    { "settle", "SECONDS",
+      "a change is final after this much quiet; 0 = quiet to the end of the capture", "0" },
+    { "start", "first-frame|first-change|SECONDS|marker:COLOR|marker-end:COLOR",
+      "where the measurement starts", "first-frame" },
+    { "marker-tolerance", "LEVELS", "per-channel tolerance of the start marker colour", "40" },
+    { "marker-coverage", "PERCENT%", "share of the picture the marker colour must cover", "50%" },
+    { "codec-filter", "on|off",
+      "ignore keyframes and intra refreshes that change only codec noise", "on" },
+    { "threads", "N", "decoder threads, 0 = one per core", "0" },
+    { "max-pixels", "PIXELS", "refuse pictures larger than this", "67108864" },
+    { NULL, NULL, NULL, NULL },
+};
+
+const SettleOption *settle_options(void)
+{
+    return options;
+}
+
+void settle_default_settings(SettleSettings *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->method = SETTLE_METHOD_AUTO;
+    s->tolerance = 5;
+    s->diff_threshold = 4096;
+    s->diff_threshold_percent = 0;
+    s->entropy_threshold = 0.05;
+    s->window = 5;
+    s->settle = 0;
+    s->start = SETTLE_START_FIRST_FRAME;
+    s->marker_tolerance = 40;
+    s->marker_coverage = 0.5;
+    s->codec_filter = 1;
+    s->threads = 0;
+    s->max_pixels = (int64_t)8192 * 8192;
+    s->log_level = SETTLE_LOG_WARNING;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return SETTLE_ERR_INVAL;
+}
+
+/* A whole-string number in [lo, hi]; strtod accepts the C locale's '.' only
+ * because the program never calls setlocale for LC_NUMERIC. */
+static int parse_double(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    if (!v || !*v || isspace((unsigned char)*v))
+        return -1;
+    double d = strtod(v, &end);
+    if (errno || *end || !isfinite(d) || d < lo || d > hi)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static int parse_int(const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!v || !*v || isspace((unsigned char)*v))
+        return -1;
+    long long n = strtoll(v, &end, 10);
+    if (errno || *end || n < lo || n > hi)
+        return -1;
+    *out = n;
+    return 0;
+}
+
+/* "#rrggbb" or "rrggbb". */
+int settle_parse_color(const char *v, uint8_t rgb[3])
+{
+    if (*v == '#')
+        v++;
+    if (strlen(v) != 6)
+        return -1;
+    for (int i = 0; i < 6; i++)
+        if (!isxdigit((unsigned char)v[i]))
+            return -1;
+    unsigned long x = strtoul(v, NULL, 16);
+    rgb[0] = (uint8_t)(x >> 16);
+    rgb[1] = (uint8_t)(x >> 8);
+    rgb[2] = (uint8_t)x;
+    return 0;
+}
+
+/* "12.5%" -> 12.5 */
+static int parse_percent(const char *v, double lo, double hi, double *out)
+{
+    size_t n = strlen(v);
+    if (n < 2 || v[n - 1] != '%' || n > 63)
+        return -1;
+    char buf[64];
+    memcpy(buf, v, n - 1);
+    buf[n - 1] = 0;
+    return parse_double(buf, lo, hi, out);
+}
+
+int settle_settings_set(SettleSettings *s, const char *name, const char *v, char *err,
+                        size_t errlen)
+{
+    double d;
+    long long n;
+    if (!s || !name)
+        return fail(err, errlen, "no option name");
+    if (!v)
+        v = "";
+    if (!strcmp(name, "method")) {
+        if (!strcmp(v, "auto"))
+            s->method = SETTLE_METHOD_AUTO;
+        else if (!strcmp(v, "diff"))
+            s->method = SETTLE_METHOD_DIFF;
+        else if (!strcmp(v, "entropy"))
+            s->method = SETTLE_METHOD_ENTROPY;
+        else
+            return fail(err, errlen, "expected auto, diff or entropy, got '%s'", v);
+    } else if (!strcmp(name, "tolerance")) {
+        if (parse_int(v, 0, 255, &n))
+            return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
+        s->tolerance = (int)n;
+    } else if (!strcmp(name, "diff-threshold")) {
+        if (strchr(v, '%')) {
+            if (parse_percent(v, 0, 100, &d))
+                return fail(err, errlen, "expected pixels or a percentage, got '%s'", v);
+            s->diff_threshold_percent = d;
+            if (d == 0) /* 0% means no change at all is allowed */
+                s->diff_threshold = 0;
+        } else {
+            if (parse_double(v, 0, 1e12, &d) || d != floor(d))
+                return fail(err, errlen, "expected pixels or a percentage, got '%s'", v);
+            s->diff_threshold = d;
+            s->diff_threshold_percent = 0;
+        }
+    } else if (!strcmp(name, "entropy-threshold")) {
+        if (parse_double(v, 0, 16, &d))
+            return fail(err, errlen, "expected bits from 0 to 16, got '%s'", v);
+        s->entropy_threshold = d;
+    } else if (!strcmp(name, "window")) {
+        if (parse_int(v, 1, SETTLE_MAX_WINDOW, &n))
+            return fail(err, errlen, "expected frames from 1 to %d, got '%s'", SETTLE_MAX_WINDOW, v);
+        s->window = (int)n;
+    } else if (!strcmp(name, "settle")) {
+        if (parse_double(v, 0, 1e6, &d))
+            return fail(err, errlen, "expected seconds (0 or more), got '%s'", v);
+        s->settle = d;
+    } else if (!strcmp(name, "start")) {
+        if (!strcmp(v, "first-frame")) {
+            s->start = SETTLE_START_FIRST_FRAME;
+        } else if (!strcmp(v, "first-change")) {
+            s->start = SETTLE_START_FIRST_CHANGE;
+        } else if (!strncmp(v, "marker:", 7) || !strncmp(v, "marker-end:", 11)) {
+            int end = v[6] == '-';
+            const char *col = v + (end ? 11 : 7);
+            if (settle_parse_color(col, s->marker_rgb))
+                return fail(err, errlen, "expected a colour as #rrggbb after '%s', got '%s'",
+                            end ? "marker-end:" : "marker:", col);
+            s->start = end ? SETTLE_START_MARKER_END : SETTLE_START_MARKER;
+        } else if (!parse_double(v, 0, 1e9, &d)) {
+            s->start = SETTLE_START_TIME;
+            s->start_time = d;
+        } else {
+            return fail(err, errlen,
+                        "expected first-frame, first-change, seconds, marker:COLOR or "
+                        "marker-end:COLOR, got '%s'", v);
+        }
+    } else if (!strcmp(name, "marker-tolerance")) {
+        if (parse_int(v, 0, 255, &n))
+            return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
+        s->marker_tolerance = (int)n;
+    } else if (!strcmp(name, "marker-coverage")) {
+        if (parse_percent(v, 0, 100, &d) || d == 0)
+            return fail(err, errlen, "expected a percentage above 0%% and up to 100%%, got '%s'", v);
+        s->marker_coverage = d / 100;
+    } else if (!strcmp(name, "codec-filter")) {
+        if (!strcmp(v, "on"))
+            s->codec_filter = 1;
+        else if (!strcmp(v, "off"))
+            s->codec_filter = 0;
+        else
+            return fail(err, errlen, "expected on or off, got '%s'", v);
+    } else if (!strcmp(name, "threads")) {
+        if (parse_int(v, 0, 256, &n))
+            return fail(err, errlen, "expected a thread count from 0 to 256, got '%s'", v);
+        s->threads = (int)n;
+    } else if (!strcmp(name, "max-pixels")) {
+        if (parse_int(v, 1, (long long)1 << 40, &n))
+            return fail(err, errlen, "expected a pixel count of 1 or more, got '%s'", v);
+        s->max_pixels = n;
+    } else {
+        return fail(err, errlen, "unknown option '%s'", name);
+    }
+    return 0;
+}
+
+int settle_settings_get(const SettleSettings *s, const char *name, char *buf, size_t len)
+{
+    int n;
+    if (!s || !name || !buf)
+        return SETTLE_ERR_INVAL;
+    if (!strcmp(name, "method"))
+        n = snprintf(buf, len, "%s", settle_method_name(s->method));
+    else if (!strcmp(name, "tolerance"))
+        n = snprintf(buf, len, "%d", s->tolerance);
+    else if (!strcmp(name, "diff-threshold"))
+        n = s->diff_threshold_percent > 0 ? snprintf(buf, len, "%.15g%%", s->diff_threshold_percent)
+                                          : snprintf(buf, len, "%.0f", s->diff_threshold);
+    else if (!strcmp(name, "entropy-threshold"))
+        n = snprintf(buf, len, "%.15g", s->entropy_threshold);
+    else if (!strcmp(name, "window"))
+        n = snprintf(buf, len, "%d", s->window);
+    else if (!strcmp(name, "settle"))
+        n = snprintf(buf, len, "%.15g", s->settle);
+    else if (!strcmp(name, "start")) {
+        const uint8_t *c = s->marker_rgb;
+        switch (s->start) {
+        case SETTLE_START_TIME: n = snprintf(buf, len, "%.15g", s->start_time); break;
+        case SETTLE_START_FIRST_CHANGE: n = snprintf(buf, len, "first-change"); break;
+        case SETTLE_START_MARKER:
+            n = snprintf(buf, len, "marker:#%02x%02x%02x", c[0], c[1], c[2]);
+            break;
+        case SETTLE_START_MARKER_END:
+            n = snprintf(buf, len, "marker-end:#%02x%02x%02x", c[0], c[1], c[2]);
+            break;
+        default: n = snprintf(buf, len, "first-frame"); break;
+        }
+    } else if (!strcmp(name, "marker-tolerance"))
+        n = snprintf(buf, len, "%d", s->marker_tolerance);
+    else if (!strcmp(name, "marker-coverage"))
+        n = snprintf(buf, len, "%.15g%%", s->marker_coverage * 100);
+    else if (!strcmp(name, "codec-filter"))
+        n = snprintf(buf, len, "%s", s->codec_filter ? "on" : "off");
+    else if (!strcmp(name, "threads"))
+        n = snprintf(buf, len, "%d", s->threads);
+    else if (!strcmp(name, "max-pixels"))
+        n = snprintf(buf, len, "%lld", (long long)s->max_pixels);
+    else
+        return SETTLE_ERR_INVAL;
+    return n;
+}
+
+int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
+{
+    if (!s)
+        return fail(err, errlen, "no settings");
+    if (s->method < SETTLE_METHOD_AUTO || s->method > SETTLE_METHOD_ENTROPY)
+        return fail(err, errlen, "--method: unknown method %d", (int)s->method);
+    if (s->tolerance < 0 || s->tolerance > 255)
+        return fail(err, errlen, "--tolerance: expected levels from 0 to 255, got %d", s->tolerance);
+    if (!(s->diff_threshold >= 0) || !(s->diff_threshold_percent >= 0) ||
+        !(s->diff_threshold_percent <= 100))
+        return fail(err, errlen, "--diff-threshold: expected pixels or a percentage");
+    if (!(s->entropy_threshold >= 0) || !(s->entropy_threshold <= 16))
+        return fail(err, errlen, "--entropy-threshold: expected bits from 0 to 16");
+    if (s->window < 1 || s->window > SETTLE_MAX_WINDOW)
+        return fail(err, errlen, "--window: expected frames from 1 to %d, got %d",
+                    SETTLE_MAX_WINDOW, s->window);
+    if (!(s->settle >= 0) || !isfinite(s->settle))
+        return fail(err, errlen, "--settle: expected seconds (0 or more)");
+    if (s->start < SETTLE_START_FIRST_FRAME || s->start > SETTLE_START_MARKER_END)
+        return fail(err, errlen, "--start: unknown start rule %d", (int)s->start);
+    if (s->start == SETTLE_START_TIME && (!(s->start_time >= 0) || !isfinite(s->start_time)))
+        return fail(err, errlen, "--start: expected seconds (0 or more)");
+    if (s->marker_tolerance < 0 || s->marker_tolerance > 255)
+        return fail(err, errlen, "--marker-tolerance: expected levels from 0 to 255");
+    if (!(s->marker_coverage > 0) || !(s->marker_coverage <= 1))
+        return fail(err, errlen, "--marker-coverage: expected a percentage above 0%% and up to 100%%");
+    if (s->threads < 0 || s->threads > 256)
+        return fail(err, errlen, "--threads: expected a thread count from 0 to 256");
+    if (s->max_pixels < 1)
+        return fail(err, errlen, "--max-pixels: expected a pixel count of 1 or more");
+    return 0;
+}
+
+const char *settle_method_name(SettleMethod m)
+{
+    switch (m) {
+    case SETTLE_METHOD_DIFF: return "diff";
+    case SETTLE_METHOD_ENTROPY: return "entropy";
+    default: return "auto";
+    }
+}

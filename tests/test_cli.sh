@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The settle program as a user runs it: summary line, CSV, JSON, messages and
+# exit codes. Args: path of the settle program, the source tree.
+set -u
+settle=$1
+src=$2
+sample=$src/testdata/sample-startup.mp4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+check() { # name, condition result (0 = ok)
+  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $1"; else fail=$((fail + 1)); echo "not ok - $1"; fi
+}
+expect_exit() { # name, expected code, command...
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ]
+  check "$name (exit $got, want $want)" $?
+}
+one_line_naming() { # name, file the message must name
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: .*$2" "$tmp/err"
+  check "$1: one line naming $2: $(head -c 200 "$tmp/err")" $?
+}
+
+# a good capture: the summary line and the outputs
+expect_exit "sample analyses" 0 "$settle" analyze "$sample"
+grep -Eq "^.*sample-startup.mp4: stable at [0-9]+\.[0-9]{3} s \(frame [0-9]+ of [0-9]+\), load time [0-9]+\.[0-9]{3} s \[diff\]$" "$tmp/out"
+check "summary line: $(cat "$tmp/out")" $?
+
+LC_ALL=de_DE.UTF-8 "$settle" analyze -q --csv "$tmp/s.csv" --json "$tmp/s.json" "$sample"
+check "csv and json written" $?
+[ "$(head -1 "$tmp/s.csv")" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh" ]
+check "csv header" $?
+frames=$(sed -n 's/.*"frames":\([0-9]*\).*/\1/p' "$tmp/s.json")
+[ "$(($(wc -l <"$tmp/s.csv") - 1))" -eq "$frames" ]
+check "one csv row per frame ($frames)" $?
+tail -n +2 "$tmp/s.csv" | cut -d, -f2,4,5 | grep -qvE '^[0-9]+\.[0-9]{6},[0-9]+\.[0-9]{6},[0-9]+\.[0-9]{6}$'
+[ $? -eq 1 ]
+check "csv numbers use '.' under a German locale" $?
+[ "$(wc -l <"$tmp/s.json")" -eq 1 ]
+check "json is one line" $?
+if command -v python3 >/dev/null 2>&1; then
+  python3 - "$tmp/s.json" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+need = ["input", "frames", "duration", "width", "height", "method", "settings", "start_time",
+        "stable_frame", "stable_time", "load_time", "first_visual_change", "last_visual_change",
+        "partial", "error"]
+missing = [k for k in need if k not in d]
+assert not missing, missing
+assert d["method"] in ("diff", "entropy") and d["partial"] is False and d["error"] is None
+assert abs(d["load_time"] - (d["stable_time"] - d["start_time"])) < 1e-6
+assert d["settings"]["diff-threshold"] == "4096"
+PY
+  check "json fields" $?
+fi
+ls "$tmp" | grep -q '\.tmp\.' && tmpleft=1 || tmpleft=0
+check "no temporary files left" $tmpleft
+
+expect_exit "csv to stdout" 0 "$settle" analyze --csv - "$sample"
+head -1 "$tmp/out" | grep -q '^frame,time' && grep -q 'stable at' "$tmp/err"
+check "csv on stdout, summary on stderr" $?
+
+# bad input: one line naming the file, documented exit code
+expect_exit "missing file" 3 "$settle" analyze "$tmp/nope.mp4"
+one_line_naming "missing file" "nope.mp4"
+printf 'this is not a video\n' >"$tmp/fake.mp4"
+expect_exit "text named .mp4" 3 "$settle" analyze "$tmp/fake.mp4"
+one_line_naming "text named .mp4" "fake.mp4"
+: >"$tmp/empty.webm"
+expect_exit "empty file" 3 "$settle" analyze "$tmp/empty.webm"
+one_line_naming "empty file" "empty.webm"
+expect_exit "directory" 3 "$settle" analyze "$tmp"
+head -c $(($(wc -c <"$sample") * 6 / 10)) "$sample" >"$tmp/cut.mp4"
+"$settle" analyze "$tmp/cut.mp4" >"$tmp/out" 2>"$tmp/err"
+code=$?
+[ "$code" -eq 2 ] || [ "$code" -eq 3 ]
+check "truncated mp4 is partial or unreadable (exit $code)" $?
+grep -q "cut.mp4" "$tmp/err"
+check "truncated mp4 named in: $(head -c 200 "$tmp/err")" $?
+
+# several captures: one bad file does not stop the others
+expect_exit "good and bad together" 3 "$settle" analyze -q --json "$tmp/many.json" "$tmp/nope.mp4" "$sample"
+[ "$(wc -l <"$tmp/many.json")" -eq 2 ] && grep -q '"error":null' "$tmp/many.json" && grep -q '"stable_frame":null' "$tmp/many.json"
+check "one json line per capture, the bad one with its error" $?
+expect_exit "csv for several needs %n" 64 "$settle" analyze --csv "$tmp/x.csv" "$sample" "$sample"
+expect_exit "csv %n" 0 "$settle" analyze -q --csv "$tmp/%n.csv" "$sample"
+[ -s "$tmp/sample-startup.csv" ]
+check "csv %n names the file after the capture" $?
+
+# options
+expect_exit "bad threshold" 64 "$settle" analyze --diff-threshold x "$sample"
+[ "$(cat "$tmp/err")" = "settle: --diff-threshold: expected pixels or a percentage, got 'x'" ]
+check "error form: $(cat "$tmp/err")" $?
+expect_exit "bad start" 64 "$settle" analyze --start marker:blue "$sample"
+expect_exit "unknown option" 64 "$settle" analyze --frobnicate "$sample"
+expect_exit "no capture" 64 "$settle" analyze
+expect_exit "unknown command" 64 "$settle" frobnicate
+expect_exit "help" 0 "$settle" help analyze
+grep -q -- "--diff-threshold PIXELS|PERCENT%" "$tmp/out" && grep -q "Exit codes" "$tmp/out"
+check "help lists the options and exit codes" $?
+expect_exit "version" 0 "$settle" --version
+expect_exit "percentage threshold" 0 "$settle" analyze --diff-threshold 0.5% "$sample"
+expect_exit "start never found" 1 "$settle" analyze --start 999 "$sample"
+grep -q "sample-startup.mp4: start time" "$tmp/err"
+check "no start is said: $(cat "$tmp/err")" $?
+expect_exit "output directory missing" 4 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
+grep -q "x.json" "$tmp/err"
+check "output error names the file" $?
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

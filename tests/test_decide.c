@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The stability rule, the start rules and the method choice on hand-made
+ * series pushed through the public API: each letter of a series is one
+ * picture, the same letter the same picture, so every answer is known.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "settle/settle.h"
+
+#define W 32
+#define H 32
+
+/* Letter k uses 4 + 12k grey levels in a pattern that differs from every
+ * other letter at nearly every pixel, so entropies differ by far more than
+ * 0.05 bits. 'M' is the marker colour #2a6df4, '.' a faint version of 'A'
+ * (every value +10 levels), '~' 'A' with noise on a third of its pixels. */
+static void draw(uint8_t *p, char letter, unsigned *seed)
+{
+    if (letter == 'M') {
+        for (int i = 0; i < W * H; i++) {
+            p[3 * i] = 0x2a;
+            p[3 * i + 1] = 0x6d;
+            p[3 * i + 2] = 0xf4;
+        }
+        return;
+    }
+    int faint = letter == '.', noisy = letter == '~';
+    int k = faint || noisy ? 0 : letter - 'A';
+    int levels = 4 + 12 * k;
+    for (int i = 0; i < W * H; i++) {
+        int v = ((i * 7 + k * 3) % levels) * (200 / levels) + 20 + (faint ? 10 : 0);
+        if (noisy) {
+            *seed = *seed * 1103515245u + 12345u;
+            if ((*seed >> 16) % 3 == 0)
+                v += (int)((*seed >> 8) % 41) - 20;
+        }
+        v = v < 0 ? 0 : v > 255 ? 255 : v;
+        p[3 * i] = p[3 * i + 1] = p[3 * i + 2] = (uint8_t)v;
+    }
+}
+
+typedef struct Series {
+    const char *letters;
+    const double *times;   /* NULL: 0.1 s a frame */
+    const char *keyframes; /* NULL or a string of '0'/'1' */
+} Series;
+
+static int run(SettleSettings *s, const Series *ser, const SettleResult **res, SettleContext **pc)
+{
+    uint8_t pic[W * H * 3];
+    unsigned seed = 1;
+    assert_int_equal(settle_open(pc, s), 0);
+    assert_int_equal(settle_begin(*pc, "series", W, H), 0);
+    for (int i = 0; ser->letters[i]; i++) {
+        draw(pic, ser->letters[i], &seed);
+        SettlePicture p = {
+            .rgb = pic, .stride = W * 3, .width = W, .height = H,
+            .time = ser->times ? ser->times[i] : i * 0.1,
+            .keyframe = ser->keyframes && ser->keyframes[i] == '1',
+        };
+        int ret = settle_send_picture(*pc, &p);
+        if (ret < 0)
+            return ret;
+    }
+    return settle_finish(*pc, res);
+}
+
+static void settings(SettleSettings *s, SettleMethod m)
+{
+    settle_default_settings(s);
+    s->method = m;
+    s->diff_threshold = 64; /* of 1024 pixels */
+}
+
+/* Runs the series and checks the stable frame (-1: none) for one method. */
+static void expect_stable(SettleMethod m, const char *letters, int64_t stable)
+{
+    SettleSettings s;
+    settings(&s, m);
+    SettleContext *c;
+    const SettleResult *r;
+    Series ser = { letters, NULL, NULL };
+    int ret = run(&s, &ser, &r, &c);
+    assert_int_equal(r->stable_frame, stable);
+    assert_int_equal(ret, stable >= 0 ? 0 : SETTLE_ERR_NOT_STABLE);
+    if (stable >= 0) {
+        assert_near(r->stable_time, stable * 0.1, 1e-9);
+        assert_near(r->load_time, stable * 0.1, 1e-9);
+    } else {
+        assert_true(isnan(r->stable_time) && isnan(r->load_time));
+        assert_non_null(r->error_message);
+    }
+    settle_close(&c);
+}
+
+static void test_rule_diff(void **state)
+{
+    (void)state;
+    expect_stable(SETTLE_METHOD_DIFF, "AAAABBBBCCCCCCCC", 8);
+    /* a late spike: the picture settles again on the frame after it */
+    expect_stable(SETTLE_METHOD_DIFF, "AAAABBBBBBBBBCBBBB", 14);
+    /* all quiet: the first frame is stable */
+    expect_stable(SETTLE_METHOD_DIFF, "AAAAAAAA", 0);
+    /* never quiet: no frame qualifies */
+    expect_stable(SETTLE_METHOD_DIFF, "ABCDABCDABCD", -1);
+    /* still changing in the last frame */
+    expect_stable(SETTLE_METHOD_DIFF, "AAAABBBBC", -1);
+}
+
+static void test_rule_entropy(void **state)
+{
+    (void)state;
+    /* the rolling mean keeps deltas high for up to 5 frames after a step;
+     * the stable frame is where the picture changed, not where the mean caught up */
+    expect_stable(SETTLE_METHOD_ENTROPY, "AAAAAAAADDDDDDDDDDDD", 8);
+    expect_stable(SETTLE_METHOD_ENTROPY, "AAAAAABBBBBBBBEEEEEEEEEEEE", 14);
+    expect_stable(SETTLE_METHOD_ENTROPY, "AAAAAAAAAA", 0);
+    expect_stable(SETTLE_METHOD_ENTROPY, "ADADADADADADAD", -1);
+}
+
+static void test_rule_settle(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    /* a toast at frames 14-15 after the content settled at frame 6 */
+    Series ser = { "AAAABBCCCCCCCCDDCCCC", NULL, NULL };
+    settings(&s, SETTLE_METHOD_DIFF);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 16);
+    assert_near(r->last_visual_change, 1.6, 1e-9);
+    settle_close(&c);
+    s.settle = 0.7; /* 7 quiet frames after frame 6 */
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 6);
+    assert_near(r->stable_time, 0.6, 1e-9);
+    assert_near(r->last_visual_change, 1.6, 1e-9); /* the toast is still seen */
+    settle_close(&c);
+    s.settle = 0.8; /* the quiet after frame 6 lasts 0.7 s, after the toast 0.4 s */
+    assert_int_equal(run(&s, &ser, &r, &c), SETTLE_ERR_NOT_STABLE);
+    assert_int_equal(r->stable_frame, -1);
+    assert_non_null(strstr(r->error_message, "lasts 0.400 s"));
+    settle_close(&c);
+    /* the quiet at the end lasts to the end of the last frame, as quiet_tail does */
+    Series end = { "AAAABBBB", NULL, NULL };
+    assert_int_equal(run(&s, &end, &r, &c), SETTLE_ERR_NOT_STABLE);
+    settle_close(&c);
+    s.settle = 0.4;
+    assert_int_equal(run(&s, &end, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 4);
+    assert_near(r->quiet_tail, 0.4, 1e-9);
+    settle_close(&c);
+    s.settle = 0.4;
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 6);
+    settle_close(&c);
+}
+
+static void test_start_modes(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    char err[256];
+    Series ser = { "AAAMMMBBBCCCCCCC", NULL, NULL };
+
+    settings(&s, SETTLE_METHOD_DIFF);
+    assert_int_equal(settle_settings_set(&s, "start", "marker:#2a6df4", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->start_frame, 3);
+    assert_int_equal(r->stable_frame, 9);
+    assert_near(r->load_time, 0.6, 1e-9);
+    assert_near(r->first_visual_change, 0.3, 1e-9); /* frame 6, from the start */
+    assert_near(r->last_visual_change, 0.6, 1e-9);
+    settle_close(&c);
+
+    assert_int_equal(settle_settings_set(&s, "start", "marker-end:#2a6df4", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->start_frame, 6);
+    assert_near(r->start_time, 0.6, 1e-9);
+    assert_int_equal(r->stable_frame, 9);
+    assert_near(r->load_time, 0.3, 1e-9);
+    settle_close(&c);
+
+    assert_int_equal(settle_settings_set(&s, "start", "first-change", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->start_frame, 3);
+    assert_near(r->first_visual_change, 0.3, 1e-9);
+    settle_close(&c);
+
+    assert_int_equal(settle_settings_set(&s, "start", "0.45", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->start_frame, 5);
+    assert_near(r->start_time, 0.45, 1e-12);
+    assert_near(r->load_time, 0.9 - 0.45, 1e-9);
+    settle_close(&c);
+
+    /* starts that are never found are said so, with their own code */
+    assert_int_equal(settle_settings_set(&s, "start", "20", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &ser, &r, &c), SETTLE_ERR_NO_START);
+    assert_int_equal(r->stable_frame, -1);
+    assert_non_null(strstr(r->error_message, "after the last frame"));
+    settle_close(&c);
+    Series never = { "AAAMMMMMMM", NULL, NULL };
+    assert_int_equal(settle_settings_set(&s, "start", "marker-end:#2a6df4", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &never, &r, &c), SETTLE_ERR_NO_START);
+    assert_non_null(strstr(r->error_message, "never ends"));
+    settle_close(&c);
+    Series none = { "AAAABBBB", NULL, NULL };
+    assert_int_equal(run(&s, &none, &r, &c), SETTLE_ERR_NO_START);
+    settle_close(&c);
+    Series flat = { "AAAAAAAA", NULL, NULL };
+    assert_int_equal(settle_settings_set(&s, "start", "first-change", err, sizeof(err)), 0);
+    assert_int_equal(run(&s, &flat, &r, &c), SETTLE_ERR_NO_START);
+    settle_close(&c);
+}
+
+static void test_variable_frame_rate(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    /* timestamps from 7.0 s: times are from the first frame, never index/fps */
+    static const double t[] = { 7.0, 7.016, 7.05, 7.3, 7.31, 8.5, 8.516, 9.9, 10.0 };
+    Series ser = { "AAABBCCCC", t, NULL };
+    settings(&s, SETTLE_METHOD_DIFF);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 5);
+    assert_near(r->stable_time, 1.5, 1e-9);
+    assert_near(r->duration, 3.1, 1e-9); /* last frame shown as long as the one before */
+    settle_close(&c);
+}
+
+static void test_codec_refresh(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    /* '.' is 'A' with every value 10 levels up: a faint change of every pixel */
+    Series kf = { "BBBBAAAAAA.........", NULL, "0000000000100000000" };
+    settings(&s, SETTLE_METHOD_DIFF);
+    assert_int_equal(run(&s, &kf, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 4);
+    assert_int_equal(r->codec_refreshes, 1);
+    settle_close(&c);
+    /* the same faint change on a frame the source did not mark is a change */
+    Series nokf = { "BBBBAAAAAA.........", NULL, NULL };
+    assert_int_equal(run(&s, &nokf, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 10);
+    settle_close(&c);
+    /* and with the filter off, the keyframe counts too */
+    s.codec_filter = 0;
+    assert_int_equal(run(&s, &kf, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 10);
+    settle_close(&c);
+    /* a strong change on a keyframe is a real change */
+    s.codec_filter = 1;
+    Series strong = { "BBBBAAAAAACCCCCC", NULL, "0000000000100000" };
+    assert_int_equal(run(&s, &strong, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 10);
+    assert_int_equal(r->codec_refreshes, 0);
+    settle_close(&c);
+    /* the entropy method: the refresh restarts the rolling mean */
+    settings(&s, SETTLE_METHOD_ENTROPY);
+    assert_int_equal(run(&s, &kf, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 4);
+    settle_close(&c);
+}
+
+static void test_auto_method(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    Series clean = { "AAAABBBBCCCCCCCC", NULL, NULL };
+    settings(&s, SETTLE_METHOD_AUTO);
+    assert_int_equal(run(&s, &clean, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_DIFF);
+    assert_non_null(strstr(r->method_reason, "clean"));
+    assert_int_equal(r->stable_frame, 8);
+    settle_close(&c);
+    /* sensor noise on a third of the pixels in every frame: never quiet by
+     * frame difference, so auto must measure entropy */
+    Series noisy = { "~~~~~~~~~~~~~~~~~~~~", NULL, NULL };
+    s.entropy_threshold = 0.5;
+    assert_int_equal(run(&s, &noisy, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_ENTROPY);
+    assert_non_null(strstr(r->method_reason, "noisy"));
+    assert_true(r->noise_floor > 64 / 4);
+    assert_int_equal(r->stable_frame, 0);
+    settle_close(&c);
+    s.method = SETTLE_METHOD_DIFF;
+    assert_int_equal(run(&s, &noisy, &r, &c), SETTLE_ERR_NOT_STABLE);
+    settle_close(&c);
+}
+
+static void test_edges(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    uint8_t pic[W * H * 3];
+    unsigned seed = 1;
+    settings(&s, SETTLE_METHOD_DIFF);
+
+    Series one = { "A", NULL, NULL };
+    assert_int_equal(run(&s, &one, &r, &c), SETTLE_ERR_TOO_SHORT);
+    assert_int_equal(r->frames, 1);
+    assert_int_equal(r->stable_frame, -1);
+    assert_false(r->partial);
+    settle_close(&c);
+
+    /* timestamps that go back are held, not trusted */
+    static const double back[] = { 0, 0.1, 0.2, 0.15, 0.3, 0.4, 0.5 };
+    Series ser = { "AABBBBB", back, NULL };
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 2);
+    settle_close(&c);
+
+    /* a damaged source: the result is kept and marked partial */
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_int_equal(settle_begin(c, "damaged", W, H), 0);
+    for (int i = 0; i < 6; i++) {
+        draw(pic, i < 2 ? 'A' : 'B', &seed);
+        SettlePicture p = { .rgb = pic, .stride = W * 3, .width = W, .height = H, .time = i * 0.1 };
+        assert_int_equal(settle_send_picture(c, &p), 0);
+    }
+    settle_set_error(c, SETTLE_ERR_DECODE, "cut short");
+    assert_int_equal(settle_finish(c, &r), SETTLE_ERR_DECODE);
+    assert_true(r->partial);
+    assert_int_equal(r->stable_frame, 2);
+    assert_string_equal(r->error_message, "cut short");
+    settle_close(&c);
+
+    /* interrupted: stops at once, what was measured is partial */
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_int_equal(settle_begin(c, "interrupted", W, H), 0);
+    draw(pic, 'A', &seed);
+    SettlePicture p = { .rgb = pic, .stride = W * 3, .width = W, .height = H, .time = 0 };
+    assert_int_equal(settle_send_picture(c, &p), 0);
+    settle_interrupt(c);
+    p.time = 0.1;
+    assert_int_equal(settle_send_picture(c, &p), SETTLE_ERR_INTERRUPTED);
+    assert_int_equal(settle_finish(c, &r), SETTLE_ERR_INTERRUPTED);
+    assert_true(r->partial);
+    settle_close(&c);
+
+    /* wrong use is refused, not crashed on */
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_int_equal(settle_send_picture(c, &p), SETTLE_ERR_STATE);
+    assert_int_equal(settle_begin(c, "x", 0, 10), SETTLE_ERR_INVAL);
+    s.max_pixels = 100;
+    settle_close(&c);
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_int_equal(settle_begin(c, "x", 11, 10), SETTLE_ERR_LIMIT);
+    assert_int_equal(settle_begin(c, "x", 10, 10), 0);
+    p.width = 11;
+    assert_int_equal(settle_send_picture(c, &p), SETTLE_ERR_INVAL);
+    settle_close(&c);
+}
+
+static int count_rows(void *opaque, const SettleFrame *f)
+{
+    int *n = opaque;
+    assert_int_equal(f->index, *n);
+    (*n)++;
+    return 0;
+}
+
+static void test_outputs(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    Series ser = { "AAAABBBBCCCCCCCC", NULL, NULL };
+    settings(&s, SETTLE_METHOD_DIFF);
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    int n = 0;
+    assert_int_equal(settle_foreach_frame(c, count_rows, &n), 0);
+    assert_int_equal(n, 16);
+
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(settle_write_csv(c, f), 0);
+    rewind(f);
+    char line[256];
+    assert_non_null(fgets(line, sizeof(line), f));
+    assert_string_equal(line, "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh\n");
+    assert_non_null(fgets(line, sizeof(line), f));
+    /* A: 4 grey levels in equal shares in R, G and B: 12 equal bins, log2(12) bits */
+    assert_string_equal(line, "0,0.000000,0,3.584963,0.000000,1,0,0\n");
+    for (int i = 1; i < 8; i++)
+        assert_non_null(fgets(line, sizeof(line), f));
+    /* frame 8: C replaces B at every pixel */
+    assert_non_null(fgets(line, sizeof(line), f));
+    assert_non_null(strstr(line, "8,0.800000,1024,"));
+    assert_non_null(strstr(line, ",0,0,0\n"));
+    fclose(f);
+
+    f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(settle_write_json(c, f), 0);
+    rewind(f);
+    static char json[4096];
+    size_t len = fread(json, 1, sizeof(json) - 1, f);
+    json[len] = 0;
+    fclose(f);
+    assert_non_null(strstr(json, "\"input\":\"series\""));
+    assert_non_null(strstr(json, "\"stable_frame\":8,"));
+    assert_non_null(strstr(json, "\"stable_time\":0.8,"));
+    assert_non_null(strstr(json, "\"method\":\"diff\""));
+    assert_non_null(strstr(json, "\"diff-threshold\":\"64\""));
+    assert_non_null(strstr(json, "\"partial\":false"));
+    assert_non_null(strstr(json, "\"error\":null"));
+    assert_int_equal(strchr(json, '\n') - json, (long)len - 1); /* one line */
+    settle_close(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rule_diff),
+        cmocka_unit_test(test_rule_entropy),
+        cmocka_unit_test(test_rule_settle),
+        cmocka_unit_test(test_start_modes),
+        cmocka_unit_test(test_variable_frame_rate),
+        cmocka_unit_test(test_codec_refresh),
+        cmocka_unit_test(test_auto_method),
+        cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_outputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The per-pixel kernels on hand-made pictures with known answers. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "kernels.h"
+
+#define W 8
+#define H 4
+
+static void fill(uint8_t *p, uint8_t r, uint8_t g, uint8_t b)
+{
+    for (int i = 0; i < W * H; i++) {
+        p[3 * i] = r;
+        p[3 * i + 1] = g;
+        p[3 * i + 2] = b;
+    }
+}
+
+static void test_changed_count(void **state)
+{
+    (void)state;
+    uint8_t a[W * H * 3], b[W * H * 3];
+    int64_t strong = -1;
+    fill(a, 100, 100, 100);
+    fill(b, 100, 100, 100);
+    assert_int_equal(settle_count_changed(a, W * 3, b, W * 3, W, H, 5, 48, &strong), 0);
+    assert_int_equal(strong, 0);
+
+    /* exactly at the tolerance does not count, one level more does */
+    b[0] = 105;          /* pixel 0: +5 on R */
+    b[3 * 1 + 1] = 94;   /* pixel 1: -6 on G */
+    b[3 * 2 + 2] = 200;  /* pixel 2: +100 on B only: a colour change counts */
+    b[3 * 3 + 0] = 149;  /* pixel 3: +49 on R: strong */
+    b[3 * 3 + 2] = 101;
+    assert_int_equal(settle_count_changed(a, W * 3, b, W * 3, W, H, 5, 48, &strong), 3);
+    assert_int_equal(strong, 2);
+    /* tolerance 0: any difference */
+    assert_int_equal(settle_count_changed(a, W * 3, b, W * 3, W, H, 0, 255, &strong), 4);
+    assert_int_equal(strong, 0);
+    /* every pixel changed */
+    fill(b, 0, 0, 0);
+    assert_int_equal(settle_count_changed(a, W * 3, b, W * 3, W, H, 5, 48, NULL), W * H);
+}
+
+static void test_changed_count_stride(void **state)
+{
+    (void)state;
+    /* rows padded to 40 bytes: the padding must be ignored */
+    uint8_t a[40 * H], b[40 * H];
+    memset(a, 7, sizeof(a));
+    memset(b, 7, sizeof(b));
+    for (int y = 0; y < H; y++)
+        b[y * 40 + 30] = 255; /* padding after 8 pixels (24 bytes) */
+    assert_int_equal(settle_count_changed(a, 40, b, 40, W, H, 5, 48, NULL), 0);
+    b[40 * 2 + 3] = 200; /* pixel (1, 2) */
+    assert_int_equal(settle_count_changed(a, 40, b, 40, W, H, 5, 48, NULL), 1);
+}
+
+static double entropy_of(const uint8_t *p, int w, int h)
+{
+    uint32_t hist[SETTLE_HIST_BINS] = { 0 };
+    settle_histogram_rgb(p, (ptrdiff_t)w * 3, w, h, hist);
+    return settle_histogram_entropy(hist, SETTLE_HIST_BINS);
+}
+
+static void test_entropy_flat(void **state)
+{
+    (void)state;
+    uint8_t p[W * H * 3];
+    /* one value per channel: three equally full bins of 768 */
+    fill(p, 10, 200, 10);
+    assert_near(entropy_of(p, W, H), log2(3.0), 1e-12);
+    fill(p, 0, 0, 0);
+    assert_near(entropy_of(p, W, H), log2(3.0), 1e-12);
+}
+
+static void test_entropy_two_colours(void **state)
+{
+    (void)state;
+    uint8_t p[W * H * 3];
+    fill(p, 255, 0, 0);
+    for (int i = 0; i < W * H / 2; i++) {
+        p[3 * i] = 0;
+        p[3 * i + 1] = 0;
+        p[3 * i + 2] = 255;
+    }
+    /* R: 0 and 255, G: 0, B: 0 and 255 -> bins of 1/6, 1/6, 2/6, 1/6, 1/6 */
+    double expect = -(4 * (1.0 / 6) * log2(1.0 / 6) + (2.0 / 6) * log2(2.0 / 6));
+    assert_near(entropy_of(p, W, H), expect, 1e-12);
+    /* two colours with six distinct channel values: six equal bins */
+    fill(p, 10, 20, 30);
+    for (int i = 0; i < W * H / 2; i++) {
+        p[3 * i] = 40;
+        p[3 * i + 1] = 50;
+        p[3 * i + 2] = 60;
+    }
+    assert_near(entropy_of(p, W, H), log2(6.0), 1e-12);
+}
+
+static void test_entropy_all_grey_levels(void **state)
+{
+    (void)state;
+    static uint8_t p[256 * 3];
+    for (int i = 0; i < 256; i++)
+        p[3 * i] = p[3 * i + 1] = p[3 * i + 2] = (uint8_t)i;
+    /* every one of the 768 bins holds one value: the maximum */
+    assert_near(entropy_of(p, 16, 16), log2(768.0), 1e-12);
+}
+
+static void test_entropy_empty(void **state)
+{
+    (void)state;
+    uint32_t hist[SETTLE_HIST_BINS] = { 0 };
+    assert_near(settle_histogram_entropy(hist, SETTLE_HIST_BINS), 0.0, 0);
+}
+
+static void test_count_color(void **state)
+{
+    (void)state;
+    uint8_t p[W * H * 3];
+    const uint8_t orange[3] = { 0xde, 0x64, 0x0d };
+    fill(p, 0xde, 0x64, 0x0d);
+    assert_int_equal(settle_count_color(p, W * 3, W, H, orange, 0), W * H);
+    p[0] = 0xde + 10; /* within 10 */
+    p[3 + 1] = 0x64 - 11; /* outside 10 */
+    assert_int_equal(settle_count_color(p, W * 3, W, H, orange, 10), W * H - 1);
+    assert_int_equal(settle_count_color(p, W * 3, W, H, orange, 0), W * H - 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_changed_count),
+        cmocka_unit_test(test_changed_count_stride),
+        cmocka_unit_test(test_entropy_flat),
+        cmocka_unit_test(test_entropy_two_colours),
+        cmocka_unit_test(test_entropy_all_grey_levels),
+        cmocka_unit_test(test_entropy_empty),
+        cmocka_unit_test(test_count_color),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Option parsing, printing and checks. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "settle/settle.h"
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    settle_default_settings(&s);
+    assert_int_equal(s.method, SETTLE_METHOD_AUTO);
+    assert_int_equal(s.tolerance, 5);
+    assert_near(s.diff_threshold, 4096, 0);
+    assert_near(s.entropy_threshold, 0.05, 0);
+    assert_int_equal(s.window, 5);
+    assert_int_equal(s.start, SETTLE_START_FIRST_FRAME);
+    assert_int_equal(s.codec_filter, 1);
+    assert_int_equal(settle_settings_check(&s, NULL, 0), 0);
+    /* every option of the table prints its default and reads it back */
+    char buf[128], err[256];
+    for (const SettleOption *o = settle_options(); o->name; o++) {
+        assert_true(settle_settings_get(&s, o->name, buf, sizeof(buf)) > 0);
+        SettleSettings t;
+        settle_default_settings(&t);
+        assert_int_equal(settle_settings_set(&t, o->name, buf, err, sizeof(err)), 0);
+        assert_memory_equal(&s, &t, sizeof(s));
+        assert_int_equal(settle_settings_set(&t, o->name, o->dflt, err, sizeof(err)), 0);
+    }
+}
+
+static void test_valid_values(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    char err[256], buf[128];
+    settle_default_settings(&s);
+    assert_int_equal(settle_settings_set(&s, "diff-threshold", "0.5%", err, sizeof(err)), 0);
+    assert_near(s.diff_threshold_percent, 0.5, 0);
+    settle_settings_get(&s, "diff-threshold", buf, sizeof(buf));
+    assert_string_equal(buf, "0.5%");
+    assert_int_equal(settle_settings_set(&s, "diff-threshold", "2048", err, sizeof(err)), 0);
+    assert_near(s.diff_threshold, 2048, 0);
+    assert_near(s.diff_threshold_percent, 0, 0);
+    assert_int_equal(settle_settings_set(&s, "start", "marker-end:#DE640D", err, sizeof(err)), 0);
+    assert_int_equal(s.start, SETTLE_START_MARKER_END);
+    assert_int_equal(s.marker_rgb[0], 0xde);
+    assert_int_equal(s.marker_rgb[1], 0x64);
+    assert_int_equal(s.marker_rgb[2], 0x0d);
+    settle_settings_get(&s, "start", buf, sizeof(buf));
+    assert_string_equal(buf, "marker-end:#de640d");
+    assert_int_equal(settle_settings_set(&s, "start", "marker:2a6df4", err, sizeof(err)), 0);
+    assert_int_equal(s.start, SETTLE_START_MARKER);
+    assert_int_equal(settle_settings_set(&s, "start", "3.25", err, sizeof(err)), 0);
+    assert_int_equal(s.start, SETTLE_START_TIME);
+    assert_near(s.start_time, 3.25, 0);
+    assert_int_equal(settle_settings_set(&s, "start", "first-change", err, sizeof(err)), 0);
+    assert_int_equal(s.start, SETTLE_START_FIRST_CHANGE);
+    assert_int_equal(settle_settings_set(&s, "method", "entropy", err, sizeof(err)), 0);
+    assert_int_equal(s.method, SETTLE_METHOD_ENTROPY);
+    assert_int_equal(settle_settings_set(&s, "settle", "1.5", err, sizeof(err)), 0);
+    assert_near(s.settle, 1.5, 0);
+    assert_int_equal(settle_settings_set(&s, "marker-coverage", "75%", err, sizeof(err)), 0);
+    assert_near(s.marker_coverage, 0.75, 1e-12);
+    assert_int_equal(settle_settings_set(&s, "codec-filter", "off", err, sizeof(err)), 0);
+    assert_int_equal(s.codec_filter, 0);
+    assert_int_equal(settle_settings_check(&s, err, sizeof(err)), 0);
+}
+
+static void expect_invalid(const char *name, const char *value, const char *says)
+{
+    SettleSettings s, before;
+    char err[256] = "";
+    settle_default_settings(&s);
+    before = s;
+    assert_int_equal(settle_settings_set(&s, name, value, err, sizeof(err)), SETTLE_ERR_INVAL);
+    assert_non_null(strstr(err, says));
+    /* a rejected value leaves the settings as they were */
+    assert_memory_equal(&s, &before, sizeof(s));
+}
+
+static void test_invalid_values(void **state)
+{
+    (void)state;
+    expect_invalid("diff-threshold", "x", "expected pixels or a percentage, got 'x'");
+    expect_invalid("diff-threshold", "-3", "expected pixels or a percentage");
+    expect_invalid("diff-threshold", "12.5", "expected pixels or a percentage");
+    expect_invalid("diff-threshold", "150%", "expected pixels or a percentage");
+    expect_invalid("diff-threshold", "", "expected pixels");
+    expect_invalid("tolerance", "256", "expected levels from 0 to 255");
+    expect_invalid("tolerance", "5x", "expected levels");
+    expect_invalid("entropy-threshold", "nan", "expected bits");
+    expect_invalid("window", "0", "expected frames from 1");
+    expect_invalid("method", "magic", "expected auto, diff or entropy");
+    expect_invalid("start", "marker:#12345", "expected a colour");
+    expect_invalid("start", "marker-end:orange!", "expected a colour");
+    expect_invalid("start", "-1", "expected first-frame");
+    expect_invalid("start", "soon", "expected first-frame");
+    expect_invalid("settle", "-0.5", "expected seconds");
+    expect_invalid("settle", "inf", "expected seconds");
+    expect_invalid("marker-coverage", "0%", "expected a percentage");
+    expect_invalid("codec-filter", "yes", "expected on or off");
+    expect_invalid("threads", "1000", "expected a thread count");
+    expect_invalid("no-such-option", "1", "unknown option");
+}
+
+static void test_check_and_open(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    char err[256];
+    settle_default_settings(&s);
+    s.window = 0;
+    assert_int_equal(settle_settings_check(&s, err, sizeof(err)), SETTLE_ERR_INVAL);
+    assert_non_null(strstr(err, "--window"));
+    SettleContext *c = (SettleContext *)&s; /* must be reset to NULL on failure */
+    assert_int_equal(settle_open(&c, &s), SETTLE_ERR_INVAL);
+    assert_null(c);
+    s.window = 5;
+    s.entropy_threshold = NAN;
+    assert_int_equal(settle_settings_check(&s, err, sizeof(err)), SETTLE_ERR_INVAL);
+    assert_int_equal(settle_open(&c, NULL), 0);
+    assert_non_null(c);
+    settle_close(&c);
+    assert_null(c);
+    settle_close(&c); /* safe on NULL */
+    assert_string_equal(settle_strerror(SETTLE_ERR_NO_VIDEO), "no video stream");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_valid_values),
+        cmocka_unit_test(test_invalid_values),
+        cmocka_unit_test(test_check_and_open),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
