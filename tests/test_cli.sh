@@ -76,6 +76,8 @@ one_line_naming "text named .mp4" "fake.mp4"
 expect_exit "empty file" 3 "$settle" analyze "$tmp/empty.webm"
 one_line_naming "empty file" "empty.webm"
 expect_exit "directory" 3 "$settle" analyze "$tmp"
+expect_exit "picture over --max-pixels" 3 "$settle" analyze --max-pixels 1000 "$sample"
+one_line_naming "picture over --max-pixels" "sample-startup.mp4: picture of 480x270 is larger than the limit of 1000 pixels"
 head -c $(($(wc -c <"$sample") * 6 / 10)) "$sample" >"$tmp/cut.mp4"
 "$settle" analyze "$tmp/cut.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?

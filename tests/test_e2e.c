@@ -564,6 +564,45 @@ static void test_not_media(void **state)
     settle_close(&c);
 }
 
+/* An audio-only file: a valid WAV, a second of 8 kHz silence. */
+static void put_le(FILE *f, uint32_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        fputc((int)((v >> (8 * i)) & 0xff), f);
+}
+
+static void test_audio_only(void **state)
+{
+    (void)state;
+    const char *path = track("audio-only.wav");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    const uint32_t rate = 8000, n = 8000;
+    fputs("RIFF", f);
+    put_le(f, 36 + 2 * n, 4);
+    fputs("WAVEfmt ", f);
+    put_le(f, 16, 4);
+    put_le(f, 1, 2);        /* PCM */
+    put_le(f, 1, 2);        /* mono */
+    put_le(f, rate, 4);
+    put_le(f, rate * 2, 4); /* bytes a second */
+    put_le(f, 2, 2);        /* block align */
+    put_le(f, 16, 2);       /* bits */
+    fputs("data", f);
+    put_le(f, 2 * n, 4);
+    for (uint32_t i = 0; i < n; i++)
+        put_le(f, 0, 2);
+    assert_int_equal(fclose(f), 0);
+    SettleContext *c;
+    const SettleResult *r;
+    int ret = analyze_broken(path, &c, &r);
+    assert_int_equal(ret, SETTLE_ERR_NO_VIDEO);
+    assert_false(r->partial);
+    assert_int_equal(r->frames, 0);
+    assert_non_null(strstr(r->error_message, "no video stream"));
+    settle_close(&c);
+}
+
 static void test_too_short(void **state)
 {
     (void)state;
@@ -760,6 +799,7 @@ int main(void)
         cmocka_unit_test(test_never_stable),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_not_media),
+        cmocka_unit_test(test_audio_only),
         cmocka_unit_test(test_too_short),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_corrupt_bytes),
