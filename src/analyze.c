@@ -86,7 +86,8 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
         return SETTLE_ERR_STATE;
     reset(c);
     memset(&c->res, 0, sizeof(c->res));
-    c->interrupted = 0;
+    /* c->interrupted is left alone: an interrupt that came before the first
+     * frame still stops this analysis (settle_finish clears it) */
     c->error = 0;
     c->n = 0;
     c->ring_len = c->ring_pos = 0;
@@ -439,6 +440,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->codec_refreshes = c->refreshes;
     if (c->interrupted && !c->error)
         settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
+    c->interrupted = 0; /* recorded in the result; the context can go on */
     /* measured some frames but not the whole capture */
     r->partial = c->error != 0 && c->n > 0;
 

@@ -164,7 +164,8 @@ SETTLE_API void settle_close(SettleContext **c);
 
 /* Asks a running analysis to stop at the next frame, from any thread or a
  * signal handler. The analysis then finishes with what it measured, marked
- * partial, and returns SETTLE_ERR_INTERRUPTED. */
+ * partial, and returns SETTLE_ERR_INTERRUPTED. Called between analyses, it
+ * stops the next one at its first frame. settle_finish clears it. */
 SETTLE_API void settle_interrupt(SettleContext *c);
 
 /* Measures of one frame. */
