@@ -120,6 +120,7 @@ void settle_result_info_free(SettleResultInfo *info)
     free(info->input);
     free(info->status);
     free(info->error);
+    free(info->settings);
     memset(info, 0, sizeof(*info));
 }
 
@@ -150,6 +151,10 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
     if (cJSON_IsString(err) && !(info->error = strdup(err->valuestring)))
         goto end;
     info->partial = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "partial"));
+    const cJSON *set = cJSON_GetObjectItemCaseSensitive(o, "settings");
+    info->settings = set ? cJSON_PrintUnformatted(set) : strdup("");
+    if (!info->settings)
+        goto end;
     for (int i = 0; i < SETTLE_NB_METRICS; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, metric_names[i]);
         info->present[i] = m != NULL;
@@ -188,6 +193,14 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         return SETTLE_ERR_NOMEM;
     }
     info->partial = r->partial;
+    cJSON *o = cJSON_CreateObject();
+    if (!o || settle_json_add_setup(c, o) < 0 ||
+        !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings")))) {
+        cJSON_Delete(o);
+        settle_result_info_free(info);
+        return SETTLE_ERR_NOMEM;
+    }
+    cJSON_Delete(o);
     const double v[3] = { r->load_time, r->first_visual_change, r->last_visual_change };
     for (int i = 0; i < 3; i++) {
         info->present[i] = 1;

@@ -109,5 +109,59 @@ check "per-frame CSV beside each JSON" $?
 sed 's/^{"input":"\([^"]*\)".*/\1/' all.json | diff - <(ls A/A-0[1-4].mkv) >/dev/null
 check "aggregate JSON in input order" $?
 
+# compare: build B is 0.25 s slower than A in truth
+"$settle" analyze -q -o res-B --label build=B B/*.mkv
+"$settle" analyze -q -o res-A2 --label build=A A2/*.mkv
+field() { # metric, key: the key's raw JSON value in that metric's line of cmp.json
+  grep "\"metric\":\"$1\"" cmp.json | sed "s/.*\"$2\":\(\[[^]]*\]\|\"[^\"]*\"\|[^,}]*\).*/\1/"
+}
+expect_exit "B against A: regression" 1 "$settle" compare --baseline res-whole --candidate res-B --json cmp.json --markdown cmp.md
+cat out
+[ "$(field load_time verdict)" = '"regression"' ]
+check "load_time verdict: $(field load_time verdict)" $?
+ci=$(field load_time ci95)
+echo "$ci" | tr -d '[]' | awk -F, '{ exit !($1 <= 0.25 && 0.25 <= $2 && $1 > 0) }'
+check "the 95 % interval $ci holds the true 0.25 s and not 0" $?
+[ "$(field load_time candidate | sed 's/.*"n":\([0-9]*\).*/\1/')" = 8 ] && [ "$(field load_time baseline | sed 's/{"n":\([0-9]*\).*/\1/')" = 8 ]
+check "8 captures counted in each group" $?
+grep '"metric":"load_time"' cmp.json | grep -q '"not_counted":\[{"source":"res-whole/broken-[0-9a-f]*.json","input":"A/broken.mkv","status":"failed"'
+check "the broken capture is listed as not counted" $?
+grep -q '^  baseline   res-whole/broken-.*: failed: not a video' out && grep -q '^baseline   9 results: 8 stable, 1 failed$' out
+check "the text report lists it too" $?
+grep -q '^| load_time | .* | \*\*regression\*\* |$' cmp.md
+check "markdown table row" $?
+cp cmp.json cmp1.json
+"$settle" compare -q --baseline res-whole --candidate res-B --json cmp.json
+cmp -s cmp.json cmp1.json
+check "a rerun gives the same numbers (fixed seed)" $?
+expect_exit "B against A, minimum effect 0.5 s" 0 "$settle" compare --baseline res-whole --candidate res-B --min-effect 0.5 --json cmp.json
+[ "$(field load_time verdict)" = '"no change"' ]
+check "a difference smaller than the minimum effect is no change" $?
+expect_exit "B against A, minimum effect 10 %" 1 "$settle" compare --baseline res-whole --candidate res-B --min-effect 10% --metric load_time --json cmp.json
+expect_exit "A against B: improvement" 0 "$settle" compare --baseline res-B --candidate res-whole --metric load_time --json cmp.json
+[ "$(field load_time verdict)" = '"improvement"' ]
+check "the other way round: $(field load_time verdict)" $?
+expect_exit "A against another night of A: no change" 0 "$settle" compare --baseline res-whole --candidate res-A2 --json cmp.json
+[ "$(field load_time verdict)" = '"no change"' ] && [ "$(grep -c '"verdict":"no change"' cmp.json)" -eq 3 ]
+check "every metric: no change" $?
+
+# items of every kind: captures analysed here, a JSON Lines file, result files
+cat res-A2/A-0[1-3]-*.json >a2.jsonl
+expect_exit "captures, JSON Lines and result files" 1 "$settle" compare --metric load_time --json cmp.json \
+  --baseline A/A-01.mkv A/A-02.mkv a2.jsonl --candidate res-B/B-0[1-4]-*.json B/B-05.mkv
+[ "$(field load_time baseline | sed 's/{"n":\([0-9]*\).*/\1/')" = 5 ] && [ "$(field load_time candidate | sed 's/{"n":\([0-9]*\).*/\1/')" = 5 ]
+check "5 and 5 counted" $?
+expect_exit "too few" 2 "$settle" compare --baseline res-A2/A-01-*.json res-A2/A-02-*.json --candidate res-B --json cmp.json
+[ "$(field load_time verdict)" = '"too few"' ] && grep -q "verdict: too few (a verdict needs at least 3 values in each group)" out
+check "too few is said: $(field load_time verdict)" $?
+expect_exit "a missing item" 3 "$settle" compare --baseline res-whole nowhere --candidate res-B
+grep -q '^settle: nowhere: No such file or directory$' err
+check "names it: $(cat err)" $?
+printf '{"no":"input"}\n' >junk.json
+expect_exit "not a result" 3 "$settle" compare --baseline junk.json --candidate res-B
+expect_exit "no candidate" 64 "$settle" compare --baseline res-whole
+expect_exit "bad min-effect" 64 "$settle" compare --baseline res-whole --candidate res-B --min-effect x
+expect_exit "help compare" 0 "$settle" help compare
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

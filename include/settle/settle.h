@@ -290,6 +290,7 @@ typedef struct SettleResultInfo {
     char *status;                      /* owned: "stable", "not_stable", "no_start", "partial", "interrupted", "failed" */
     char *error;                       /* owned; NULL when there was no error */
     int partial;
+    char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
     int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
     double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
 } SettleResultInfo;

@@ -76,10 +76,12 @@ static void usage(FILE *f)
             "\n"
             "Commands:\n"
             "  analyze CAPTURE...   report when each capture's screen became stable\n"
+            "  compare --baseline A... --candidate B...\n"
+            "                       did build B get slower than A? statistics and a verdict\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze' for the analysis options.\n");
+            "Run 'settle help analyze' or 'settle help compare' for their options.\n");
 }
 
 int main(int argc, char **argv)
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "analyze"))
         return cmd_analyze(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("settle %s\n", SETTLE_VERSION);
         return EXIT_OK;
@@ -98,6 +102,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         if (argc > 2 && !strcmp(argv[2], "analyze"))
             usage_analyze(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "compare"))
+            usage_compare(stdout);
         else
             usage(stdout);
         return EXIT_OK;

@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* settle compare: reads (or analyses) two groups of captures and compares
+ * each metric with the library's statistics. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "output.h"
+
+/* Exit codes of compare; errors outrank verdicts, and 1 outranks 2. */
+enum {
+    CMP_OK = 0,          /* no regression in any metric compared */
+    CMP_REGRESSION = 1,  /* a regression in at least one metric */
+    CMP_TOO_FEW = 2,     /* no verdict: a group has fewer than --min-n values */
+    CMP_INPUT = 3,       /* an item could not be read: missing, or not a result */
+    CMP_OUTPUT = 4,      /* a report could not be written */
+};
+
+void usage_compare(FILE *f)
+{
+    fprintf(f,
+            "usage: settle compare [OPTIONS] --baseline ITEM... --candidate ITEM...\n"
+            "\n"
+            "Did the candidate (build B) get slower than the baseline (build A)? For each\n"
+            "metric: n, median, mean, sd, min, max, p90 per group, the difference of medians\n"
+            "(candidate - baseline) with a bootstrap confidence interval, a Mann-Whitney U\n"
+            "p-value, and a verdict. An ITEM is a capture (analysed here with the analysis\n"
+            "options), a result JSON file (one result a line), or a directory of them.\n"
+            "Only captures with status \"stable\" count; the others are listed, not dropped.\n"
+            "\n"
+            "Verdict, with E = --min-effect:\n"
+            "  regression   p < alpha and the whole interval lies above +E\n"
+            "  improvement  p < alpha and the whole interval lies below -E\n"
+            "  no change    otherwise     too few   a group has fewer than --min-n values\n"
+            "\n"
+            "Options:\n"
+            "  --min-effect SECONDS|PERCENT%%  smallest difference that matters (default 0)\n"
+            "  --alpha P         significance level of the test (default 0.05)\n"
+            "  --min-n N         fewest values a group needs for a verdict (default 3)\n"
+            "  --metric NAME     compare only this metric (repeatable): load_time,\n"
+            "                    first_visual_change, last_visual_change, speed_index;\n"
+            "                    default: every metric present in both groups\n"
+            "  --resamples N     bootstrap resamples (default 10000)\n"
+            "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
+            "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
+            "  --json FILE       one JSON object per metric, one a line ('-' = stdout)\n"
+            "  -q, --quiet       no text report\n"
+            "  plus the analysis options of 'settle help analyze' for captures\n"
+            "\n"
+            "Exit codes:\n"
+            "  0 no regression   1 a regression   2 too few values for a verdict\n"
+            "  3 an item could not be read   4 a report could not be written\n"
+            "  64 invalid command line   70 internal error   130 interrupted\n"
+            "Errors (3 and up) outrank verdicts; 1 outranks 2.\n");
+}
+
+static int worse(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static Entry *group_add(Group *g)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 32;
+        Entry *v = realloc(g->v, cap * sizeof(*v));
+        if (!v)
+            return NULL;
+        g->v = v;
+        g->cap = cap;
+    }
+    Entry *e = &g->v[g->n++];
+    memset(e, 0, sizeof(*e));
+    return e;
+}
+
+static void group_free(Group *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        settle_result_info_free(&g->v[i].info);
+        free(g->v[i].source);
+    }
+    free(g->v);
+    g->v = NULL;
+    g->n = g->cap = 0;
+}
+
+/* Reads every result line of a JSON Lines file. */
+static int load_json(Group *g, const char *path, const char *text)
+{
+    int nlines = 0;
+    for (const char *p = text; *p; p++)
+        nlines += *p == '\n';
+    int line = 0;
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        line++;
+        size_t k = 0;
+        while (k < len && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
+            k++;
+        if (k < len) {
+            Entry *e = group_add(g);
+            if (!e)
+                return EXIT_INTERNAL;
+            int r = settle_result_info_parse(p, len, &e->info);
+            size_t sl = strlen(path) + 24;
+            e->source = malloc(sl);
+            if (e->source)
+                snprintf(e->source, sl, nlines > 1 ? "%s:%d" : "%s", path, line);
+            if (r == SETTLE_ERR_NOMEM || !e->source)
+                return EXIT_INTERNAL;
+            if (r < 0) {
+                fprintf(stderr, "settle: %s:%d: not a settle result\n", path, line);
+                return CMP_INPUT;
+            }
+        }
+        p += len + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+static char *read_text(const char *path, int *is_json)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        fclose(f);
+        return NULL;
+    }
+    char chunk[65536];
+    size_t got;
+    int first = 1;
+    *is_json = 0;
+    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        if (first) {
+            size_t k = 0;
+            while (k < got && (chunk[k] == ' ' || chunk[k] == '\n' || chunk[k] == '\t' || chunk[k] == '\r'))
+                k++;
+            *is_json = k < got && chunk[k] == '{';
+            first = 0;
+            if (!*is_json)
+                break; /* a capture: no need to read it here */
+        }
+        fwrite(chunk, 1, got, m);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    fclose(m);
+    if (bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    return buf;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct Loader {
+    SettleSettings s;
+    SettleContext *ctx; /* opened on the first capture */
+    int verbose;
+} Loader;
+
+static int load_capture(Loader *l, Group *g, const char *path)
+{
+    if (!l->ctx) {
+        if (settle_open(&l->ctx, &l->s) < 0)
+            return EXIT_INTERNAL;
+        cli_watch_context(0, l->ctx);
+    }
+    const SettleResult *r = NULL;
+    int ar = settle_analyze_file(l->ctx, path, &r);
+    if (ar == SETTLE_ERR_INTERRUPTED || cli_stop)
+        return EXIT_SIGNAL;
+    Entry *e = group_add(g);
+    if (!e || !(e->source = strdup(path)) || settle_result_info_get(l->ctx, &e->info) < 0)
+        return EXIT_INTERNAL;
+    if (l->verbose)
+        fprintf(stderr, "settle: %s: %s, load time %.3f s\n", path, e->info.status,
+                e->info.value[0]);
+    return 0;
+}
+
+static int load_item(Loader *l, Group *g, const char *item)
+{
+    struct stat st;
+    if (stat(item, &st) < 0) {
+        fprintf(stderr, "settle: %s: %s\n", item, strerror(errno));
+        return CMP_INPUT;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(item);
+        if (!d) {
+            fprintf(stderr, "settle: %s: %s\n", item, strerror(errno));
+            return CMP_INPUT;
+        }
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        int ret = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            size_t len = strlen(de->d_name);
+            if (len < 6 || strcmp(de->d_name + len - 5, ".json") || de->d_name[0] == '.')
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                char **nn = realloc(names, cap * sizeof(*nn));
+                if (!nn) {
+                    ret = EXIT_INTERNAL;
+                    break;
+                }
+                names = nn;
+            }
+            size_t pl = strlen(item) + len + 2;
+            if (!(names[n] = malloc(pl))) {
+                ret = EXIT_INTERNAL;
+                break;
+            }
+            snprintf(names[n++], pl, "%s/%s", item, de->d_name);
+        }
+        closedir(d);
+        if (!ret && names)
+            qsort(names, n, sizeof(*names), cmp_name);
+        for (size_t i = 0; i < n; i++) {
+            if (!ret)
+                ret = load_item(l, g, names[i]);
+            free(names[i]);
+        }
+        free(names);
+        if (!ret && !n)
+            fprintf(stderr, "settle: warning: %s: no .json results in this directory\n", item);
+        return ret;
+    }
+    int is_json = 0;
+    char *text = read_text(item, &is_json);
+    if (!text) {
+        fprintf(stderr, "settle: %s: %s\n", item, strerror(errno));
+        return CMP_INPUT;
+    }
+    int ret = is_json ? load_json(g, item, text) : load_capture(l, g, item);
+    free(text);
+    return ret;
+}
+
+static void mark_duplicates(Group *g)
+{
+    for (size_t i = 1; i < g->n; i++)
+        for (size_t j = 0; j < i && !g->v[i].duplicate; j++)
+            if (!g->v[j].duplicate && !strcmp(g->v[i].info.input, g->v[j].info.input))
+                g->v[i].duplicate = (int)j + 1;
+}
+
+const char *entry_excluded(const Group *g, size_t i, int metric, char *buf, size_t len)
+{
+    const Entry *e = &g->v[i];
+    if (e->duplicate) {
+        snprintf(buf, len, "the same input as %s, counted once", g->v[e->duplicate - 1].source);
+        return buf;
+    }
+    if (strcmp(e->info.status, "stable")) {
+        snprintf(buf, len, "%s%s%s", e->info.status, e->info.error ? ": " : "",
+                 e->info.error ? e->info.error : "");
+        return buf;
+    }
+    if (e->info.partial) {
+        snprintf(buf, len, "partial");
+        return buf;
+    }
+    if (!isfinite(e->info.value[metric])) {
+        snprintf(buf, len, "no %s", settle_metric_name(metric));
+        return buf;
+    }
+    return NULL;
+}
+
+static int values(const Group *g, int metric, double **out, size_t *n)
+{
+    *n = 0;
+    *out = malloc((g->n ? g->n : 1) * sizeof(**out));
+    if (!*out)
+        return -1;
+    char buf[16];
+    for (size_t i = 0; i < g->n; i++)
+        if (!entry_excluded(g, i, metric, buf, sizeof(buf)))
+            (*out)[(*n)++] = g->v[i].info.value[metric];
+    return 0;
+}
+
+static int present(const Group *g, int metric)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (g->v[i].info.present[metric])
+            return 1;
+    return 0;
+}
+
+static int count_settings(const Group *a, const Group *b)
+{
+    const char *seen[16];
+    int n = 0;
+    const Group *gs[2] = { a, b };
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < gs[k]->n; i++) {
+            const char *s = gs[k]->v[i].info.settings;
+            if (!s || !*s)
+                continue;
+            int found = 0;
+            for (int j = 0; j < n && !found; j++)
+                found = !strcmp(seen[j], s);
+            if (!found && n < 16)
+                seen[n++] = s;
+        }
+    }
+    return n;
+}
+
+static int write_report(const char *path, const Report *r, int json)
+{
+    OutFile o;
+    if (out_open(&o, path) < 0) {
+        fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
+        return CMP_OUTPUT;
+    }
+    int bad = 0;
+    if (json)
+        bad = report_json(o.f, r) < 0;
+    else
+        report_markdown(o.f, r);
+    if (bad || out_commit(&o) < 0) {
+        fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
+                strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
+        out_abort(&o);
+        return CMP_OUTPUT;
+    }
+    return 0;
+}
+
+static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi, v);
+        return EXIT_USAGE;
+    }
+    *out = x;
+    return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    Loader l;
+    memset(&l, 0, sizeof(l));
+    settle_default_settings(&l.s);
+    SettleCompareSettings cs;
+    settle_compare_default_settings(&cs);
+    Group ga = { .name = "baseline" }, gb = { .name = "candidate" };
+    Group *cur = NULL;
+    const char **items[2] = { NULL, NULL };
+    size_t nitems[2] = { 0, 0 };
+    const char *markdown = NULL, *json = NULL, *min_effect_text = "0";
+    int quiet = 0, ret = 0, want_metric[SETTLE_NB_METRICS] = { 0 }, any_metric = 0;
+    struct option *longopts = NULL;
+
+    enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
+           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_TABLE };
+    int ntable = 0;
+    const SettleOption *table = settle_options();
+    while (table[ntable].name)
+        ntable++;
+    longopts = calloc((size_t)ntable + 16, sizeof(*longopts));
+    items[0] = calloc((size_t)argc, sizeof(char *));
+    items[1] = calloc((size_t)argc, sizeof(char *));
+    if (!longopts || !items[0] || !items[1]) {
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    int k = 0;
+    longopts[k++] = (struct option){ "baseline", no_argument, NULL, OPT_BASE };
+    longopts[k++] = (struct option){ "candidate", no_argument, NULL, OPT_CAND };
+    longopts[k++] = (struct option){ "min-effect", required_argument, NULL, OPT_MIN_EFFECT };
+    longopts[k++] = (struct option){ "alpha", required_argument, NULL, OPT_ALPHA };
+    longopts[k++] = (struct option){ "min-n", required_argument, NULL, OPT_MIN_N };
+    longopts[k++] = (struct option){ "metric", required_argument, NULL, OPT_METRIC };
+    longopts[k++] = (struct option){ "resamples", required_argument, NULL, OPT_RESAMPLES };
+    longopts[k++] = (struct option){ "seed", required_argument, NULL, OPT_SEED };
+    longopts[k++] = (struct option){ "markdown", required_argument, NULL, OPT_MD };
+    longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
+    longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
+    longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+    longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
+    for (int i = 0; i < ntable; i++)
+        longopts[k++] = (struct option){ table[i].name, required_argument, NULL, OPT_TABLE + i };
+
+    int c;
+    optind = 1;
+    opterr = 0;
+    /* '-': items come back in order as argument 1, after --baseline or --candidate */
+    while ((c = getopt_long(argc, argv, "-qvh", longopts, NULL)) != -1) {
+        double x;
+        switch (c) {
+        case 1:
+            if (!cur) {
+                fprintf(stderr, "settle: compare: '%s': say --baseline or --candidate first\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            items[cur == &gb][nitems[cur == &gb]++] = optarg;
+            break;
+        case OPT_BASE: cur = &ga; break;
+        case OPT_CAND: cur = &gb; break;
+        case OPT_MIN_EFFECT: {
+            size_t len = strlen(optarg);
+            int pct = len > 0 && optarg[len - 1] == '%';
+            char num[64];
+            snprintf(num, sizeof(num), "%.*s", (int)(pct ? len - 1 : len), optarg);
+            char *end;
+            double v = strtod(num, &end);
+            if (!*num || *end || !(v >= 0 && v < 1e6)) {
+                fprintf(stderr, "settle: --min-effect: expected seconds or a percentage, got '%s'\n",
+                        optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.min_effect = pct ? v / 100 : v;
+            cs.min_effect_relative = pct;
+            min_effect_text = optarg;
+            break;
+        }
+        case OPT_ALPHA:
+            if ((ret = parse_double("alpha", optarg, 1e-9, 0.5, &cs.alpha)))
+                goto end;
+            break;
+        case OPT_MIN_N:
+            if ((ret = parse_double("min-n", optarg, 1, 1e6, &x)) || x != floor(x)) {
+                if (!ret)
+                    fprintf(stderr, "settle: --min-n: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.min_n = (int)x;
+            break;
+        case OPT_RESAMPLES:
+            if ((ret = parse_double("resamples", optarg, 100, 1e7, &x)) || x != floor(x)) {
+                if (!ret)
+                    fprintf(stderr, "settle: --resamples: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.resamples = (int)x;
+            break;
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 0);
+            if (end == optarg || *end || errno || optarg[0] == '-') {
+                fprintf(stderr, "settle: --seed: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.seed = v;
+            break;
+        }
+        case OPT_METRIC: {
+            int m = 0;
+            while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), optarg))
+                m++;
+            if (m == SETTLE_NB_METRICS) {
+                fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
+                                "last_visual_change or speed_index, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            want_metric[m] = any_metric = 1;
+            break;
+        }
+        case OPT_MD: markdown = optarg; break;
+        case OPT_JSON: json = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'v': l.verbose++; break;
+        case 'h':
+            usage_compare(stdout);
+            goto end;
+        case '?':
+        case ':':
+            if (optopt)
+                fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help compare'\n",
+                        optopt);
+            else
+                fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help compare'\n",
+                        argv[optind - 1]);
+            ret = EXIT_USAGE;
+            goto end;
+        default:
+            if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
+                (ret = cli_set_option(&l.s, table[c - OPT_TABLE].name, optarg)))
+                goto end;
+        }
+    }
+    if (!nitems[0] || !nitems[1]) {
+        fprintf(stderr, "settle: compare: needs --baseline ITEM... and --candidate ITEM...; "
+                        "see 'settle help compare'\n");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if (markdown && json && !strcmp(markdown, "-") && !strcmp(json, "-")) {
+        fprintf(stderr, "settle: --markdown and --json cannot both go to stdout\n");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    char err[256];
+    if (settle_settings_check(&l.s, err, sizeof(err)) < 0) {
+        fprintf(stderr, "settle: %s\n", err);
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
+    cli_catch_signals();
+
+    for (int g = 0; g < 2; g++)
+        for (size_t i = 0; i < nitems[g] && !ret; i++)
+            ret = load_item(&l, g ? &gb : &ga, items[g][i]);
+    if (ret)
+        goto end;
+    mark_duplicates(&ga);
+    mark_duplicates(&gb);
+
+    Report r = { .a = &ga, .b = &gb, .cs = &cs, .min_effect_text = min_effect_text };
+    int n_settings = count_settings(&ga, &gb);
+    r.mixed_settings = n_settings > 1 ? n_settings : 0;
+    int regression = 0, too_few = 0, compared = 0;
+    for (int m = 0; m < SETTLE_NB_METRICS; m++) {
+        int pa = present(&ga, m), pb = present(&gb, m);
+        if (any_metric ? !want_metric[m] : !(pa || pb))
+            continue;
+        MetricReport *mr = &r.m[r.nm++];
+        mr->metric = m;
+        mr->compared = pa && pb;
+        if (!mr->compared) {
+            /* asked for by name but not in both groups: no verdict */
+            mr->only_in = pa ? "baseline" : pb ? "candidate" : NULL;
+            too_few |= any_metric;
+            continue;
+        }
+        double *va = NULL, *vb = NULL;
+        size_t na, nb;
+        int bad = values(&ga, m, &va, &na) < 0 || values(&gb, m, &vb, &nb) < 0 ||
+                  settle_compare(va, na, vb, nb, &cs, &mr->cmp) < 0;
+        free(va);
+        free(vb);
+        if (bad) {
+            ret = EXIT_INTERNAL;
+            goto end;
+        }
+        compared++;
+        regression |= mr->cmp.verdict == SETTLE_VERDICT_REGRESSION;
+        too_few |= mr->cmp.verdict == SETTLE_VERDICT_TOO_FEW;
+    }
+    int verdict = regression ? CMP_REGRESSION : too_few || !compared ? CMP_TOO_FEW : CMP_OK;
+    if (r.mixed_settings)
+        fprintf(stderr, "settle: warning: the results were analysed with %d different settings\n",
+                r.mixed_settings);
+
+    int stdout_taken = (markdown && !strcmp(markdown, "-")) || (json && !strcmp(json, "-"));
+    if (!quiet)
+        report_text(stdout_taken ? stderr : stdout, &r);
+    int out = 0;
+    if (markdown)
+        out = worse(out, write_report(markdown, &r, 0));
+    if (json)
+        out = worse(out, write_report(json, &r, 1));
+    ret = out ? out : verdict;
+end:
+    if (l.ctx) {
+        cli_watch_context(0, NULL);
+        settle_close(&l.ctx);
+    }
+    if (cli_stop)
+        ret = EXIT_SIGNAL;
+    group_free(&ga);
+    group_free(&gb);
+    free(items[0]);
+    free(items[1]);
+    free(longopts);
+    return ret;
+}
