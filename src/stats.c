@@ -68,29 +68,38 @@ int settle_summarize(const double *x, size_t n, SettleSummary *s)
     return 0;
 }
 
-/* The number of orderings of na + nb distinct values that give each U, for
- * U = 0 .. na * nb: the coefficients of the Gaussian binomial coefficient
- * [na + nb choose na](q) = prod_{i=1..na} (1 - q^(nb + i)) / (1 - q^i). Each
- * step leaves [nb + i choose i](q), a polynomial with non-negative integer
- * coefficients, so the divisions are exact. */
-static double *u_counts(size_t na, size_t nb)
+/* Exact two-sided p of the rank sum of b, ties included: the share of the
+ * C(n, nb) ways to pick nb of the pooled ranks whose sum lies at least as far
+ * from its mean as the observed one. Ranks are doubled (tied values share
+ * the doubled mid-rank i + j + 2) so that every sum is an integer, and
+ * cnt[k][s] counts the k-subsets with sum s. Counts stay below C(50, 25) <
+ * 2^53, exact in a double. */
+static int exact_p(const int *rank2, size_t n, size_t nb, long w2, double *p)
 {
-    size_t top = na * nb;
-    double *c = calloc(top + 1, sizeof(*c));
-    if (!c)
-        return NULL;
-    c[0] = 1;
-    for (size_t i = 1; i <= na; i++) {
-        size_t k = nb + i;
-        for (size_t u = top; u >= k; u--) {
-            c[u] -= c[u - k];
-            if (u == k)
-                break;
+    size_t top = (size_t)(n * (n + 1)); /* every doubled rank together */
+    double *cnt = calloc((nb + 1) * (top + 1), sizeof(*cnt));
+    if (!cnt)
+        return SETTLE_ERR_NOMEM;
+    cnt[0] = 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = (size_t)rank2[i];
+        for (size_t k = (i + 1 < nb ? i + 1 : nb); k >= 1; k--) {
+            double *row = cnt + k * (top + 1), *prev = cnt + (k - 1) * (top + 1);
+            for (size_t v = top; v >= r; v--)
+                row[v] += prev[v - r];
         }
-        for (size_t u = i; u <= top; u++)
-            c[u] += c[u - i];
     }
-    return c;
+    double mean = (double)nb * (double)(n + 1), dev = fabs((double)w2 - mean);
+    double total = 0, extreme = 0;
+    const double *row = cnt + nb * (top + 1);
+    for (size_t v = 0; v <= top; v++) {
+        total += row[v];
+        if (fabs((double)v - mean) >= dev)
+            extreme += row[v];
+    }
+    free(cnt);
+    *p = fmin(1.0, extreme / total);
+    return 0;
 }
 
 int settle_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
@@ -101,8 +110,9 @@ int settle_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
     size_t n = na + nb;
     struct item { double v; int grp; } *all = malloc(n * sizeof(*all));
     double *rank = malloc(n * sizeof(*rank));
+    int *rank2 = malloc(n * sizeof(*rank2));
     int ret = SETTLE_ERR_NOMEM;
-    if (!all || !rank)
+    if (!all || !rank || !rank2)
         goto fail;
     for (size_t i = 0; i < na; i++)
         all[i] = (struct item){ a[i], 0 };
@@ -115,34 +125,28 @@ int settle_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
         while (j + 1 < n && all[j + 1].v == all[i].v)
             j++;
         double t = (double)(j - i + 1);
-        for (size_t k = i; k <= j; k++)
+        for (size_t k = i; k <= j; k++) {
             rank[k] = (double)(i + j) / 2 + 1;
+            rank2[k] = (int)(i + j + 2);
+        }
         ties += t * t * t - t;
         i = j + 1;
     }
     double rb = 0;
-    for (size_t i = 0; i < n; i++)
-        if (all[i].grp)
+    long w2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (all[i].grp) {
             rb += rank[i];
+            w2 += rank2[i];
+        }
+    }
     double ub = rb - (double)nb * (double)(nb + 1) / 2;
     double mean = (double)na * (double)nb / 2;
     *u = ub;
-    if (ties == 0 && n <= EXACT_MAX_N) {
-        double *c = u_counts(na, nb);
-        if (!c)
+    if (n <= EXACT_MAX_N) {
+        if ((ret = exact_p(rank2, n, nb, w2, p)) < 0)
             goto fail;
-        size_t top = na * nb, uu = (size_t)llround(ub);
-        double total = 0, le = 0, ge = 0;
-        for (size_t k = 0; k <= top; k++) {
-            total += c[k];
-            if (k <= uu)
-                le += c[k];
-            if (k >= uu)
-                ge += c[k];
-        }
-        free(c);
-        double tail = (le < ge ? le : ge) / total;
-        *p = fmin(1.0, 2 * tail);
+        ret = SETTLE_ERR_NOMEM;
         if (exact)
             *exact = 1;
     } else {
@@ -162,6 +166,7 @@ int settle_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 fail:
     free(all);
     free(rank);
+    free(rank2);
     return ret;
 }
 

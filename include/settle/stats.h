@@ -49,9 +49,10 @@ SETTLE_API int settle_summarize(const double *x, size_t n, SettleSummary *s);
 /* Mann-Whitney U test (Wilcoxon rank-sum), two-sided, of a against b.
  * *u is U of b: the number of pairs (a_i, b_j) with b_j > a_i, ties counting
  * one half (so *u > na * nb / 2 when b tends to be larger). *p is the
- * two-sided p-value: exact (from the distribution of U over all
- * C(na + nb, na) orderings) when there are no ties and na + nb <= 50; else
- * the normal approximation with the tie correction of the variance and a
+ * two-sided p-value, P(|U - na nb / 2| >= |u - na nb / 2|) when the groups
+ * do not differ: exact when na + nb <= 50, from all C(na + nb, nb) ways to
+ * split the pooled (mid-)ranks, so ties are handled exactly too; else the
+ * normal approximation with the tie correction of the variance and a
  * continuity correction of 0.5. *exact says which (may be NULL).
  * Needs na >= 1 and nb >= 1. Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
 SETTLE_API int settle_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
