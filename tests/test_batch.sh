@@ -46,6 +46,10 @@ while read -r path t; do
   awk -v a="$got" -v b="$t" 'BEGIN { exit !(a != "" && a - b < 1e-9 && b - a < 1e-9) }' || ok_truth=1
 done <truth-A
 check "every load time is the truth" $ok_truth
+# result names and shards come from a hash of the path that must never change between
+# versions, or a directory merged from two versions would hold a capture twice
+[ -f res-A/A-01-63374f19.json ] && [ -f res-A/broken-8338bec9.json ]
+check "result names are pinned: A/A-01.mkv -> A-01-63374f19.json" $?
 grep -q '"labels":{"build":"A","device":"farm-1"}' res-A/A-01-*.json
 check "labels copied into the result" $?
 grep -q '"status":"failed"' res-A/broken-*.json
@@ -89,6 +93,8 @@ for k in 1 2 3; do
   "$settle" analyze -q -o res-sharded --shard $k/3 --jobs 1 --label build=A A/*.mkv 2>/dev/null
   echo "$k $(ls res-sharded | wc -l)" >>shard-counts
 done
+[ "$(tr '\n' ' ' <shard-counts)" = "1 2 2 8 3 9 " ]
+check "shard shares are pinned too: $(tr '\n' ' ' <shard-counts)" $?
 "$settle" analyze -q -o res-whole --jobs 2 --label build=A A/*.mkv 2>/dev/null
 diff -r res-sharded res-whole >/dev/null
 check "sharded results merge into exactly the unsharded ones ($(tr '\n' ' ' <shard-counts))" $?

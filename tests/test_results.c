@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Results read back: settle_result_info_parse / _get, labels, and when a
+ * stored result is current (--skip-existing). Writes a small capture and its
+ * result in the current directory and removes them. */
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "settle/settle.h"
+#include "capgen.h"
+#include "scene.h"
+
+#define CAPTURE "test_results-capture.mkv"
+#define RESULT "test_results-result.json"
+
+static void test_parse(void **state)
+{
+    (void)state;
+    SettleResultInfo info;
+    const char *line = "{\"input\":\"a/b.mp4\",\"load_time\":1.25,\"first_visual_change\":null,"
+                       "\"last_visual_change\":1.2,\"status\":\"stable\",\"partial\":false,"
+                       "\"error\":null,\"settings\":{\"tolerance\":\"5\"}}";
+    assert_int_equal(settle_result_info_parse(line, strlen(line), &info), 0);
+    assert_string_equal(info.input, "a/b.mp4");
+    assert_string_equal(info.status, "stable");
+    assert_null(info.error);
+    assert_int_equal(info.partial, 0);
+    assert_string_equal(info.settings, "{\"tolerance\":\"5\"}");
+    assert_near(info.value[0], 1.25, 0);
+    assert_true(info.present[1] && isnan(info.value[1]));
+    assert_near(info.value[2], 1.2, 0);
+    assert_true(!info.present[3] && isnan(info.value[3]));
+    assert_string_equal(settle_metric_name(3), "speed_index");
+    assert_null(settle_metric_name(SETTLE_NB_METRICS));
+    settle_result_info_free(&info);
+
+    /* only the first len bytes count: a JSON Lines file parses line by line */
+    const char *two = "{\"input\":\"x\",\"load_time\":2,\"speed_index\":1234}\n{\"input\":\"y\"}";
+    assert_int_equal(settle_result_info_parse(two, strchr(two, '\n') - two, &info), 0);
+    assert_string_equal(info.input, "x");
+    assert_near(info.value[3], 1234, 0);
+    assert_true(info.present[3]);
+    /* results from before "status": derived */
+    assert_string_equal(info.status, "stable");
+    settle_result_info_free(&info);
+    const char *old = "{\"input\":\"x\",\"load_time\":null,\"error\":\"no video stream\"}";
+    assert_int_equal(settle_result_info_parse(old, strlen(old), &info), 0);
+    assert_string_equal(info.status, "failed");
+    assert_string_equal(info.error, "no video stream");
+    settle_result_info_free(&info);
+
+    const char *bad[] = { "", "not json", "[1,2]", "{\"load_time\":1}", "{\"input\":3}" };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        assert_int_equal(settle_result_info_parse(bad[i], strlen(bad[i]), &info), SETTLE_ERR_FORMAT);
+        settle_result_info_free(&info);
+    }
+    assert_string_equal(settle_status_name(0), "stable");
+    assert_string_equal(settle_status_name(SETTLE_ERR_NOT_STABLE), "not_stable");
+    assert_string_equal(settle_status_name(SETTLE_ERR_DECODE), "partial");
+    assert_string_equal(settle_status_name(SETTLE_ERR_NO_VIDEO), "failed");
+}
+
+static int write_capture(void)
+{
+    SceneSpec s;
+    scene_init(&s, 320, 240);
+    s.tap = 3;
+    s.splash = 6;
+    s.chrome = 10;
+    s.content = 15;
+    CapgenSpec c = {
+        .path = CAPTURE, .encoder = "ffv1", .width = 320, .height = 240, .nb_frames = 30,
+        .fps = 30, .draw = scene_draw, .opaque = &s,
+    };
+    return capgen_write(&c);
+}
+
+static void write_result(SettleContext *c)
+{
+    FILE *f = fopen(RESULT, "w");
+    assert_non_null(f);
+    assert_int_equal(settle_write_json(c, f), 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_current(void **state)
+{
+    (void)state;
+    assert_int_equal(write_capture(), 0);
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, NULL), 0);
+    assert_int_equal(settle_add_label(c, "build", "A"), 0);
+    assert_int_equal(settle_add_label(c, "device", "d1"), 0);
+    assert_int_equal(settle_add_label(c, "build", "B"), 0); /* replaces */
+    assert_int_equal(settle_add_label(c, "", "x"), SETTLE_ERR_INVAL);
+    const SettleResult *r;
+    assert_int_equal(settle_analyze_file(c, CAPTURE, &r), 0);
+    assert_near(r->load_time, 0.5, 1e-9);
+    write_result(c);
+
+    /* the written JSON says what settle_result_info_get says */
+    FILE *f = fopen(RESULT, "r");
+    char line[8192];
+    assert_non_null(fgets(line, sizeof(line), f));
+    fclose(f);
+    assert_non_null(strstr(line, "\"labels\":{\"build\":\"B\",\"device\":\"d1\"}"));
+    assert_non_null(strstr(line, "\"status\":\"stable\""));
+    assert_null(strstr(line, "\"threads\""));
+    SettleResultInfo a, b;
+    assert_int_equal(settle_result_info_parse(line, strlen(line), &a), 0);
+    assert_int_equal(settle_result_info_get(c, &b), 0);
+    assert_string_equal(a.input, b.input);
+    assert_string_equal(a.status, b.status);
+    assert_string_equal(a.settings, b.settings);
+    for (int i = 0; i < 3; i++)
+        assert_true(a.value[i] == b.value[i]);
+    settle_result_info_free(&a);
+    settle_result_info_free(&b);
+
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 1);
+    /* another name for the input, a missing result */
+    assert_int_equal(settle_result_is_current(c, "./" CAPTURE, RESULT), 0);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, "no-such-result.json"), 0);
+    /* other labels */
+    assert_int_equal(settle_add_label(c, "run", "2"), 0);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 0);
+    settle_close(&c);
+    /* other settings; decoder threads do not matter */
+    SettleSettings s;
+    settle_default_settings(&s);
+    s.tolerance = 6;
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_int_equal(settle_add_label(c, "build", "B"), 0);
+    assert_int_equal(settle_add_label(c, "device", "d1"), 0);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 0);
+    settle_close(&c);
+    s.tolerance = 5;
+    s.threads = 3;
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_int_equal(settle_add_label(c, "build", "B"), 0);
+    assert_int_equal(settle_add_label(c, "device", "d1"), 0);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 1);
+    /* the input changed: a new modification time */
+    struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+    assert_int_equal(utimensat(AT_FDCWD, CAPTURE, ts, 0), 0);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 0);
+    /* analysed again, current again */
+    assert_int_equal(settle_analyze_file(c, CAPTURE, &r), 0);
+    write_result(c);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 1);
+    /* a result that is not one */
+    f = fopen(RESULT, "w");
+    fputs("{\"input\":", f);
+    fclose(f);
+    assert_int_equal(settle_result_is_current(c, CAPTURE, RESULT), 0);
+    settle_close(&c);
+    unlink(CAPTURE);
+    unlink(RESULT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_current),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
