@@ -18,6 +18,7 @@
 
 #include "test_util.h"
 
+#include "settle/compare.h"
 #include "settle/settle.h"
 #include "capgen.h"
 #include "scene.h"
@@ -170,11 +171,87 @@ static void test_current(void **state)
     unlink(RESULT);
 }
 
+/* A result as settle_result_info_parse would give it. */
+static void fake(SettleResultInfo *r, const char *input, const char *status, double load,
+                 const char *settings)
+{
+    memset(r, 0, sizeof(*r));
+    r->input = (char *)input;
+    r->status = (char *)status;
+    r->settings = (char *)settings;
+    for (int m = 0; m < SETTLE_NB_METRICS; m++)
+        r->value[m] = NAN;
+    r->present[0] = r->present[1] = r->present[2] = 1;
+    r->value[0] = r->value[2] = load;
+}
+
+static void test_counting(void **state)
+{
+    (void)state;
+    SettleResultInfo a[6], b[4];
+    fake(&a[0], "a1", "stable", 1.0, "{}");
+    fake(&a[1], "a2", "stable", 1.1, "{}");
+    fake(&a[2], "a1", "stable", 1.0, "{}");            /* the same capture again */
+    fake(&a[3], "a3", "not_stable", NAN, "{}");
+    fake(&a[4], "a4", "partial", 0.9, "{}");
+    fake(&a[5], "a5", "stable", 1.2, "{}");
+    a[5].partial = 1;                                   /* stable but cut short */
+    size_t first = 99;
+    assert_int_equal(settle_result_counts(a, 6, 0, 0, &first), SETTLE_COUNTED);
+    assert_int_equal(settle_result_counts(a, 6, 2, 0, &first), SETTLE_NOT_COUNTED_DUPLICATE);
+    assert_int_equal(first, 0);
+    assert_int_equal(settle_result_counts(a, 6, 3, 0, NULL), SETTLE_NOT_COUNTED_STATUS);
+    assert_int_equal(settle_result_counts(a, 6, 4, 0, NULL), SETTLE_NOT_COUNTED_STATUS);
+    assert_int_equal(settle_result_counts(a, 6, 5, 0, NULL), SETTLE_NOT_COUNTED_PARTIAL);
+    /* first_visual_change is present but null */
+    assert_int_equal(settle_result_counts(a, 6, 0, 1, NULL), SETTLE_NOT_COUNTED_NO_VALUE);
+
+    fake(&b[0], "b1", "stable", 1.3, "{}");
+    fake(&b[1], "b2", "stable", 1.4, "{}");
+    fake(&b[2], "b3", "stable", 1.5, "{\"tolerance\":\"6\"}");
+    fake(&b[3], "b4", "failed", NAN, "");
+    b[0].present[3] = 1;                                /* speed_index in one result of b */
+    b[0].value[3] = 1000;
+    assert_int_equal(settle_results_settings_kinds(a, 6, b, 4), 2);
+    assert_int_equal(settle_results_settings_kinds(a, 6, b, 2), 1);
+
+    SettleCompareSettings cs;
+    settle_compare_default_settings(&cs);
+    cs.min_n = 2;
+    SettleMetricComparison out[SETTLE_NB_METRICS];
+    int n = -1;
+    assert_int_equal(settle_compare_results(a, 6, b, 4, NULL, &cs, out, &n), 0);
+    assert_int_equal(n, 4);
+    /* load_time: a counts a1 and a2 only, b counts three */
+    assert_int_equal(out[0].metric, 0);
+    assert_true(out[0].compared);
+    assert_int_equal(out[0].cmp.baseline.n, 2);
+    assert_int_equal(out[0].cmp.candidate.n, 3);
+    assert_int_equal(out[0].not_counted[0], 4);
+    assert_int_equal(out[0].not_counted[1], 1);
+    assert_near(out[0].cmp.baseline.median, 1.05, 1e-12);
+    assert_near(out[0].cmp.difference, 0.35, 1e-12);
+    /* first_visual_change: present everywhere, never a value */
+    assert_int_equal(out[1].cmp.verdict, SETTLE_VERDICT_TOO_FEW);
+    assert_int_equal(out[1].cmp.baseline.n, 0);
+    /* speed_index: only in the candidate */
+    assert_int_equal(out[3].metric, 3);
+    assert_false(out[3].compared);
+    assert_int_equal(out[3].only_in, 2);
+    /* asked for by name */
+    int want[SETTLE_NB_METRICS] = { 0, 0, 1, 0 };
+    assert_int_equal(settle_compare_results(a, 6, b, 4, want, &cs, out, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(out[0].metric, 2);
+    assert_int_equal(settle_compare_results(a, 6, b, 4, NULL, NULL, out, &n), SETTLE_ERR_INVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_current),
+        cmocka_unit_test(test_counting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

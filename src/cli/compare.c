@@ -66,29 +66,38 @@ static int worse(int a, int b)
     return a > b ? a : b;
 }
 
-static Entry *group_add(Group *g)
+/* Appends an empty result; its source is set by the caller. */
+static SettleResultInfo *group_add(Group *g, const char *source)
 {
     if (g->n == g->cap) {
         size_t cap = g->cap ? g->cap * 2 : 32;
-        Entry *v = realloc(g->v, cap * sizeof(*v));
-        if (!v)
+        SettleResultInfo *info = realloc(g->info, cap * sizeof(*info));
+        if (info)
+            g->info = info;
+        char **src = info ? realloc(g->source, cap * sizeof(*src)) : NULL;
+        if (!src)
             return NULL;
-        g->v = v;
+        g->source = src;
         g->cap = cap;
     }
-    Entry *e = &g->v[g->n++];
-    memset(e, 0, sizeof(*e));
-    return e;
+    char *copy = strdup(source);
+    if (!copy)
+        return NULL;
+    memset(&g->info[g->n], 0, sizeof(*g->info));
+    g->source[g->n] = copy;
+    return &g->info[g->n++];
 }
 
 static void group_free(Group *g)
 {
     for (size_t i = 0; i < g->n; i++) {
-        settle_result_info_free(&g->v[i].info);
-        free(g->v[i].source);
+        settle_result_info_free(&g->info[i]);
+        free(g->source[i]);
     }
-    free(g->v);
-    g->v = NULL;
+    free(g->info);
+    free(g->source);
+    g->info = NULL;
+    g->source = NULL;
     g->n = g->cap = 0;
 }
 
@@ -107,15 +116,13 @@ static int load_json(Group *g, const char *path, const char *text)
         while (k < len && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
             k++;
         if (k < len) {
-            Entry *e = group_add(g);
-            if (!e)
+            char src[4096];
+            snprintf(src, sizeof(src), nlines > 1 ? "%s:%d" : "%s", path, line);
+            SettleResultInfo *info = group_add(g, src);
+            if (!info)
                 return EXIT_INTERNAL;
-            int r = settle_result_info_parse(p, len, &e->info);
-            size_t sl = strlen(path) + 24;
-            e->source = malloc(sl);
-            if (e->source)
-                snprintf(e->source, sl, nlines > 1 ? "%s:%d" : "%s", path, line);
-            if (r == SETTLE_ERR_NOMEM || !e->source)
+            int r = settle_result_info_parse(p, len, info);
+            if (r == SETTLE_ERR_NOMEM)
                 return EXIT_INTERNAL;
             if (r < 0) {
                 fprintf(stderr, "settle: %s:%d: not a settle result\n", path, line);
@@ -188,12 +195,12 @@ static int load_capture(Loader *l, Group *g, const char *path)
     int ar = settle_analyze_file(l->ctx, path, &r);
     if (ar == SETTLE_ERR_INTERRUPTED || cli_stop)
         return EXIT_SIGNAL;
-    Entry *e = group_add(g);
-    if (!e || !(e->source = strdup(path)) || settle_result_info_get(l->ctx, &e->info) < 0)
+    SettleResultInfo *info = group_add(g, path);
+    if (!info || settle_result_info_get(l->ctx, info) < 0)
         return EXIT_INTERNAL;
     if (l->verbose)
-        fprintf(stderr, "settle: %s: %s, load time %.3f s\n", path, e->info.status,
-                e->info.value[0]);
+        fprintf(stderr, "settle: %s: %s, load time %.3f s\n", path, info->status,
+                info->value[0]);
     return 0;
 }
 
@@ -258,76 +265,26 @@ static int load_item(Loader *l, Group *g, const char *item)
     return ret;
 }
 
-static void mark_duplicates(Group *g)
-{
-    for (size_t i = 1; i < g->n; i++)
-        for (size_t j = 0; j < i && !g->v[i].duplicate; j++)
-            if (!g->v[j].duplicate && !strcmp(g->v[i].info.input, g->v[j].info.input))
-                g->v[i].duplicate = (int)j + 1;
-}
-
 const char *entry_excluded(const Group *g, size_t i, int metric, char *buf, size_t len)
 {
-    const Entry *e = &g->v[i];
-    if (e->duplicate) {
-        snprintf(buf, len, "the same input as %s, counted once", g->v[e->duplicate - 1].source);
-        return buf;
-    }
-    if (strcmp(e->info.status, "stable")) {
-        snprintf(buf, len, "%s%s%s", e->info.status, e->info.error ? ": " : "",
-                 e->info.error ? e->info.error : "");
-        return buf;
-    }
-    if (e->info.partial) {
-        snprintf(buf, len, "partial");
-        return buf;
-    }
-    if (!isfinite(e->info.value[metric])) {
+    size_t first = 0;
+    const SettleResultInfo *e = &g->info[i];
+    switch (settle_result_counts(g->info, g->n, i, metric, &first)) {
+    case SETTLE_COUNTED:
+        return NULL;
+    case SETTLE_NOT_COUNTED_DUPLICATE:
+        snprintf(buf, len, "the same input as %s, counted once", g->source[first]);
+        break;
+    case SETTLE_NOT_COUNTED_STATUS:
+        snprintf(buf, len, "%s%s%s", e->status, e->error ? ": " : "", e->error ? e->error : "");
+        break;
+    case SETTLE_NOT_COUNTED_PARTIAL:
+        snprintf(buf, len, "partial%s%s", e->error ? ": " : "", e->error ? e->error : "");
+        break;
+    default:
         snprintf(buf, len, "no %s", settle_metric_name(metric));
-        return buf;
     }
-    return NULL;
-}
-
-static int values(const Group *g, int metric, double **out, size_t *n)
-{
-    *n = 0;
-    *out = malloc((g->n ? g->n : 1) * sizeof(**out));
-    if (!*out)
-        return -1;
-    char buf[16];
-    for (size_t i = 0; i < g->n; i++)
-        if (!entry_excluded(g, i, metric, buf, sizeof(buf)))
-            (*out)[(*n)++] = g->v[i].info.value[metric];
-    return 0;
-}
-
-static int present(const Group *g, int metric)
-{
-    for (size_t i = 0; i < g->n; i++)
-        if (g->v[i].info.present[metric])
-            return 1;
-    return 0;
-}
-
-static int count_settings(const Group *a, const Group *b)
-{
-    const char *seen[16];
-    int n = 0;
-    const Group *gs[2] = { a, b };
-    for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < gs[k]->n; i++) {
-            const char *s = gs[k]->v[i].info.settings;
-            if (!s || !*s)
-                continue;
-            int found = 0;
-            for (int j = 0; j < n && !found; j++)
-                found = !strcmp(seen[j], s);
-            if (!found && n < 16)
-                seen[n++] = s;
-        }
-    }
-    return n;
+    return buf;
 }
 
 static int write_report(const char *path, const Report *r, int json)
@@ -538,39 +495,24 @@ int cmd_compare(int argc, char **argv)
             ret = load_item(&l, g ? &gb : &ga, items[g][i]);
     if (ret)
         goto end;
-    mark_duplicates(&ga);
-    mark_duplicates(&gb);
-
     Report r = { .a = &ga, .b = &gb, .cs = &cs, .min_effect_text = min_effect_text };
-    int n_settings = count_settings(&ga, &gb);
-    r.mixed_settings = n_settings > 1 ? n_settings : 0;
+    int kinds = settle_results_settings_kinds(ga.info, ga.n, gb.info, gb.n);
+    r.mixed_settings = kinds > 1 ? kinds : 0;
+    if (settle_compare_results(ga.info, ga.n, gb.info, gb.n, any_metric ? want_metric : NULL,
+                               &cs, r.m, &r.nm) < 0) {
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
     int regression = 0, too_few = 0, compared = 0;
-    for (int m = 0; m < SETTLE_NB_METRICS; m++) {
-        int pa = present(&ga, m), pb = present(&gb, m);
-        if (any_metric ? !want_metric[m] : !(pa || pb))
+    for (int j = 0; j < r.nm; j++) {
+        const SettleMetricComparison *mc = &r.m[j];
+        if (!mc->compared) {
+            too_few |= any_metric; /* asked for by name but not in both groups */
             continue;
-        MetricReport *mr = &r.m[r.nm++];
-        mr->metric = m;
-        mr->compared = pa && pb;
-        if (!mr->compared) {
-            /* asked for by name but not in both groups: no verdict */
-            mr->only_in = pa ? "baseline" : pb ? "candidate" : NULL;
-            too_few |= any_metric;
-            continue;
-        }
-        double *va = NULL, *vb = NULL;
-        size_t na, nb;
-        int bad = values(&ga, m, &va, &na) < 0 || values(&gb, m, &vb, &nb) < 0 ||
-                  settle_compare(va, na, vb, nb, &cs, &mr->cmp) < 0;
-        free(va);
-        free(vb);
-        if (bad) {
-            ret = EXIT_INTERNAL;
-            goto end;
         }
         compared++;
-        regression |= mr->cmp.verdict == SETTLE_VERDICT_REGRESSION;
-        too_few |= mr->cmp.verdict == SETTLE_VERDICT_TOO_FEW;
+        regression |= mc->cmp.verdict == SETTLE_VERDICT_REGRESSION;
+        too_few |= mc->cmp.verdict == SETTLE_VERDICT_TOO_FEW;
     }
     int verdict = regression ? CMP_REGRESSION : too_few || !compared ? CMP_TOO_FEW : CMP_OK;
     if (r.mixed_settings)

@@ -7,34 +7,24 @@
 #include <stdio.h>
 
 #include "settle/settle.h"
+#include "settle/compare.h"
 #include "settle/stats.h"
 
-/* One capture's result in a group. */
-typedef struct Entry {
-    SettleResultInfo info;
-    char *source;    /* where it came from: a capture, a file, file:line */
-    int duplicate;   /* index + 1 of an earlier entry with the same input, else 0 */
-} Entry;
-
+/* The results of one group, in the order read, and where each came from. */
 typedef struct Group {
-    const char *name; /* "baseline", "candidate" */
-    Entry *v;
+    const char *name;       /* "baseline", "candidate" */
+    SettleResultInfo *info;
+    char **source;          /* a capture, a file, or file:line */
     size_t n, cap;
 } Group;
 
-/* Why an entry is not among a metric's values, or NULL when it is. */
+/* Why result i does not count for the metric (a sentence into buf), or NULL
+ * when it counts. */
 const char *entry_excluded(const Group *g, size_t i, int metric, char *buf, size_t len);
-
-typedef struct MetricReport {
-    int metric;      /* index for settle_metric_name */
-    int compared;    /* present in both groups */
-    const char *only_in; /* when not compared: the group that has it, or NULL */
-    SettleComparison cmp;
-} MetricReport;
 
 typedef struct Report {
     Group *a, *b;
-    MetricReport m[SETTLE_NB_METRICS];
+    SettleMetricComparison m[SETTLE_NB_METRICS];
     int nm;
     const SettleCompareSettings *cs;
     const char *min_effect_text; /* as given, "0.1" or "5%" */

@@ -33,17 +33,8 @@ static void pval(char *buf, size_t len, double p)
         snprintf(buf, len, "%.4f", p);
 }
 
-static size_t not_counted(const Group *g, int metric)
-{
-    char buf[16];
-    size_t k = 0;
-    for (size_t i = 0; i < g->n; i++)
-        k += entry_excluded(g, i, metric, buf, sizeof(buf)) != NULL;
-    return k;
-}
-
 /* One sentence: why this verdict. */
-static void why(char *buf, size_t len, const Report *r, const MetricReport *m)
+static void why(char *buf, size_t len, const Report *r, const SettleMetricComparison *m)
 {
     const SettleComparison *c = &m->cmp;
     const char *u = unit(m->metric);
@@ -87,7 +78,7 @@ static void status_counts(FILE *f, const Group *g)
     for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
         size_t c = 0;
         for (size_t i = 0; i < g->n; i++)
-            c += !strcmp(g->v[i].info.status, names[k]);
+            c += !strcmp(g->info[i].status, names[k]);
         if (c) {
             fprintf(f, "%s%zu %s", sep, c, names[k]);
             sep = ", ";
@@ -95,7 +86,7 @@ static void status_counts(FILE *f, const Group *g)
     }
     size_t dup = 0;
     for (size_t i = 0; i < g->n; i++)
-        dup += g->v[i].duplicate != 0;
+        dup += settle_result_counts(g->info, g->n, i, 0, NULL) == SETTLE_NOT_COUNTED_DUPLICATE;
     if (dup)
         fprintf(f, "%s%zu duplicate%s", sep, dup, dup == 1 ? "" : "s");
     fputc('\n', f);
@@ -119,7 +110,7 @@ static void list_not_counted(FILE *f, const Report *r, int md)
                 fprintf(f, md ? "\n**Not counted:**\n\n" : "\nnot counted:\n");
             header = 1;
             fprintf(f, md ? "- %s `%s`: %s\n" : "  %-10s %s: %s\n", gs[k]->name,
-                    gs[k]->v[i].source, why_not);
+                    gs[k]->source[i], why_not);
         }
     }
 }
@@ -132,13 +123,13 @@ void report_text(FILE *f, const Report *r)
         fprintf(f, "warning: the results were analysed with %d different settings\n",
                 r->mixed_settings);
     for (int j = 0; j < r->nm; j++) {
-        const MetricReport *m = &r->m[j];
+        const SettleMetricComparison *m = &r->m[j];
         const char *name = settle_metric_name(m->metric);
         if (!m->compared) {
             fprintf(f, "\n%s: not compared, %s\n", name,
-                    m->only_in ? (!strcmp(m->only_in, "baseline") ? "only in the baseline's results"
-                                                                   : "only in the candidate's results")
-                               : "in neither group's results");
+                    m->only_in == 1   ? "only in the baseline's results"
+                    : m->only_in == 2 ? "only in the candidate's results"
+                                      : "in neither group's results");
             continue;
         }
         const SettleComparison *c = &m->cmp;
@@ -147,7 +138,7 @@ void report_text(FILE *f, const Report *r)
                 "min", "max", "p90");
         group_line(f, "baseline", &c->baseline, m->metric);
         group_line(f, "candidate", &c->candidate, m->metric);
-        size_t xa = not_counted(r->a, m->metric), xb = not_counted(r->b, m->metric);
+        size_t xa = m->not_counted[0], xb = m->not_counted[1];
         if (xa || xb)
             fprintf(f, "  not counted: %zu baseline, %zu candidate (listed below)\n", xa, xb);
         char d[32], lo[32], hi[32], p[32], w[256];
@@ -179,11 +170,13 @@ void report_markdown(FILE *f, const Report *r)
             100 * r->cs->level);
     fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int j = 0; j < r->nm; j++) {
-        const MetricReport *m = &r->m[j];
+        const SettleMetricComparison *m = &r->m[j];
         const char *name = settle_metric_name(m->metric);
         if (!m->compared) {
-            fprintf(f, "| %s | | | | | | not compared (only in the %s) |\n", name,
-                    m->only_in ? m->only_in : "neither");
+            fprintf(f, "| %s | | | | | | not compared (%s) |\n", name,
+                    m->only_in == 1   ? "only in the baseline"
+                    : m->only_in == 2 ? "only in the candidate"
+                                      : "in neither group");
             continue;
         }
         const SettleComparison *c = &m->cmp;
@@ -208,7 +201,7 @@ void report_markdown(FILE *f, const Report *r)
     fprintf(f, "| metric | group | n | median | mean | sd | min | max | p90 |\n");
     fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
     for (int j = 0; j < r->nm; j++) {
-        const MetricReport *m = &r->m[j];
+        const SettleMetricComparison *m = &r->m[j];
         if (!m->compared)
             continue;
         const SettleSummary *ss[2] = { &m->cmp.baseline, &m->cmp.candidate };
@@ -262,9 +255,9 @@ static cJSON *group_json(const Group *g, const SettleSummary *s, int metric)
         cJSON *e = cJSON_CreateObject();
         bad |= !e || !cJSON_AddItemToArray(nc, e);
         if (e) {
-            bad |= !cJSON_AddStringToObject(e, "source", g->v[i].source);
-            bad |= !cJSON_AddStringToObject(e, "input", g->v[i].info.input);
-            bad |= !cJSON_AddStringToObject(e, "status", g->v[i].info.status);
+            bad |= !cJSON_AddStringToObject(e, "source", g->source[i]);
+            bad |= !cJSON_AddStringToObject(e, "input", g->info[i].input);
+            bad |= !cJSON_AddStringToObject(e, "status", g->info[i].status);
             bad |= !cJSON_AddStringToObject(e, "reason", why_not);
         }
     }
@@ -278,7 +271,7 @@ static cJSON *group_json(const Group *g, const SettleSummary *s, int metric)
 int report_json(FILE *f, const Report *r)
 {
     for (int j = 0; j < r->nm; j++) {
-        const MetricReport *m = &r->m[j];
+        const SettleMetricComparison *m = &r->m[j];
         const SettleComparison *c = &m->cmp;
         cJSON *o = cJSON_CreateObject();
         if (!o)
@@ -286,7 +279,7 @@ int report_json(FILE *f, const Report *r)
         int bad = !cJSON_AddStringToObject(o, "metric", settle_metric_name(m->metric));
         if (!m->compared) {
             bad |= !cJSON_AddStringToObject(o, "verdict", "not compared");
-            bad |= !(m->only_in ? cJSON_AddStringToObject(o, "only_in", m->only_in)
+            bad |= !(m->only_in ? cJSON_AddStringToObject(o, "only_in", m->only_in == 1 ? "baseline" : "candidate")
                                 : cJSON_AddNullToObject(o, "only_in"));
         } else {
             cJSON *ga = group_json(r->a, &c->baseline, m->metric);
