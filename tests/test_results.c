@@ -244,6 +244,47 @@ static void test_counting(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(out[0].metric, 2);
     assert_int_equal(settle_compare_results(a, 6, b, 4, NULL, NULL, out, &n), SETTLE_ERR_INVAL);
+
+    /* the report: every result that does not count is named with its reason */
+    assert_int_equal(settle_compare_results(a, 6, b, 4, NULL, &cs, out, &n), 0);
+    const char *src_a[6] = { "A/1.json", "A/2.json", "A/1-again.json", "A/3.json", "A/4.json", "A/5.json" };
+    SettleReport rep = {
+        .group = { { "baseline", a, 6, src_a }, { "candidate", b, 4, NULL } },
+        .m = out, .nm = n, .settings = &cs, .min_effect_text = "0",
+        .settings_kinds = settle_results_settings_kinds(a, 6, b, 4),
+    };
+    char buf[256];
+    assert_string_equal(settle_report_not_counted(&rep.group[0], 2, 0, buf, sizeof(buf)),
+                        "the same input as A/1.json, counted once");
+    assert_null(settle_report_not_counted(&rep.group[0], 1, 0, buf, sizeof(buf)));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    assert_int_equal(settle_write_report_json(&rep, m), 0);
+    fclose(m);
+    /* one line per metric */
+    int lines = 0;
+    for (char *p = text; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 4);
+    assert_non_null(strstr(text, "{\"metric\":\"load_time\",\"baseline\":{\"n\":2,\"median\":1.05,"));
+    assert_non_null(strstr(text, "{\"source\":\"A/5.json\",\"input\":\"a5\",\"status\":\"stable\",\"reason\":\"partial\"}"));
+    assert_non_null(strstr(text, "{\"source\":\"b4\",\"input\":\"b4\",\"status\":\"failed\",\"reason\":\"failed\"}"));
+    assert_non_null(strstr(text, "\"difference\":0.35,"));
+    assert_non_null(strstr(text, "{\"metric\":\"speed_index\",\"verdict\":\"not compared\",\"only_in\":\"candidate\"}"));
+    free(text);
+    m = open_memstream(&text, &len);
+    assert_int_equal(settle_write_report_markdown(&rep, m), 0);
+    fclose(m);
+    assert_non_null(strstr(text, "| load_time | 1.050 s (2) | 1.400 s (3) | +0.350 s (+33.3 %) |"));
+    assert_non_null(strstr(text, "**Warning:** the results were analysed with 2 different settings."));
+    free(text);
+    m = open_memstream(&text, &len);
+    assert_int_equal(settle_write_report_text(&rep, m), 0);
+    fclose(m);
+    assert_non_null(strstr(text, "baseline   6 results: 4 stable, 1 not_stable, 1 partial, 1 duplicate\n"));
+    assert_non_null(strstr(text, "  baseline   A/3.json: not_stable\n"));
+    free(text);
 }
 
 int main(void)

@@ -9,6 +9,7 @@
 #define SETTLE_COMPARE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "settle/settle.h"
 #include "settle/stats.h"
@@ -56,6 +57,41 @@ SETTLE_API int settle_compare_results(const SettleResultInfo *a, size_t na,
  * comparison mixes analyses. */
 SETTLE_API int settle_results_settings_kinds(const SettleResultInfo *a, size_t na,
                                              const SettleResultInfo *b, size_t nb);
+
+/* One group as the report shows it. */
+typedef struct SettleReportGroup {
+    const char *name;                 /* "baseline", "candidate" */
+    const SettleResultInfo *results;
+    size_t n;
+    const char *const *sources;       /* where each result came from (a capture, file, file:line); NULL: the inputs */
+} SettleReportGroup;
+
+/* A comparison as settle_compare_results made it, for the writers. */
+typedef struct SettleReport {
+    SettleReportGroup group[2];       /* baseline, candidate */
+    const SettleMetricComparison *m;
+    int nm;
+    const SettleCompareSettings *settings;
+    const char *min_effect_text;      /* --min-effect as given ("0.1", "5%"), for the verdict rule */
+    int settings_kinds;               /* settle_results_settings_kinds */
+} SettleReport;
+
+/* Why result i of group g does not count for metric m, as one line into buf
+ * ("not_stable: the picture still changes ...", "the same input as SOURCE,
+ * counted once"), or NULL when it counts. */
+SETTLE_API const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int m,
+                                                 char *buf, size_t len);
+
+/* The report as text for a terminal, as Markdown for a CI comment, or as
+ * JSON Lines (one object per metric: "metric", "baseline" and "candidate"
+ * with n, median, mean, sd, min, max, p90, results and not_counted,
+ * "difference", "relative", "ci95", "ci_level", "u", "p_value", "p_exact",
+ * "min_effect", "alpha", "verdict"; a metric not in both groups has
+ * "verdict": "not compared" and "only_in"). Numbers use '.' whatever the
+ * locale; NaN is null. Return 0, SETTLE_ERR_IO or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_write_report_text(const SettleReport *r, FILE *f);
+SETTLE_API int settle_write_report_markdown(const SettleReport *r, FILE *f);
+SETTLE_API int settle_write_report_json(const SettleReport *r, FILE *f);
 
 #ifdef __cplusplus
 }

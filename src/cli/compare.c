@@ -11,8 +11,16 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "compare.h"
+#include "settle/compare.h"
 #include "output.h"
+
+/* The results of one group, in the order read, and where each came from. */
+typedef struct Group {
+    const char *name;       /* "baseline", "candidate" */
+    SettleResultInfo *info;
+    char **source;          /* a capture, a file, or file:line */
+    size_t n, cap;
+} Group;
 
 /* Exit codes of compare; errors outrank verdicts, and 1 outranks 2. */
 enum {
@@ -265,41 +273,15 @@ static int load_item(Loader *l, Group *g, const char *item)
     return ret;
 }
 
-const char *entry_excluded(const Group *g, size_t i, int metric, char *buf, size_t len)
-{
-    size_t first = 0;
-    const SettleResultInfo *e = &g->info[i];
-    switch (settle_result_counts(g->info, g->n, i, metric, &first)) {
-    case SETTLE_COUNTED:
-        return NULL;
-    case SETTLE_NOT_COUNTED_DUPLICATE:
-        snprintf(buf, len, "the same input as %s, counted once", g->source[first]);
-        break;
-    case SETTLE_NOT_COUNTED_STATUS:
-        snprintf(buf, len, "%s%s%s", e->status, e->error ? ": " : "", e->error ? e->error : "");
-        break;
-    case SETTLE_NOT_COUNTED_PARTIAL:
-        snprintf(buf, len, "partial%s%s", e->error ? ": " : "", e->error ? e->error : "");
-        break;
-    default:
-        snprintf(buf, len, "no %s", settle_metric_name(metric));
-    }
-    return buf;
-}
-
-static int write_report(const char *path, const Report *r, int json)
+static int write_report(const char *path, const SettleReport *r, int json)
 {
     OutFile o;
     if (out_open(&o, path) < 0) {
         fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
         return CMP_OUTPUT;
     }
-    int bad = 0;
-    if (json)
-        bad = report_json(o.f, r) < 0;
-    else
-        report_markdown(o.f, r);
-    if (bad || out_commit(&o) < 0) {
+    int bad = json ? settle_write_report_json(r, o.f) : settle_write_report_markdown(r, o.f);
+    if (bad < 0 || out_commit(&o) < 0) {
         fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
                 strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
         out_abort(&o);
@@ -495,17 +477,21 @@ int cmd_compare(int argc, char **argv)
             ret = load_item(&l, g ? &gb : &ga, items[g][i]);
     if (ret)
         goto end;
-    Report r = { .a = &ga, .b = &gb, .cs = &cs, .min_effect_text = min_effect_text };
-    int kinds = settle_results_settings_kinds(ga.info, ga.n, gb.info, gb.n);
-    r.mixed_settings = kinds > 1 ? kinds : 0;
+    SettleMetricComparison mcs[SETTLE_NB_METRICS];
+    SettleReport r = {
+        .group = { { "baseline", ga.info, ga.n, (const char *const *)ga.source },
+                   { "candidate", gb.info, gb.n, (const char *const *)gb.source } },
+        .m = mcs, .settings = &cs, .min_effect_text = min_effect_text,
+        .settings_kinds = settle_results_settings_kinds(ga.info, ga.n, gb.info, gb.n),
+    };
     if (settle_compare_results(ga.info, ga.n, gb.info, gb.n, any_metric ? want_metric : NULL,
-                               &cs, r.m, &r.nm) < 0) {
+                               &cs, mcs, &r.nm) < 0) {
         ret = EXIT_INTERNAL;
         goto end;
     }
     int regression = 0, too_few = 0, compared = 0;
     for (int j = 0; j < r.nm; j++) {
-        const SettleMetricComparison *mc = &r.m[j];
+        const SettleMetricComparison *mc = &mcs[j];
         if (!mc->compared) {
             too_few |= any_metric; /* asked for by name but not in both groups */
             continue;
@@ -515,13 +501,13 @@ int cmd_compare(int argc, char **argv)
         too_few |= mc->cmp.verdict == SETTLE_VERDICT_TOO_FEW;
     }
     int verdict = regression ? CMP_REGRESSION : too_few || !compared ? CMP_TOO_FEW : CMP_OK;
-    if (r.mixed_settings)
+    if (r.settings_kinds > 1)
         fprintf(stderr, "settle: warning: the results were analysed with %d different settings\n",
-                r.mixed_settings);
+                r.settings_kinds);
 
     int stdout_taken = (markdown && !strcmp(markdown, "-")) || (json && !strcmp(json, "-"));
     if (!quiet)
-        report_text(stdout_taken ? stderr : stdout, &r);
+        settle_write_report_text(&r, stdout_taken ? stderr : stdout);
     int out = 0;
     if (markdown)
         out = worse(out, write_report(markdown, &r, 0));

@@ -8,7 +8,40 @@
 
 #include <cjson/cJSON.h>
 
-#include "compare.h"
+#include "settle/compare.h"
+
+static const char *source(const SettleReportGroup *g, size_t i)
+{
+    return g->sources && g->sources[i] ? g->sources[i] : g->results[i].input;
+}
+
+static int mixed(const SettleReport *r)
+{
+    return r->settings_kinds > 1 ? r->settings_kinds : 0;
+}
+
+const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int metric, char *buf,
+                                      size_t len)
+{
+    size_t first = 0;
+    const SettleResultInfo *e = &g->results[i];
+    switch (settle_result_counts(g->results, g->n, i, metric, &first)) {
+    case SETTLE_COUNTED:
+        return NULL;
+    case SETTLE_NOT_COUNTED_DUPLICATE:
+        snprintf(buf, len, "the same input as %s, counted once", source(g, first));
+        break;
+    case SETTLE_NOT_COUNTED_STATUS:
+        snprintf(buf, len, "%s%s%s", e->status, e->error ? ": " : "", e->error ? e->error : "");
+        break;
+    case SETTLE_NOT_COUNTED_PARTIAL:
+        snprintf(buf, len, "partial%s%s", e->error ? ": " : "", e->error ? e->error : "");
+        break;
+    default:
+        snprintf(buf, len, "no %s", settle_metric_name(metric));
+    }
+    return buf;
+}
 
 static const char *unit(int metric)
 {
@@ -34,28 +67,28 @@ static void pval(char *buf, size_t len, double p)
 }
 
 /* One sentence: why this verdict. */
-static void why(char *buf, size_t len, const Report *r, const SettleMetricComparison *m)
+static void why(char *buf, size_t len, const SettleReport *r, const SettleMetricComparison *m)
 {
     const SettleComparison *c = &m->cmp;
     const char *u = unit(m->metric);
     switch (c->verdict) {
     case SETTLE_VERDICT_REGRESSION:
-        snprintf(buf, len, "p < %g and the whole interval lies above +%.3f%s", r->cs->alpha,
+        snprintf(buf, len, "p < %g and the whole interval lies above +%.3f%s", r->settings->alpha,
                  c->min_effect, u);
         break;
     case SETTLE_VERDICT_IMPROVEMENT:
-        snprintf(buf, len, "p < %g and the whole interval lies below -%.3f%s", r->cs->alpha,
+        snprintf(buf, len, "p < %g and the whole interval lies below -%.3f%s", r->settings->alpha,
                  c->min_effect, u);
         break;
     case SETTLE_VERDICT_NO_CHANGE:
-        if (!(c->p_value < r->cs->alpha))
-            snprintf(buf, len, "p >= %g: the groups are not told apart", r->cs->alpha);
+        if (!(c->p_value < r->settings->alpha))
+            snprintf(buf, len, "p >= %g: the groups are not told apart", r->settings->alpha);
         else
             snprintf(buf, len, "p < %g, but the interval is not clear of +/-%.3f%s",
-                     r->cs->alpha, c->min_effect, u);
+                     r->settings->alpha, c->min_effect, u);
         break;
     default:
-        snprintf(buf, len, "a verdict needs at least %d values in each group", r->cs->min_n);
+        snprintf(buf, len, "a verdict needs at least %d values in each group", r->settings->min_n);
     }
 }
 
@@ -70,7 +103,7 @@ static void group_line(FILE *f, const char *name, const SettleSummary *s, int me
             v[4], v[5]);
 }
 
-static void status_counts(FILE *f, const Group *g)
+static void status_counts(FILE *f, const SettleReportGroup *g)
 {
     const char *names[] = { "stable", "not_stable", "no_start", "partial", "interrupted", "failed" };
     fprintf(f, "%-10s %zu result%s", g->name, g->n, g->n == 1 ? "" : "s");
@@ -78,7 +111,7 @@ static void status_counts(FILE *f, const Group *g)
     for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
         size_t c = 0;
         for (size_t i = 0; i < g->n; i++)
-            c += !strcmp(g->info[i].status, names[k]);
+            c += !strcmp(g->results[i].status, names[k]);
         if (c) {
             fprintf(f, "%s%zu %s", sep, c, names[k]);
             sep = ", ";
@@ -86,42 +119,42 @@ static void status_counts(FILE *f, const Group *g)
     }
     size_t dup = 0;
     for (size_t i = 0; i < g->n; i++)
-        dup += settle_result_counts(g->info, g->n, i, 0, NULL) == SETTLE_NOT_COUNTED_DUPLICATE;
+        dup += settle_result_counts(g->results, g->n, i, 0, NULL) == SETTLE_NOT_COUNTED_DUPLICATE;
     if (dup)
         fprintf(f, "%s%zu duplicate%s", sep, dup, dup == 1 ? "" : "s");
     fputc('\n', f);
 }
 
 /* Every entry that some metric did not count, with the first reason. */
-static void list_not_counted(FILE *f, const Report *r, int md)
+static void list_not_counted(FILE *f, const SettleReport *r, int md)
 {
     int header = 0;
-    const Group *gs[2] = { r->a, r->b };
+    const SettleReportGroup *gs[2] = { &r->group[0], &r->group[1] };
     for (int k = 0; k < 2; k++) {
         for (size_t i = 0; i < gs[k]->n; i++) {
             char buf[512];
             const char *why_not = NULL;
             for (int j = 0; j < r->nm && !why_not; j++)
                 if (r->m[j].compared)
-                    why_not = entry_excluded(gs[k], i, r->m[j].metric, buf, sizeof(buf));
+                    why_not = settle_report_not_counted(gs[k], i, r->m[j].metric, buf, sizeof(buf));
             if (!why_not)
                 continue;
             if (!header)
                 fprintf(f, md ? "\n**Not counted:**\n\n" : "\nnot counted:\n");
             header = 1;
             fprintf(f, md ? "- %s `%s`: %s\n" : "  %-10s %s: %s\n", gs[k]->name,
-                    gs[k]->source[i], why_not);
+                    source(gs[k], i), why_not);
         }
     }
 }
 
-void report_text(FILE *f, const Report *r)
+int settle_write_report_text(const SettleReport *r, FILE *f)
 {
-    status_counts(f, r->a);
-    status_counts(f, r->b);
-    if (r->mixed_settings)
+    status_counts(f, (&r->group[0]));
+    status_counts(f, (&r->group[1]));
+    if (mixed(r))
         fprintf(f, "warning: the results were analysed with %d different settings\n",
-                r->mixed_settings);
+                mixed(r));
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
         const char *name = settle_metric_name(m->metric);
@@ -150,7 +183,7 @@ void report_text(FILE *f, const Report *r)
             fprintf(f, "  difference of medians %s", d);
             if (isfinite(c->relative))
                 fprintf(f, " (%+.1f %%)", 100 * c->relative);
-            fprintf(f, ", %g %% CI [%s, %s]%s\n", 100 * r->cs->level, lo, hi, u);
+            fprintf(f, ", %g %% CI [%s, %s]%s\n", 100 * r->settings->level, lo, hi, u);
             fprintf(f, "  Mann-Whitney U = %.1f, p = %s (%s)\n", c->u, p,
                     c->exact ? "exact" : "normal approximation");
         }
@@ -158,16 +191,17 @@ void report_text(FILE *f, const Report *r)
         fprintf(f, "  verdict: %s (%s)\n", settle_verdict_name(c->verdict), w);
     }
     list_not_counted(f, r, 0);
+    return ferror(f) ? SETTLE_ERR_IO : 0;
 }
 
-void report_markdown(FILE *f, const Report *r)
+int settle_write_report_markdown(const SettleReport *r, FILE *f)
 {
     int reg = 0;
     for (int j = 0; j < r->nm; j++)
         reg |= r->m[j].compared && r->m[j].cmp.verdict == SETTLE_VERDICT_REGRESSION;
     fprintf(f, "### settle compare: %s\n\n", reg ? "regression" : "no regression");
     fprintf(f, "| metric | baseline median (n) | candidate median (n) | difference | %g %% CI | p | verdict |\n",
-            100 * r->cs->level);
+            100 * r->settings->level);
     fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
@@ -220,10 +254,11 @@ void report_markdown(FILE *f, const Report *r)
     fprintf(f, "\nVerdict: regression when the Mann-Whitney p < %g and the whole %g %% bootstrap "
                "interval of the difference of medians lies above the minimum effect (%s); "
                "improvement likewise below its negative.\n",
-            r->cs->alpha, 100 * r->cs->level, r->min_effect_text);
-    if (r->mixed_settings)
+            r->settings->alpha, 100 * r->settings->level, r->min_effect_text);
+    if (mixed(r))
         fprintf(f, "\n**Warning:** the results were analysed with %d different settings.\n",
-                r->mixed_settings);
+                mixed(r));
+    return ferror(f) ? SETTLE_ERR_IO : 0;
 }
 
 static cJSON *number(double x, int digits)
@@ -234,7 +269,7 @@ static cJSON *number(double x, int digits)
     return cJSON_CreateNumber(digits ? round(x * k) / k : x);
 }
 
-static cJSON *group_json(const Group *g, const SettleSummary *s, int metric)
+static cJSON *group_json(const SettleReportGroup *g, const SettleSummary *s, int metric)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
@@ -249,15 +284,15 @@ static cJSON *group_json(const Group *g, const SettleSummary *s, int metric)
     bad |= !nc;
     for (size_t i = 0; nc && i < g->n; i++) {
         char buf[512];
-        const char *why_not = entry_excluded(g, i, metric, buf, sizeof(buf));
+        const char *why_not = settle_report_not_counted(g, i, metric, buf, sizeof(buf));
         if (!why_not)
             continue;
         cJSON *e = cJSON_CreateObject();
         bad |= !e || !cJSON_AddItemToArray(nc, e);
         if (e) {
-            bad |= !cJSON_AddStringToObject(e, "source", g->source[i]);
-            bad |= !cJSON_AddStringToObject(e, "input", g->info[i].input);
-            bad |= !cJSON_AddStringToObject(e, "status", g->info[i].status);
+            bad |= !cJSON_AddStringToObject(e, "source", source(g, i));
+            bad |= !cJSON_AddStringToObject(e, "input", g->results[i].input);
+            bad |= !cJSON_AddStringToObject(e, "status", g->results[i].status);
             bad |= !cJSON_AddStringToObject(e, "reason", why_not);
         }
     }
@@ -268,22 +303,22 @@ static cJSON *group_json(const Group *g, const SettleSummary *s, int metric)
     return o;
 }
 
-int report_json(FILE *f, const Report *r)
+int settle_write_report_json(const SettleReport *r, FILE *f)
 {
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
         const SettleComparison *c = &m->cmp;
         cJSON *o = cJSON_CreateObject();
         if (!o)
-            return -1;
+            return SETTLE_ERR_NOMEM;
         int bad = !cJSON_AddStringToObject(o, "metric", settle_metric_name(m->metric));
         if (!m->compared) {
             bad |= !cJSON_AddStringToObject(o, "verdict", "not compared");
             bad |= !(m->only_in ? cJSON_AddStringToObject(o, "only_in", m->only_in == 1 ? "baseline" : "candidate")
                                 : cJSON_AddNullToObject(o, "only_in"));
         } else {
-            cJSON *ga = group_json(r->a, &c->baseline, m->metric);
-            cJSON *gb = group_json(r->b, &c->candidate, m->metric);
+            cJSON *ga = group_json((&r->group[0]), &c->baseline, m->metric);
+            cJSON *gb = group_json((&r->group[1]), &c->candidate, m->metric);
             bad |= !ga || !cJSON_AddItemToObject(o, "baseline", ga);
             bad |= !gb || !cJSON_AddItemToObject(o, "candidate", gb);
             bad |= !cJSON_AddItemToObject(o, "difference", number(c->difference, 6));
@@ -291,22 +326,22 @@ int report_json(FILE *f, const Report *r)
             cJSON *ci = cJSON_AddArrayToObject(o, "ci95");
             bad |= !ci || !cJSON_AddItemToArray(ci, number(c->ci_low, 6)) ||
                    !cJSON_AddItemToArray(ci, number(c->ci_high, 6));
-            bad |= !cJSON_AddItemToObject(o, "ci_level", number(r->cs->level, 0));
+            bad |= !cJSON_AddItemToObject(o, "ci_level", number(r->settings->level, 0));
             bad |= !cJSON_AddItemToObject(o, "u", number(c->u, 0));
             bad |= !cJSON_AddItemToObject(o, "p_value", number(c->p_value, 0));
             bad |= !cJSON_AddBoolToObject(o, "p_exact", c->verdict != SETTLE_VERDICT_TOO_FEW && c->exact);
             bad |= !cJSON_AddItemToObject(o, "min_effect", number(c->min_effect, 6));
-            bad |= !cJSON_AddItemToObject(o, "alpha", number(r->cs->alpha, 0));
+            bad |= !cJSON_AddItemToObject(o, "alpha", number(r->settings->alpha, 0));
             bad |= !cJSON_AddStringToObject(o, "verdict", settle_verdict_name(c->verdict));
         }
         char *text = bad ? NULL : cJSON_PrintUnformatted(o);
         cJSON_Delete(o);
         if (!text)
-            return -1;
+            return SETTLE_ERR_NOMEM;
         int werr = fputs(text, f) < 0 || fputc('\n', f) == EOF;
         cJSON_free(text);
         if (werr)
-            return -1;
+            return SETTLE_ERR_IO;
     }
     return 0;
 }
