@@ -103,6 +103,15 @@ check "all 9 results there" $?
 # every shard took some and none took all
 awk 'NR==1{a=$2} NR==2{b=$2} NR==3{c=$2} END{exit !(a>0 && b>a && c>b && c==9)}' shard-counts
 check "each shard took a share" $?
+# the same lines whatever --jobs, and -o where no directory can be
+"$settle" analyze --jobs 1 --json j1.json A/*.mkv >o1 2>e1
+"$settle" analyze --jobs 2 --json j2.json A/*.mkv >o2 2>e2
+cmp -s o1 o2 && cmp -s e1 e2 && cmp -s j1.json j2.json
+check "--jobs 1 and --jobs 2 print and write the same" $?
+: >not-a-dir
+expect_exit "-o on a file" 4 "$settle" analyze -o not-a-dir A/A-01.mkv
+grep -q '^settle: -o: not-a-dir: ' err
+check "says so: $(cat err)" $?
 expect_exit "bad shard" 64 "$settle" analyze --shard 4/3 A/A-01.mkv
 expect_exit "bad label" 64 "$settle" analyze --label =x A/A-01.mkv
 expect_exit "skip-existing needs -o" 64 "$settle" analyze --skip-existing A/A-01.mkv
