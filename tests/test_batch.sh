@@ -166,6 +166,11 @@ expect_exit "captures, JSON Lines and result files" 1 "$settle" compare --metric
   --baseline A/A-01.mkv A/A-02.mkv a2.jsonl --candidate res-B/B-0[1-4]-*.json B/B-05.mkv
 [ "$(field load_time baseline | sed 's/{"n":\([0-9]*\).*/\1/')" = 5 ] && [ "$(field load_time candidate | sed 's/{"n":\([0-9]*\).*/\1/')" = 5 ]
 check "5 and 5 counted" $?
+cp cmp.json cmp-j.json
+"$settle" compare -q --jobs 1 --metric load_time --json cmp.json \
+  --baseline A/A-01.mkv A/A-02.mkv a2.jsonl --candidate res-B/B-0[1-4]-*.json B/B-05.mkv
+cmp -s cmp.json cmp-j.json
+check "captures analysed one by one or in parallel: the same comparison" $?
 expect_exit "too few" 2 "$settle" compare --baseline res-A2/A-01-*.json res-A2/A-02-*.json --candidate res-B --json cmp.json
 [ "$(field load_time verdict)" = '"too few"' ] && grep -q "verdict: too few (a verdict needs at least 3 values in each group)" out
 check "too few is said: $(field load_time verdict)" $?

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ void usage_compare(FILE *f)
             "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
             "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
             "  --json FILE       one JSON object per metric, one a line ('-' = stdout)\n"
+            "  -j, --jobs N      captures analysed in parallel (default: the cores)\n"
             "  -q, --quiet       no text report\n"
             "  plus the analysis options of 'settle help analyze' for captures\n"
             "\n"
@@ -186,30 +188,107 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A capture to analyse: its slot in a group, filled once every item is read. */
+typedef struct Pending {
+    Group *g;
+    size_t index;
+} Pending;
+
 typedef struct Loader {
     SettleSettings s;
-    SettleContext *ctx; /* opened on the first capture */
-    int verbose;
+    int verbose, jobs;
+    Pending *pending;
+    size_t npending, cap, next;
+    pthread_mutex_t lock;
+    int ret;
 } Loader;
 
 static int load_capture(Loader *l, Group *g, const char *path)
 {
-    if (!l->ctx) {
-        if (settle_open(&l->ctx, &l->s) < 0)
+    if (l->npending == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 32;
+        Pending *p = realloc(l->pending, cap * sizeof(*p));
+        if (!p)
             return EXIT_INTERNAL;
-        cli_watch_context(0, l->ctx);
+        l->pending = p;
+        l->cap = cap;
     }
-    const SettleResult *r = NULL;
-    int ar = settle_analyze_file(l->ctx, path, &r);
-    if (ar == SETTLE_ERR_INTERRUPTED || cli_stop)
-        return EXIT_SIGNAL;
-    SettleResultInfo *info = group_add(g, path);
-    if (!info || settle_result_info_get(l->ctx, info) < 0)
+    if (!group_add(g, path))
         return EXIT_INTERNAL;
-    if (l->verbose)
-        fprintf(stderr, "settle: %s: %s, load time %.3f s\n", path, info->status,
-                info->value[0]);
+    l->pending[l->npending++] = (Pending){ g, g->n - 1 };
     return 0;
+}
+
+typedef struct Analyst {
+    Loader *l;
+    int id;
+    pthread_t thread;
+    int started;
+} Analyst;
+
+/* Analyses pending captures, one context a thread, until none are left. */
+static void *analyst_main(void *opaque)
+{
+    Analyst *a = opaque;
+    Loader *l = a->l;
+    SettleContext *ctx = NULL;
+    int ret = settle_open(&ctx, &l->s) < 0 ? EXIT_INTERNAL : 0;
+    cli_watch_context(a->id, ctx);
+    while (!ret) {
+        pthread_mutex_lock(&l->lock);
+        size_t i = l->next < l->npending && !cli_stop && !l->ret ? l->next++ : l->npending;
+        pthread_mutex_unlock(&l->lock);
+        if (i >= l->npending)
+            break;
+        Group *g = l->pending[i].g;
+        size_t k = l->pending[i].index;
+        const SettleResult *r = NULL;
+        int ar = settle_analyze_file(ctx, g->source[k], &r);
+        if (ar == SETTLE_ERR_INTERRUPTED || cli_stop)
+            ret = EXIT_SIGNAL;
+        else if (settle_result_info_get(ctx, &g->info[k]) < 0)
+            ret = EXIT_INTERNAL;
+        else if (l->verbose)
+            fprintf(stderr, "settle: %s: %s, load time %.3f s\n", g->source[k], g->info[k].status,
+                    g->info[k].value[0]);
+    }
+    cli_watch_context(a->id, NULL);
+    settle_close(&ctx);
+    pthread_mutex_lock(&l->lock);
+    if (ret > l->ret)
+        l->ret = ret;
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+static int analyse_pending(Loader *l)
+{
+    if (!l->npending)
+        return 0;
+    int jobs = l->jobs ? l->jobs : cli_cores();
+    if ((size_t)jobs > l->npending)
+        jobs = (int)l->npending;
+    /* share the cores between the decoders unless told otherwise */
+    if (jobs > 1 && l->s.threads == 0)
+        l->s.threads = cli_cores() / jobs > 1 ? cli_cores() / jobs : 1;
+    Analyst *an = calloc((size_t)jobs, sizeof(*an));
+    if (!an)
+        return EXIT_INTERNAL;
+    pthread_mutex_init(&l->lock, NULL);
+    for (int i = 0; i < jobs; i++) {
+        an[i] = (Analyst){ .l = l, .id = i };
+        if (i)
+            an[i].started = pthread_create(&an[i].thread, NULL, analyst_main, &an[i]) == 0;
+    }
+    analyst_main(&an[0]);
+    for (int i = 1; i < jobs; i++)
+        if (an[i].started)
+            pthread_join(an[i].thread, NULL);
+    pthread_mutex_destroy(&l->lock);
+    free(an);
+    if (!l->ret && l->next < l->npending)
+        l->ret = cli_stop ? EXIT_SIGNAL : EXIT_INTERNAL;
+    return l->ret;
 }
 
 static int load_item(Loader *l, Group *g, const char *item)
@@ -341,6 +420,7 @@ int cmd_compare(int argc, char **argv)
     longopts[k++] = (struct option){ "seed", required_argument, NULL, OPT_SEED };
     longopts[k++] = (struct option){ "markdown", required_argument, NULL, OPT_MD };
     longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
+    longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
     longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
     longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
     longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -351,7 +431,7 @@ int cmd_compare(int argc, char **argv)
     optind = 1;
     opterr = 0;
     /* '-': items come back in order as argument 1, after --baseline or --candidate */
-    while ((c = getopt_long(argc, argv, "-qvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1) {
         double x;
         switch (c) {
         case 1:
@@ -429,6 +509,15 @@ int cmd_compare(int argc, char **argv)
             want_metric[m] = any_metric = 1;
             break;
         }
+        case 'j':
+            if ((ret = parse_double("jobs", optarg, 1, CLI_MAX_CONTEXTS, &x)) || x != floor(x)) {
+                if (!ret)
+                    fprintf(stderr, "settle: --jobs: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            l.jobs = (int)x;
+            break;
         case OPT_MD: markdown = optarg; break;
         case OPT_JSON: json = optarg; break;
         case 'q': quiet = 1; break;
@@ -475,6 +564,8 @@ int cmd_compare(int argc, char **argv)
     for (int g = 0; g < 2; g++)
         for (size_t i = 0; i < nitems[g] && !ret; i++)
             ret = load_item(&l, g ? &gb : &ga, items[g][i]);
+    if (!ret)
+        ret = analyse_pending(&l);
     if (ret)
         goto end;
     SettleMetricComparison mcs[SETTLE_NB_METRICS];
@@ -515,10 +606,7 @@ int cmd_compare(int argc, char **argv)
         out = worse(out, write_report(json, &r, 1));
     ret = out ? out : verdict;
 end:
-    if (l.ctx) {
-        cli_watch_context(0, NULL);
-        settle_close(&l.ctx);
-    }
+    free(l.pending);
     if (cli_stop)
         ret = EXIT_SIGNAL;
     group_free(&ga);
