@@ -560,7 +560,16 @@ int settle_analyze_file(SettleContext *c, const char *path, const SettleResult *
     if (c->state == 1)
         return SETTLE_ERR_STATE;
     c->state = 0;
+    /* identify the input as it was before reading, for --skip-existing */
+    struct stat st;
+    int known = stat(path, &st) == 0 && S_ISREG(st.st_mode);
     int ret = settle_decode_file(c, path);
+    c->in_known = known;
+    if (known) {
+        c->in_size = st.st_size;
+        c->in_mtime_sec = st.st_mtim.tv_sec;
+        c->in_mtime_nsec = st.st_mtim.tv_nsec;
+    }
     int fin = settle_finish(c, res);
     if (ret < 0 && ret != SETTLE_ERR_DECODE)
         return ret == SETTLE_ERR_TOO_SHORT ? SETTLE_ERR_TOO_SHORT : ret;
