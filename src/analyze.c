@@ -44,6 +44,8 @@ static void reset(SettleContext *c)
 {
     free(c->prev);
     c->prev = NULL;
+    free(c->band_hist);
+    c->band_hist = NULL;
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -155,7 +157,9 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
     if (c->refresh_limit < 16)
         c->refresh_limit = 16;
     c->prev = malloc((size_t)c->npix * 3);
-    if (!c->prev)
+    c->band_hist = malloc((size_t)((h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS) *
+                          SETTLE_HIST_BINS * sizeof(*c->band_hist));
+    if (!c->prev || !c->band_hist)
         return SETTLE_ERR_NOMEM;
     c->spool = tmpfile();
     c->spool_ok = c->spool != NULL;
@@ -301,27 +305,36 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
 
     /* the measures: whole for the first picture, then only where it changed */
     int use_marker = c->s.start == SETTLE_START_MARKER || c->s.start == SETTLE_START_MARKER_END;
+    int nbands = (c->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     if (c->n == 0) {
         memset(c->hist, 0, sizeof(c->hist));
-        settle_histogram_rgb(p->rgb, p->stride, c->w, c->h, c->hist);
+        for (int i = 0; i < nbands; i++) {
+            uint32_t *bh = c->band_hist + (size_t)i * SETTLE_HIST_BINS;
+            int y0 = i * SETTLE_BAND_ROWS;
+            memset(bh, 0, SETTLE_HIST_BINS * sizeof(*bh));
+            settle_histogram_rgb(p->rgb + y0 * p->stride, p->stride, c->w,
+                                 c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS, bh);
+            for (int k = 0; k < SETTLE_HIST_BINS; k++)
+                c->hist[k] += bh[k];
+        }
         c->marker_count = use_marker ? settle_count_color(p->rgb, p->stride, c->w, c->h,
                                                           c->s.marker_rgb, c->s.marker_tolerance)
                                      : 0;
         for (int y = 0; y < c->h; y++)
             memcpy(c->prev + (size_t)y * c->w * 3, p->rgb + y * p->stride, (size_t)c->w * 3);
     } else {
-        if (!changed || band_h < 1)
-            band_h = c->h;
-        for (int y0 = 0, i = 0; y0 < c->h; y0 += band_h, i++) {
+        if (changed && band_h != SETTLE_BAND_ROWS)
+            changed = NULL;
+        for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
             if (changed && !changed[i])
                 continue;
-            int bh = c->h - y0 < band_h ? c->h - y0 : band_h;
+            int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
             SettleDelta dl;
-            settle_delta_rgb(p->rgb + y0 * p->stride, p->stride,
-                             c->prev + (size_t)y0 * c->w * 3, (ptrdiff_t)c->w * 3, c->w, bh,
-                             c->s.tolerance, STRONG_TOLERANCE,
-                             use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance, c->hist,
-                             &dl);
+            settle_update_band(p->rgb + y0 * p->stride, p->stride,
+                               c->prev + (size_t)y0 * c->w * 3, (ptrdiff_t)c->w * 3, c->w, bh,
+                               c->s.tolerance, STRONG_TOLERANCE,
+                               use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
+                               c->band_hist + (size_t)i * SETTLE_HIST_BINS, c->hist, &dl);
             r.diff += dl.changed;
             r.strong += dl.strong;
             c->marker_count += dl.marker;

@@ -115,7 +115,7 @@ static const char *av_err(int err, char *buf, size_t len)
 
 /* Unchanged bands of a picture keep their RGB from the previous frame; a band
  * is converted on its own, so its RGB depends on its own rows only. */
-#define BAND 16
+#define BAND SETTLE_BAND_ROWS
 
 static struct SwsContext *get_scaler(struct SwsContext *sws, const AVFrame *f, int sw, int sh,
                                      int dw, int dh)

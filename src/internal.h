@@ -10,6 +10,8 @@
 #include "kernels.h"
 
 #define SETTLE_MAX_WINDOW 120
+/* Rows of a band: the unit in which pictures are compared, converted and measured. */
+#define SETTLE_BAND_ROWS 16
 /* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
 #define SETTLE_FLOOR_BINS (64 + 16 * 40)
 
@@ -60,6 +62,7 @@ struct SettleContext {
     uint8_t *prev;        /* previous picture, packed RGB24 */
     uint32_t hist[SETTLE_HIST_BINS]; /* of the previous picture, kept up to date */
     int64_t marker_count;             /* its pixels of the marker colour */
+    uint32_t *band_hist;              /* the histogram of each band of BAND_ROWS rows */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

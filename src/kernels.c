@@ -121,3 +121,63 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
     out->strong = big;
     out->marker = mk;
 }
+
+void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                        int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                        uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
+                        SettleDelta *out)
+{
+    const size_t row = (size_t)w * 3;
+    /* How many pixels changed, from every eighth pixel of the changed rows:
+     * moving a changed pixel's values in the histogram costs about 2.6 times
+     * counting a pixel afresh (meson test --benchmark), so a band where more
+     * than about 3/8 of the pixels changed is counted afresh. */
+    int changed_rows = 0;
+    int rows[SETTLE_BAND_MAX];
+    int64_t sampled = 0, differ = 0;
+    if (h > SETTLE_BAND_MAX) { /* not a band: no sampling, the plain incremental kernel */
+        uint32_t before[SETTLE_HIST_BINS];
+        memcpy(before, band_hist, sizeof(before));
+        settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol,
+                         band_hist, out);
+        for (int i = 0; i < SETTLE_HIST_BINS; i++)
+            hist[i] += band_hist[i] - before[i];
+        return;
+    }
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
+        sampled += (w + 7) / 8;
+        if (!memcmp(pc, pp, row))
+            continue;
+        rows[changed_rows++] = y;
+        for (size_t x = 0; x < row; x += 24)
+            differ += pc[x] != pp[x] || pc[x + 1] != pp[x + 1] || pc[x + 2] != pp[x + 2];
+    }
+    out->changed = out->strong = out->marker = 0;
+    if (!changed_rows)
+        return;
+    uint32_t old[SETTLE_HIST_BINS];
+    memcpy(old, band_hist, sizeof(old));
+    if (8 * differ < 3 * sampled) {
+        for (int i = 0; i < changed_rows; i++) {
+            SettleDelta d;
+            settle_delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride,
+                             w, 1, tol, strong_tol, marker, mtol, band_hist, &d);
+            out->changed += d.changed;
+            out->strong += d.strong;
+            out->marker += d.marker;
+        }
+    } else {
+        out->changed = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
+                                            &out->strong);
+        if (marker)
+            out->marker = settle_count_color(cur, cstride, w, h, marker, mtol) -
+                          settle_count_color(prev, pstride, w, h, marker, mtol);
+        memset(band_hist, 0, SETTLE_HIST_BINS * sizeof(*band_hist));
+        settle_histogram_rgb(cur, cstride, w, h, band_hist);
+        for (int y = 0; y < h; y++)
+            memcpy(prev + y * pstride, cur + y * cstride, row);
+    }
+    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        hist[i] += band_hist[i] - old[i];
+}

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #define SETTLE_HIST_BINS 768
+/* The most rows settle_update_band takes as a band. */
+#define SETTLE_BAND_MAX 64
 
 /* Counts the pixels of a and b (w x h, RGB24) whose largest per-channel
  * difference exceeds tol; the count of those exceeding strong_tol goes to
@@ -40,6 +42,15 @@ typedef struct SettleDelta {
 void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+
+/* settle_delta_rgb for one band of rows whose own histogram band_hist is
+ * kept: where few pixels changed it moves the changed ones in band_hist, where
+ * many did it counts and recomputes the band afresh (cheaper than moving
+ * every pixel), and either way adds the band's change to hist. */
+void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                        int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                        uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
+                        SettleDelta *out);
 
 /* Counts the pixels whose R, G and B are each within tol of rgb. */
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,

@@ -185,6 +185,67 @@ static void test_delta_matches_reference(void **state)
     }
 }
 
+/* The band kernel, sparse and dense changes, against the reference. */
+static void check_update_band(int BH)
+{
+    enum { BW = 29, MAXH = 80, ROUNDS = 60 };
+    static uint8_t cur[BW * MAXH * 3], prev[BW * MAXH * 3], ref_prev[BW * MAXH * 3];
+    const uint8_t marker[3] = { 0x2a, 0x6d, 0xf4 };
+    unsigned seed = 11;
+    for (int i = 0; i < BW * BH * 3; i++) {
+        seed = seed * 1103515245u + 12345u;
+        prev[i] = (uint8_t)(seed >> 16);
+    }
+    memcpy(ref_prev, prev, (size_t)BW * BH * 3);
+    uint32_t band[SETTLE_HIST_BINS] = { 0 }, total[SETTLE_HIST_BINS] = { 0 };
+    settle_histogram_rgb(prev, BW * 3, BW, BH, band);
+    /* the total holds other bands too: an offset the band must not disturb */
+    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        total[i] = band[i] + 1000;
+    int64_t marker_count = settle_count_color(prev, BW * 3, BW, BH, marker, 20);
+    for (int round = 0; round < ROUNDS; round++) {
+        memcpy(cur, prev, (size_t)BW * BH * 3);
+        int rows = round % 3 == 0 ? 0 : round % 3 == 1 ? 2 : BH; /* none, sparse, dense */
+        for (int y = 0; y < rows; y++) {
+            seed = seed * 1103515245u + 12345u;
+            int row = rows == BH ? y : (int)((seed >> 8) % BH);
+            for (int x = 0; x < BW; x++) {
+                seed = seed * 1103515245u + 12345u;
+                uint8_t *p = cur + (row * BW + x) * 3;
+                if ((seed >> 5) % 5 == 0)
+                    memcpy(p, marker, 3);
+                else if ((seed >> 5) % 5 == 1)
+                    p[0] = (uint8_t)(seed >> 16);
+            }
+        }
+        int64_t strong_ref;
+        int64_t changed_ref = settle_count_changed(cur, BW * 3, ref_prev, BW * 3, BW, BH, 5, 96, &strong_ref);
+        uint32_t band_ref[SETTLE_HIST_BINS] = { 0 };
+        settle_histogram_rgb(cur, BW * 3, BW, BH, band_ref);
+        int64_t marker_ref = settle_count_color(cur, BW * 3, BW, BH, marker, 20);
+
+        SettleDelta d;
+        settle_update_band(cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20, band, total, &d);
+        marker_count += d.marker;
+        assert_int_equal(d.changed, changed_ref);
+        assert_int_equal(d.strong, strong_ref);
+        assert_memory_equal(band, band_ref, sizeof(band));
+        for (int i = 0; i < SETTLE_HIST_BINS; i++)
+            assert_int_equal(total[i], band_ref[i] + 1000);
+        assert_int_equal(marker_count, marker_ref);
+        assert_memory_equal(prev, cur, (size_t)BW * BH * 3);
+        memcpy(ref_prev, cur, (size_t)BW * BH * 3);
+    }
+}
+
+static void test_update_band_matches_reference(void **state)
+{
+    (void)state;
+    check_update_band(16);
+    check_update_band(1);
+    check_update_band(80); /* taller than a band: the plain incremental path */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_entropy_empty),
         cmocka_unit_test(test_count_color),
         cmocka_unit_test(test_delta_matches_reference),
+        cmocka_unit_test(test_update_band_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
