@@ -19,6 +19,13 @@ enum { T_DIFF = 0, T_ENTROPY = 1 };
 #define STRONG_TOLERANCE 96
 /* Frames after a faint keyframe that may still be the encoder converging. */
 #define REFRESH_FOLLOWERS 2
+/* --crop viewport: WebPageTest retries on later frames while the viewport it
+ * finds is at most this many pixels wide or high, for at most VIEWPORT_TRIES
+ * frames. */
+#define VIEWPORT_MIN 100
+#define VIEWPORT_TRIES 60
+#define VIEWPORT_TOP 10
+#define VIEWPORT_BOTTOM 4
 
 int settle_open(SettleContext **pc, const SettleSettings *s)
 {
@@ -40,6 +47,35 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
     return 0;
 }
 
+/* The rectangle every measure looks at, and what depends on its size. */
+static int set_region(SettleContext *c, int x, int y, int w, int h)
+{
+    c->cx = x;
+    c->cy = y;
+    c->w = w;
+    c->h = h;
+    c->npix = (int64_t)w * h;
+    c->diff_limit = c->s.diff_threshold_percent > 0
+                        ? floor(c->npix * c->s.diff_threshold_percent / 100.0)
+                        : c->s.diff_threshold;
+    /* A keyframe whose strong changes stay under a tenth of the diff
+     * threshold (and under 0.2 % of the picture) is codec noise. */
+    int64_t lim = (int64_t)(c->diff_limit / 10);
+    int64_t share = c->npix / 500;
+    c->refresh_limit = lim < share ? lim : share;
+    if (c->refresh_limit < 16)
+        c->refresh_limit = 16;
+    if (c->s.visual_metrics) {
+        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact) < 0)
+            return SETTLE_ERR_NOMEM;
+        c->visual_on = 1;
+        if (!c->visual.spool)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
+                       "visual metrics are unavailable", c->name);
+    }
+    return 0;
+}
+
 static void reset(SettleContext *c)
 {
     free(c->prev);
@@ -51,6 +87,9 @@ static void reset(SettleContext *c)
     if (c->spool)
         fclose(c->spool);
     c->spool = NULL;
+    if (c->visual_on)
+        settle_visual_free(&c->visual);
+    c->visual_on = 0;
     c->state = 0;
 }
 
@@ -108,22 +147,31 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
         return SETTLE_ERR_INVAL;
     if ((int64_t)w * h > c->s.max_pixels || w > 65536 || h > 65536)
         return SETTLE_ERR_LIMIT;
-    c->w = w;
-    c->h = h;
-    c->npix = (int64_t)w * h;
-    c->diff_limit = c->s.diff_threshold_percent > 0
-                        ? floor(c->npix * c->s.diff_threshold_percent / 100.0)
-                        : c->s.diff_threshold;
-    /* A keyframe whose strong changes stay under a tenth of the diff
-     * threshold (and under 0.2 % of the picture) is codec noise. */
-    int64_t lim = (int64_t)(c->diff_limit / 10);
-    int64_t share = c->npix / 500;
-    c->refresh_limit = lim < share ? lim : share;
-    if (c->refresh_limit < 16)
-        c->refresh_limit = 16;
-    c->prev = malloc((size_t)c->npix * 3);
+    c->fw = w;
+    c->fh = h;
+    c->prev = malloc((size_t)w * h * 3);
     if (!c->prev)
         return SETTLE_ERR_NOMEM;
+    c->crop_pending = 0;
+    c->crop_tries = 0;
+    if (c->s.crop == SETTLE_CROP_RECT) {
+        if ((int64_t)c->s.crop_x + c->s.crop_w > w || (int64_t)c->s.crop_y + c->s.crop_h > h) {
+            char msg[160];
+            snprintf(msg, sizeof(msg), "crop %d,%d,%d,%d does not fit the %dx%d picture",
+                     c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h, w, h);
+            settle_set_error(c, SETTLE_ERR_INVAL, msg);
+            return SETTLE_ERR_INVAL;
+        }
+        int ret = set_region(c, c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h);
+        if (ret < 0)
+            return ret;
+    } else if (c->s.crop == SETTLE_CROP_VIEWPORT) {
+        c->crop_pending = 1;
+    } else {
+        int ret = set_region(c, 0, 0, w, h);
+        if (ret < 0)
+            return ret;
+    }
     c->spool = tmpfile();
     c->spool_ok = c->spool != NULL;
     if (!c->spool)
@@ -242,9 +290,34 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
         return SETTLE_ERR_STATE;
     if (c->interrupted)
         return SETTLE_ERR_INTERRUPTED;
-    if (p->width != c->w || p->height != c->h || !isfinite(p->time) ||
-        (p->stride < (ptrdiff_t)c->w * 3 && p->stride > -(ptrdiff_t)c->w * 3))
+    if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
+        (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;
+    if (c->crop_pending) {
+        int v[4];
+        settle_find_viewport(p->rgb, p->stride, c->fw, c->fh, v);
+        if (v[2] > VIEWPORT_MIN && v[3] > VIEWPORT_MIN) {
+            /* Mobile browsers draw a loading bar along the top of the page;
+             * WebPageTest leaves out 10 rows there and 4 at the bottom. */
+            v[1] += VIEWPORT_TOP;
+            v[3] -= VIEWPORT_TOP + VIEWPORT_BOTTOM;
+            settle_log(c, SETTLE_LOG_INFO, "%s: viewport %d,%d,%d,%d", c->name, v[0], v[1], v[2],
+                       v[3]);
+        } else if (++c->crop_tries < VIEWPORT_TRIES) {
+            return 0; /* not measured: the measures need the final rectangle */
+        } else {
+            settle_log(c, SETTLE_LOG_WARNING, "%s: no viewport found in the first %d frames; "
+                       "measuring the whole picture", c->name, VIEWPORT_TRIES);
+            v[0] = v[1] = 0;
+            v[2] = c->fw;
+            v[3] = c->fh;
+        }
+        c->crop_pending = 0;
+        int ret = set_region(c, v[0], v[1], v[2], v[3]);
+        if (ret < 0)
+            return ret;
+    }
+    const uint8_t *rgb = p->rgb + c->cy * p->stride + (ptrdiff_t)c->cx * 3;
 
     SettleRecord r;
     memset(&r, 0, sizeof(r));
@@ -262,10 +335,10 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
 
     /* the measures */
     if (c->n > 0)
-        r.diff = settle_count_changed(p->rgb, p->stride, c->prev, (ptrdiff_t)c->w * 3, c->w, c->h,
+        r.diff = settle_count_changed(rgb, p->stride, c->prev, (ptrdiff_t)c->w * 3, c->w, c->h,
                                       c->s.tolerance, STRONG_TOLERANCE, &r.strong);
     memset(c->hist, 0, sizeof(c->hist));
-    settle_histogram_rgb(p->rgb, p->stride, c->w, c->h, c->hist);
+    settle_histogram_rgb(rgb, p->stride, c->w, c->h, c->hist);
     r.entropy = settle_histogram_entropy(c->hist, SETTLE_HIST_BINS);
     int have = c->ring_len < c->s.window ? c->ring_len : c->s.window;
     if (have > 0) {
@@ -275,7 +348,7 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
         r.delta = fabs(r.entropy - sum / have);
     }
     if (c->s.start == SETTLE_START_MARKER || c->s.start == SETTLE_START_MARKER_END)
-        r.marker = (double)settle_count_color(p->rgb, p->stride, c->w, c->h, c->s.marker_rgb,
+        r.marker = (double)settle_count_color(rgb, p->stride, c->w, c->h, c->s.marker_rgb,
                                               c->s.marker_tolerance) / (double)c->npix;
 
     /* Encoders re-code a still picture at a keyframe and converge on it over
@@ -344,6 +417,15 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
     }
     tracker_frame(c, T_DIFF, &r);
     tracker_frame(c, T_ENTROPY, &r);
+    if (c->visual_on) {
+        /* --start first-change depends on the method; the visual metrics then
+         * count from the first frame */
+        int is_start = c->s.start == SETTLE_START_FIRST_CHANGE ? r.index == 0
+                                                               : r.index == c->common_start;
+        settle_visual_frame(&c->visual, rgb, p->stride, r.index, r.time, is_start,
+                            is_start && c->s.start != SETTLE_START_FIRST_CHANGE
+                                ? c->common_start_time : r.time);
+    }
 
     if (c->spool && fwrite(&r, sizeof(r), 1, c->spool) != 1) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write per-frame data to a temporary file",
@@ -352,7 +434,7 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
     }
 
     for (int y = 0; y < c->h; y++)
-        memcpy(c->prev + (size_t)y * c->w * 3, p->rgb + y * p->stride, (size_t)c->w * 3);
+        memcpy(c->prev + (size_t)y * c->w * 3, rgb + y * p->stride, (size_t)c->w * 3);
     c->prev_time = c->last_time;
     c->last_time = r.time;
     c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;
@@ -391,6 +473,28 @@ static void set_message(SettleContext *c, int err, const char *msg)
     settle_set_error(c, err, msg);
 }
 
+static void visual_result(SettleContext *c, SettleResult *r)
+{
+    SettleVisual *v = &c->visual;
+    if (v->start_frame < 0)
+        return;
+    double vc[3];
+    if (settle_visual_finish(v, &r->speed_index, vc) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read the visual progress back from its "
+                   "temporary file", c->name);
+        return;
+    }
+    r->visually_complete_85 = vc[0];
+    r->visually_complete_95 = vc[1];
+    r->visually_complete_99 = vc[2];
+    if (v->first_change >= 0) {
+        r->first_visual_change = v->first_change_time - v->start_time;
+        r->last_visual_change = v->last_change_time - v->start_time;
+    } else {
+        r->first_visual_change = r->last_visual_change = 0;
+    }
+}
+
 int settle_finish(SettleContext *c, const SettleResult **out)
 {
     if (!c)
@@ -405,8 +509,8 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     SettleResult *r = &c->res;
     r->input = c->name;
     r->frames = c->n;
-    r->width = c->n ? c->w : 0;
-    r->height = c->n ? c->h : 0;
+    r->width = c->n ? c->fw : 0;
+    r->height = c->n ? c->fh : 0;
     r->duration = c->last_time + (c->last_duration > 0 ? c->last_duration
                                   : c->n > 1 ? c->last_time - c->prev_time : 0);
     r->diff_threshold = c->diff_limit;
@@ -427,6 +531,12 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->stable_frame = -1;
     r->stable_time = r->load_time = r->quiet_tail = NAN;
     r->first_visual_change = r->last_visual_change = NAN;
+    r->crop_x = c->cx;
+    r->crop_y = c->cy;
+    r->crop_w = c->n ? c->w : 0;
+    r->crop_h = c->n ? c->h : 0;
+    r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
+        r->visually_complete_99 = NAN;
 
     int ret = 0;
     char msg[256];
@@ -460,7 +570,9 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         set_message(c, SETTLE_ERR_NO_START, msg);
         ret = SETTLE_ERR_NO_START;
     } else {
-        if (t->first_change >= 0) {
+        if (c->visual_on) {
+            visual_result(c, r);
+        } else if (t->first_change >= 0) {
             r->first_visual_change = t->first_change_time - t->start_time;
             r->last_visual_change = t->last_change_time - t->start_time;
         }
@@ -522,17 +634,30 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
     int which = c->res.method == SETTLE_METHOD_DIFF ? T_DIFF : T_ENTROPY;
     if (fflush(c->spool) || fseek(c->spool, 0, SEEK_SET))
         return SETTLE_ERR_IO;
+    SettleVisual *v = &c->visual;
+    int with_progress = c->visual_on && v->start_frame >= 0 && v->spool && v->spool_ok;
+    if (with_progress && (fflush(v->spool) || fseek(v->spool, 0, SEEK_SET)))
+        return SETTLE_ERR_IO;
     SettleRecord r;
+    SettleVisualRecord vr;
     int ret = 0;
     for (int64_t i = 0; i < c->n; i++) {
         if (fread(&r, sizeof(r), 1, c->spool) != 1) {
             ret = SETTLE_ERR_IO;
             break;
         }
+        double progress = NAN;
+        if (with_progress && r.index >= v->start_frame) {
+            if (fread(&vr, sizeof(vr), 1, v->spool) != 1 || vr.index != r.index) {
+                ret = SETTLE_ERR_IO;
+                break;
+            }
+            progress = settle_visual_progress(v, &vr);
+        }
         SettleFrame f = {
             .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
             .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
-            .codec_refresh = r.refresh, .quiet = r.quiet[which],
+            .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
         };
         ret = cb(opaque, &f);
         if (ret)

@@ -8,6 +8,7 @@
 
 #include "settle/settle.h"
 #include "kernels.h"
+#include "visual.h"
 
 #define SETTLE_MAX_WINDOW 120
 /* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
@@ -53,7 +54,10 @@ struct SettleContext {
 
     int state; /* 0 idle, 1 running, 2 finished */
     char *name;
-    int w, h;
+    int fw, fh;           /* the pictures given to settle_begin */
+    int cx, cy, w, h;     /* the measured rectangle (--crop) */
+    int crop_pending;     /* --crop viewport: not found yet */
+    int crop_tries;
     int64_t npix;
     double diff_limit;    /* effective diff threshold in pixels */
     int64_t refresh_limit;/* most strongly-changed pixels a codec refresh may have */
@@ -80,6 +84,9 @@ struct SettleContext {
 
     FILE *spool;
     int spool_ok;
+
+    int visual_on;
+    SettleVisual visual;
 
     int error;
     char *error_message;
