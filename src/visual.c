@@ -96,7 +96,9 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end)
     v->xmap = malloc(sizeof(int) * (size_t)w);
     v->ymap = malloc(sizeof(int) * (size_t)h);
     v->cells = calloc(tn, sizeof(uint32_t));
-    v->acc = calloc((size_t)v->tw * 3, sizeof(uint32_t));
+    /* a scaled row covers at most max(w, h) / 400 + 1 source rows: the sums of
+     * a column fit 16 bits for pictures up to 65536 pixels a side */
+    v->acc = calloc((size_t)w * 3, sizeof(uint16_t));
     v->cur = malloc(tn * 3);
     v->start = malloc(tn * 3);
     v->ref = malloc(tn * 3);
@@ -141,35 +143,40 @@ void settle_visual_free(SettleVisual *v)
 }
 
 /* Box average into v->cur: each scaled pixel is the rounded mean of the
- * source pixels that map to it. */
+ * source pixels that map to it. Source rows are summed column by column
+ * first (a loop the compiler vectorises), and the columns are gathered only
+ * once a scaled row is complete. */
 static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride)
 {
-    int tw3 = v->tw * 3;
+    int tw3 = v->tw * 3, w3 = v->w * 3;
     if (v->tw == v->w && v->th == v->h) {
         for (int y = 0; y < v->h; y++)
             memcpy(v->cur + (size_t)y * tw3, rgb + y * stride, (size_t)tw3);
         return;
     }
+    uint16_t *acc = v->acc;
     for (int y = 0; y < v->h; y++) {
         const uint8_t *row = rgb + y * stride;
-        uint32_t *acc = v->acc;
-        for (int x = 0; x < v->w; x++) {
-            uint32_t *a = acc + v->xmap[x] * 3;
-            a[0] += row[3 * x];
-            a[1] += row[3 * x + 1];
-            a[2] += row[3 * x + 2];
-        }
+        for (int i = 0; i < w3; i++)
+            acc[i] += row[i];
         int ty = v->ymap[y];
-        if (y + 1 == v->h || v->ymap[y + 1] != ty) {
-            uint8_t *out = v->cur + (size_t)ty * tw3;
-            const uint32_t *cells = v->cells + (size_t)ty * v->tw;
-            for (int tx = 0; tx < v->tw; tx++) {
-                uint32_t n = cells[tx];
-                for (int k = 0; k < 3; k++)
-                    out[3 * tx + k] = (uint8_t)((acc[3 * tx + k] + n / 2) / n);
+        if (y + 1 < v->h && v->ymap[y + 1] == ty)
+            continue;
+        uint8_t *out = v->cur + (size_t)ty * tw3;
+        const uint32_t *cells = v->cells + (size_t)ty * v->tw;
+        int x = 0;
+        for (int tx = 0; tx < v->tw; tx++) {
+            uint32_t sum[3] = { 0, 0, 0 };
+            for (; x < v->w && v->xmap[x] == tx; x++) {
+                sum[0] += acc[3 * x];
+                sum[1] += acc[3 * x + 1];
+                sum[2] += acc[3 * x + 2];
             }
-            memset(acc, 0, sizeof(uint32_t) * (size_t)tw3);
+            uint32_t n = cells[tx];
+            for (int k = 0; k < 3; k++)
+                out[3 * tx + k] = (uint8_t)((sum[k] + n / 2) / n);
         }
+        memset(acc, 0, sizeof(*acc) * (size_t)w3);
     }
 }
 

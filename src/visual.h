@@ -22,7 +22,7 @@ typedef struct SettleVisual {
     int tw, th;             /* the scaled-down picture */
     int *xmap, *ymap;       /* source column/row -> scaled column/row */
     uint32_t *cells;        /* source pixels per scaled pixel */
-    uint32_t *acc;          /* one scaled row of sums */
+    uint16_t *acc;          /* column sums of the source rows of one scaled row */
     uint8_t *cur, *start, *ref, *tmp;
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
     uint32_t start_hist[SETTLE_HIST_BINS]; /* the start frame's */
