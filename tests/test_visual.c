@@ -38,15 +38,20 @@ static void fill(uint8_t *p, int w, int x0, int y0, int x1, int y1, const uint8_
 /* A white page with up to four blocks of distinct colours (in every channel)
  * of 2400, 1200, 360 and 40 pixels: a frame showing some of them has moved
  * exactly their share of 4000 pixels towards the page with all four. */
-static void page(uint8_t *p, const char *blocks)
+static void page_scaled(uint8_t *p, const char *blocks, int k)
 {
     static const uint8_t white[3] = { 255, 255, 255 };
     static const uint8_t col[4][3] = { { 10, 20, 30 }, { 40, 50, 60 }, { 70, 80, 90 },
                                        { 100, 110, 120 } };
     static const int x[4][2] = { { 10, 70 }, { 80, 110 }, { 120, 129 }, { 140, 141 } };
-    fill(p, W, 0, 0, W, H, white);
+    fill(p, k * W, 0, 0, k * W, k * H, white);
     for (const char *b = blocks; *b; b++)
-        fill(p, W, x[*b - 'A'][0], 10, x[*b - 'A'][1], 50, col[*b - 'A']);
+        fill(p, k * W, k * x[*b - 'A'][0], k * 10, k * x[*b - 'A'][1], k * 50, col[*b - 'A']);
+}
+
+static void page(uint8_t *p, const char *blocks)
+{
+    page_scaled(p, blocks, 1);
 }
 
 typedef struct Collect {
@@ -62,13 +67,14 @@ static int collect(void *opaque, const SettleFrame *f)
     return 0;
 }
 
-static void test_progress_exact(void **state)
+/* scale 4: an 800x400 picture, scaled down to 400x200 by 2x2 boxes that never
+ * straddle a block's edge, so the answers are the same. */
+static void progress_exact(int scale)
 {
-    (void)state;
     static const char *const frames[] = { "", "A", "ABC", "AB", "ABC", "ABCD", "ABCD", "ABCD" };
     static const double times[] = { 0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8 };
     static const int progress[] = { 0, 60, 99, 90, 99, 100, 100, 100 };
-    uint8_t pic[W * H * 3];
+    static uint8_t pic[16 * W * H * 3];
     SettleSettings s;
     char err[128];
     settle_default_settings(&s);
@@ -76,11 +82,11 @@ static void test_progress_exact(void **state)
     SettleContext *c;
     const SettleResult *r;
     assert_int_equal(settle_open(&c, &s), 0);
-    assert_int_equal(settle_begin(c, "blocks", W, H), 0);
+    assert_int_equal(settle_begin(c, "blocks", scale * W, scale * H), 0);
     for (int i = 0; i < 8; i++) {
-        page(pic, frames[i]);
-        SettlePicture p = { .rgb = pic, .stride = W * 3, .width = W, .height = H,
-                            .time = times[i] };
+        page_scaled(pic, frames[i], scale);
+        SettlePicture p = { .rgb = pic, .stride = scale * W * 3, .width = scale * W,
+                            .height = scale * H, .time = times[i] };
         assert_int_equal(settle_send_picture(c, &p), 0);
     }
     assert_int_equal(settle_finish(c, &r), 0);
@@ -98,6 +104,18 @@ static void test_progress_exact(void **state)
     assert_near(r->visually_complete_95, 0.4, 1e-9);
     assert_near(r->visually_complete_99, 0.4, 1e-9);
     settle_close(&c);
+}
+
+static void test_progress_exact(void **state)
+{
+    (void)state;
+    progress_exact(1);
+}
+
+static void test_progress_scaled(void **state)
+{
+    (void)state;
+    progress_exact(4);
 }
 
 /* Without visual metrics: no progress, no Speed Index, and first/last visual
@@ -321,6 +339,7 @@ int main(int argc, char **argv)
     dir = argc > 1 ? argv[1] : "../shared/realdata";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_exact),
+        cmocka_unit_test(test_progress_scaled),
         cmocka_unit_test(test_progress_off),
         cmocka_unit_test(test_viewport_orange),
         cmocka_unit_test(test_crop_rect),
