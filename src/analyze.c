@@ -473,26 +473,24 @@ static void set_message(SettleContext *c, int err, const char *msg)
     settle_set_error(c, err, msg);
 }
 
-static void visual_result(SettleContext *c, SettleResult *r)
+/* Finds the final picture and integrates the progress. Done whatever the
+ * outcome, so that the per-frame progress is coherent; the result fields are
+ * filled only when there is a start. */
+static void visual_finish(SettleContext *c, double out[6])
 {
     SettleVisual *v = &c->visual;
+    for (int i = 0; i < 6; i++)
+        out[i] = NAN;
     if (v->start_frame < 0)
         return;
-    double vc[3];
-    if (settle_visual_finish(v, &r->speed_index, vc) < 0) {
+    if (settle_visual_finish(v, &out[2], &out[3]) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read the visual progress back from its "
                    "temporary file", c->name);
+        v->spool_ok = 0;
         return;
     }
-    r->visually_complete_85 = vc[0];
-    r->visually_complete_95 = vc[1];
-    r->visually_complete_99 = vc[2];
-    if (v->first_change >= 0) {
-        r->first_visual_change = v->first_change_time - v->start_time;
-        r->last_visual_change = v->last_change_time - v->start_time;
-    } else {
-        r->first_visual_change = r->last_visual_change = 0;
-    }
+    out[0] = v->first_change >= 0 ? v->first_change_time - v->start_time : 0;
+    out[1] = v->first_change >= 0 ? v->last_change_time - v->start_time : 0;
 }
 
 int settle_finish(SettleContext *c, const SettleResult **out)
@@ -525,6 +523,10 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->method = which == T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
     r->method_reason = c->reason;
     const SettleTracker *t = &c->tr[which];
+    /* first and last visual change, Speed Index, visually complete 85/95/99 */
+    double visual[6];
+    if (c->visual_on)
+        visual_finish(c, visual);
 
     r->start_frame = t->start_frame;
     r->start_time = t->start_time;
@@ -571,7 +573,12 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         ret = SETTLE_ERR_NO_START;
     } else {
         if (c->visual_on) {
-            visual_result(c, r);
+            r->first_visual_change = visual[0];
+            r->last_visual_change = visual[1];
+            r->speed_index = visual[2];
+            r->visually_complete_85 = visual[3];
+            r->visually_complete_95 = visual[4];
+            r->visually_complete_99 = visual[5];
         } else if (t->first_change >= 0) {
             r->first_visual_change = t->first_change_time - t->start_time;
             r->last_visual_change = t->last_change_time - t->start_time;
