@@ -38,6 +38,10 @@
  * absolute differences of an 8x8 block in a channel exceeds 64. */
 #define KEEP_BLOCK 8
 #define KEEP_SAD 64
+/* Division by a cell's pixel count n as a multiplication by ceil(2^40 / n):
+ * exact for sums below 2^40 / n (a cell has at most 166 x 166 pixels: sums
+ * stay under 2^23, n under 2^15). */
+#define INV_SHIFT 40
 
 static int similar(const uint8_t *a, const uint8_t *b)
 {
@@ -96,6 +100,8 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end)
     v->xmap = malloc(sizeof(int) * (size_t)w);
     v->ymap = malloc(sizeof(int) * (size_t)h);
     v->cells = calloc(tn, sizeof(uint32_t));
+    v->inv = malloc(tn * sizeof(uint64_t));
+    v->xstart = malloc(sizeof(int) * ((size_t)v->tw + 1));
     /* a scaled row covers at most max(w, h) / 400 + 1 source rows: the sums of
      * a column fit 16 bits for pictures up to 65536 pixels a side */
     v->acc = calloc((size_t)w * 3, sizeof(uint16_t));
@@ -103,8 +109,8 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end)
     v->start = malloc(tn * 3);
     v->ref = malloc(tn * 3);
     v->tmp = malloc(tn * 3);
-    if (!v->xmap || !v->ymap || !v->cells || !v->acc || !v->cur || !v->start || !v->ref ||
-        !v->tmp) {
+    if (!v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
+        !v->start || !v->ref || !v->tmp) {
         settle_visual_free(v);
         return SETTLE_ERR_NOMEM;
     }
@@ -115,6 +121,13 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             v->cells[(size_t)v->ymap[y] * v->tw + v->xmap[x]]++;
+    for (size_t i = 0; i < tn; i++)
+        v->inv[i] = (((uint64_t)1 << INV_SHIFT) + v->cells[i] - 1) / v->cells[i];
+    for (int tx = 0, x = 0; tx <= v->tw; tx++) {
+        while (x < w && v->xmap[x] < tx)
+            x++;
+        v->xstart[tx] = x;
+    }
     v->start_frame = v->first_change = v->last_change = -1;
     v->start_time = v->first_change_time = v->last_change_time = NAN;
     v->spool = tmpfile();
@@ -130,6 +143,8 @@ void settle_visual_free(SettleVisual *v)
     free(v->xmap);
     free(v->ymap);
     free(v->cells);
+    free(v->inv);
+    free(v->xstart);
     free(v->acc);
     free(v->cur);
     free(v->start);
@@ -163,18 +178,18 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride)
         if (y + 1 < v->h && v->ymap[y + 1] == ty)
             continue;
         uint8_t *out = v->cur + (size_t)ty * tw3;
-        const uint32_t *cells = v->cells + (size_t)ty * v->tw;
-        int x = 0;
+        const uint64_t *inv = v->inv + (size_t)ty * v->tw;
         for (int tx = 0; tx < v->tw; tx++) {
-            uint32_t sum[3] = { 0, 0, 0 };
-            for (; x < v->w && v->xmap[x] == tx; x++) {
+            uint64_t sum[3] = { 0, 0, 0 };
+            for (int x = v->xstart[tx]; x < v->xstart[tx + 1]; x++) {
                 sum[0] += acc[3 * x];
                 sum[1] += acc[3 * x + 1];
                 sum[2] += acc[3 * x + 2];
             }
-            uint32_t n = cells[tx];
+            /* (sum + n / 2) / n, without a division */
+            uint64_t half = v->cells[(size_t)ty * v->tw + tx] / 2;
             for (int k = 0; k < 3; k++)
-                out[3 * tx + k] = (uint8_t)((sum[k] + n / 2) / n);
+                out[3 * tx + k] = (uint8_t)(((sum[k] + half) * inv[tx]) >> INV_SHIFT);
         }
         memset(acc, 0, sizeof(*acc) * (size_t)w3);
     }

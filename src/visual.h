@@ -22,6 +22,8 @@ typedef struct SettleVisual {
     int tw, th;             /* the scaled-down picture */
     int *xmap, *ymap;       /* source column/row -> scaled column/row */
     uint32_t *cells;        /* source pixels per scaled pixel */
+    uint64_t *inv;          /* their reciprocals, see scale_down */
+    int *xstart;            /* first source column of each scaled column, tw + 1 entries */
     uint16_t *acc;          /* column sums of the source rows of one scaled row */
     uint8_t *cur, *start, *ref, *tmp;
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
