@@ -19,6 +19,13 @@ enum { T_DIFF = 0, T_ENTROPY = 1 };
 #define STRONG_TOLERANCE 96
 /* Frames after a faint keyframe that may still be the encoder converging. */
 #define REFRESH_FOLLOWERS 2
+/* --crop viewport: WebPageTest retries on later frames while the viewport it
+ * finds is at most this many pixels wide or high, for at most VIEWPORT_TRIES
+ * frames. */
+#define VIEWPORT_MIN 100
+#define VIEWPORT_TRIES 60
+#define VIEWPORT_TOP 10
+#define VIEWPORT_BOTTOM 4
 
 int settle_open(SettleContext **pc, const SettleSettings *s)
 {
@@ -40,6 +47,35 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
     return 0;
 }
 
+/* The rectangle every measure looks at, and what depends on its size. */
+static int set_region(SettleContext *c, int x, int y, int w, int h)
+{
+    c->cx = x;
+    c->cy = y;
+    c->w = w;
+    c->h = h;
+    c->npix = (int64_t)w * h;
+    c->diff_limit = c->s.diff_threshold_percent > 0
+                        ? floor(c->npix * c->s.diff_threshold_percent / 100.0)
+                        : c->s.diff_threshold;
+    /* A keyframe whose strong changes stay under a tenth of the diff
+     * threshold (and under 0.2 % of the picture) is codec noise. */
+    int64_t lim = (int64_t)(c->diff_limit / 10);
+    int64_t share = c->npix / 500;
+    c->refresh_limit = lim < share ? lim : share;
+    if (c->refresh_limit < 16)
+        c->refresh_limit = 16;
+    if (c->s.visual_metrics) {
+        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact) < 0)
+            return SETTLE_ERR_NOMEM;
+        c->visual_on = 1;
+        if (!c->visual.spool)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
+                       "visual metrics are unavailable", c->name);
+    }
+    return 0;
+}
+
 static void reset(SettleContext *c)
 {
     free(c->prev);
@@ -53,6 +89,9 @@ static void reset(SettleContext *c)
     if (c->spool)
         fclose(c->spool);
     c->spool = NULL;
+    if (c->visual_on)
+        settle_visual_free(&c->visual);
+    c->visual_on = 0;
     c->state = 0;
 }
 
@@ -143,24 +182,33 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
         return SETTLE_ERR_INVAL;
     if ((int64_t)w * h > c->s.max_pixels || w > 65536 || h > 65536)
         return SETTLE_ERR_LIMIT;
-    c->w = w;
-    c->h = h;
-    c->npix = (int64_t)w * h;
-    c->diff_limit = c->s.diff_threshold_percent > 0
-                        ? floor(c->npix * c->s.diff_threshold_percent / 100.0)
-                        : c->s.diff_threshold;
-    /* A keyframe whose strong changes stay under a tenth of the diff
-     * threshold (and under 0.2 % of the picture) is codec noise. */
-    int64_t lim = (int64_t)(c->diff_limit / 10);
-    int64_t share = c->npix / 500;
-    c->refresh_limit = lim < share ? lim : share;
-    if (c->refresh_limit < 16)
-        c->refresh_limit = 16;
-    c->prev = malloc((size_t)c->npix * 3);
+    c->fw = w;
+    c->fh = h;
+    c->prev = malloc((size_t)w * h * 3);
     c->band_hist = malloc((size_t)((h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS) *
                           SETTLE_HIST_BINS * sizeof(*c->band_hist));
     if (!c->prev || !c->band_hist)
         return SETTLE_ERR_NOMEM;
+    c->crop_pending = 0;
+    c->crop_tries = 0;
+    if (c->s.crop == SETTLE_CROP_RECT) {
+        if ((int64_t)c->s.crop_x + c->s.crop_w > w || (int64_t)c->s.crop_y + c->s.crop_h > h) {
+            char msg[160];
+            snprintf(msg, sizeof(msg), "crop %d,%d,%d,%d does not fit the %dx%d picture",
+                     c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h, w, h);
+            settle_set_error(c, SETTLE_ERR_INVAL, msg);
+            return SETTLE_ERR_INVAL;
+        }
+        int ret = set_region(c, c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h);
+        if (ret < 0)
+            return ret;
+    } else if (c->s.crop == SETTLE_CROP_VIEWPORT) {
+        c->crop_pending = 1;
+    } else {
+        int ret = set_region(c, 0, 0, w, h);
+        if (ret < 0)
+            return ret;
+    }
     c->spool = tmpfile();
     c->spool_ok = c->spool != NULL;
     if (!c->spool)
@@ -285,9 +333,34 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         return SETTLE_ERR_STATE;
     if (c->interrupted)
         return SETTLE_ERR_INTERRUPTED;
-    if (p->width != c->w || p->height != c->h || !isfinite(p->time) ||
-        (p->stride < (ptrdiff_t)c->w * 3 && p->stride > -(ptrdiff_t)c->w * 3))
+    if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
+        (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;
+    if (c->crop_pending) {
+        int v[4];
+        settle_find_viewport(p->rgb, p->stride, c->fw, c->fh, v);
+        if (v[2] > VIEWPORT_MIN && v[3] > VIEWPORT_MIN) {
+            /* Mobile browsers draw a loading bar along the top of the page;
+             * WebPageTest leaves out 10 rows there and 4 at the bottom. */
+            v[1] += VIEWPORT_TOP;
+            v[3] -= VIEWPORT_TOP + VIEWPORT_BOTTOM;
+            settle_log(c, SETTLE_LOG_INFO, "%s: viewport %d,%d,%d,%d", c->name, v[0], v[1], v[2],
+                       v[3]);
+        } else if (++c->crop_tries < VIEWPORT_TRIES) {
+            return 0; /* not measured: the measures need the final rectangle */
+        } else {
+            settle_log(c, SETTLE_LOG_WARNING, "%s: no viewport found in the first %d frames; "
+                       "measuring the whole picture", c->name, VIEWPORT_TRIES);
+            v[0] = v[1] = 0;
+            v[2] = c->fw;
+            v[3] = c->fh;
+        }
+        c->crop_pending = 0;
+        int ret = set_region(c, v[0], v[1], v[2], v[3]);
+        if (ret < 0)
+            return ret;
+    }
+    const uint8_t *rgb = p->rgb + c->cy * p->stride + (ptrdiff_t)c->cx * 3;
 
     SettleRecord r;
     memset(&r, 0, sizeof(r));
@@ -312,25 +385,31 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             uint32_t *bh = c->band_hist + (size_t)i * SETTLE_HIST_BINS;
             int y0 = i * SETTLE_BAND_ROWS;
             memset(bh, 0, SETTLE_HIST_BINS * sizeof(*bh));
-            settle_histogram_rgb(p->rgb + y0 * p->stride, p->stride, c->w,
+            settle_histogram_rgb(rgb + y0 * p->stride, p->stride, c->w,
                                  c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS, bh);
             for (int k = 0; k < SETTLE_HIST_BINS; k++)
                 c->hist[k] += bh[k];
         }
-        c->marker_count = use_marker ? settle_count_color(p->rgb, p->stride, c->w, c->h,
+        c->marker_count = use_marker ? settle_count_color(rgb, p->stride, c->w, c->h,
                                                           c->s.marker_rgb, c->s.marker_tolerance)
                                      : 0;
         for (int y = 0; y < c->h; y++)
-            memcpy(c->prev + (size_t)y * c->w * 3, p->rgb + y * p->stride, (size_t)c->w * 3);
+            memcpy(c->prev + (size_t)y * c->w * 3, rgb + y * p->stride, (size_t)c->w * 3);
     } else {
-        if (changed && band_h != SETTLE_BAND_ROWS)
+        if (changed && band_h < 1)
             changed = NULL;
         for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
-            if (changed && !changed[i])
-                continue;
             int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
+            if (changed) {
+                /* the source's bands are rows of the whole picture */
+                int any = 0;
+                for (int k = (c->cy + y0) / band_h; k <= (c->cy + y0 + bh - 1) / band_h; k++)
+                    any |= changed[k];
+                if (!any)
+                    continue;
+            }
             SettleDelta dl;
-            settle_update_band(p->rgb + y0 * p->stride, p->stride,
+            settle_update_band(rgb + y0 * p->stride, p->stride,
                                c->prev + (size_t)y0 * c->w * 3, (ptrdiff_t)c->w * 3, c->w, bh,
                                c->s.tolerance, STRONG_TOLERANCE,
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
@@ -417,6 +496,15 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     }
     tracker_frame(c, T_DIFF, &r);
     tracker_frame(c, T_ENTROPY, &r);
+    if (c->visual_on) {
+        /* --start first-change depends on the method; the visual metrics then
+         * count from the first frame */
+        int is_start = c->s.start == SETTLE_START_FIRST_CHANGE ? r.index == 0
+                                                               : r.index == c->common_start;
+        settle_visual_frame(&c->visual, rgb, p->stride, r.index, r.time, is_start,
+                            is_start && c->s.start != SETTLE_START_FIRST_CHANGE
+                                ? c->common_start_time : r.time);
+    }
 
     if (c->spool && fwrite(&r, sizeof(r), 1, c->spool) != 1) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write per-frame data to a temporary file",
@@ -462,6 +550,26 @@ static void set_message(SettleContext *c, int err, const char *msg)
     settle_set_error(c, err, msg);
 }
 
+/* Finds the final picture and integrates the progress. Done whatever the
+ * outcome, so that the per-frame progress is coherent; the result fields are
+ * filled only when there is a start. */
+static void visual_finish(SettleContext *c, double out[6])
+{
+    SettleVisual *v = &c->visual;
+    for (int i = 0; i < 6; i++)
+        out[i] = NAN;
+    if (v->start_frame < 0)
+        return;
+    if (settle_visual_finish(v, &out[2], &out[3]) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read the visual progress back from its "
+                   "temporary file", c->name);
+        v->spool_ok = 0;
+        return;
+    }
+    out[0] = v->first_change >= 0 ? v->first_change_time - v->start_time : 0;
+    out[1] = v->first_change >= 0 ? v->last_change_time - v->start_time : 0;
+}
+
 int settle_finish(SettleContext *c, const SettleResult **out)
 {
     if (!c)
@@ -476,8 +584,8 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     SettleResult *r = &c->res;
     r->input = c->name;
     r->frames = c->n;
-    r->width = c->n ? c->w : 0;
-    r->height = c->n ? c->h : 0;
+    r->width = c->n ? c->fw : 0;
+    r->height = c->n ? c->fh : 0;
     r->duration = c->last_time + (c->last_duration > 0 ? c->last_duration
                                   : c->n > 1 ? c->last_time - c->prev_time : 0);
     r->diff_threshold = c->diff_limit;
@@ -493,12 +601,22 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->method = which == T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
     r->method_reason = c->reason;
     const SettleTracker *t = &c->tr[which];
+    /* first and last visual change, Speed Index, visually complete 85/95/99 */
+    double visual[6];
+    if (c->visual_on)
+        visual_finish(c, visual);
 
     r->start_frame = t->start_frame;
     r->start_time = t->start_time;
     r->stable_frame = -1;
     r->stable_time = r->load_time = r->quiet_tail = NAN;
     r->first_visual_change = r->last_visual_change = NAN;
+    r->crop_x = c->cx;
+    r->crop_y = c->cy;
+    r->crop_w = c->n ? c->w : 0;
+    r->crop_h = c->n ? c->h : 0;
+    r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
+        r->visually_complete_99 = NAN;
 
     int ret = 0;
     char msg[256];
@@ -532,7 +650,14 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         set_message(c, SETTLE_ERR_NO_START, msg);
         ret = SETTLE_ERR_NO_START;
     } else {
-        if (t->first_change >= 0) {
+        if (c->visual_on) {
+            r->first_visual_change = visual[0];
+            r->last_visual_change = visual[1];
+            r->speed_index = visual[2];
+            r->visually_complete_85 = visual[3];
+            r->visually_complete_95 = visual[4];
+            r->visually_complete_99 = visual[5];
+        } else if (t->first_change >= 0) {
             r->first_visual_change = t->first_change_time - t->start_time;
             r->last_visual_change = t->last_change_time - t->start_time;
         }
@@ -594,17 +719,30 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
     int which = c->res.method == SETTLE_METHOD_DIFF ? T_DIFF : T_ENTROPY;
     if (fflush(c->spool) || fseek(c->spool, 0, SEEK_SET))
         return SETTLE_ERR_IO;
+    SettleVisual *v = &c->visual;
+    int with_progress = c->visual_on && v->start_frame >= 0 && v->spool && v->spool_ok;
+    if (with_progress && (fflush(v->spool) || fseek(v->spool, 0, SEEK_SET)))
+        return SETTLE_ERR_IO;
     SettleRecord r;
+    SettleVisualRecord vr;
     int ret = 0;
     for (int64_t i = 0; i < c->n; i++) {
         if (fread(&r, sizeof(r), 1, c->spool) != 1) {
             ret = SETTLE_ERR_IO;
             break;
         }
+        double progress = NAN;
+        if (with_progress && r.index >= v->start_frame) {
+            if (fread(&vr, sizeof(vr), 1, v->spool) != 1 || vr.index != r.index) {
+                ret = SETTLE_ERR_IO;
+                break;
+            }
+            progress = settle_visual_progress(v, &vr);
+        }
         SettleFrame f = {
             .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
             .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
-            .codec_refresh = r.refresh, .quiet = r.quiet[which],
+            .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
         };
         ret = cb(opaque, &f);
         if (ret)

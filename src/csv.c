@@ -31,12 +31,13 @@ void settle_format_fixed(char *buf, size_t len, double x, int decimals)
 static int write_row(void *opaque, const SettleFrame *f)
 {
     FILE *out = opaque;
-    char t[40], e[40], d[40];
+    char t[40], e[40], d[40], pr[40];
     settle_format_fixed(t, sizeof(t), f->time, 6);
     settle_format_fixed(e, sizeof(e), f->entropy, 6);
     settle_format_fixed(d, sizeof(d), f->entropy_delta, 6);
-    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d\n", f->index, t, f->diff_pixels,
-                e, d, f->quiet, f->keyframe, f->codec_refresh) < 0)
+    settle_format_fixed(pr, sizeof(pr), f->progress, 0);
+    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s\n", f->index, t, f->diff_pixels,
+                e, d, f->quiet, f->keyframe, f->codec_refresh, pr) < 0)
         return SETTLE_ERR_IO;
     return 0;
 }
@@ -45,7 +46,7 @@ int settle_write_csv(SettleContext *c, FILE *out)
 {
     if (!c || !out)
         return SETTLE_ERR_INVAL;
-    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh\n", out) < 0)
+    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress\n", out) < 0)
         return SETTLE_ERR_IO;
     int ret = settle_foreach_frame(c, write_row, out);
     if (ret == SETTLE_ERR_STATE)

@@ -8,6 +8,7 @@
 
 #include "settle/settle.h"
 #include "kernels.h"
+#include "visual.h"
 
 #define SETTLE_MAX_WINDOW 120
 /* Rows of a band: the unit in which pictures are compared, converted and measured. */
@@ -55,7 +56,10 @@ struct SettleContext {
 
     int state; /* 0 idle, 1 running, 2 finished */
     char *name;
-    int w, h;
+    int fw, fh;           /* the pictures given to settle_begin */
+    int cx, cy, w, h;     /* the measured rectangle (--crop) */
+    int crop_pending;     /* --crop viewport: not found yet */
+    int crop_tries;
     int64_t npix;
     double diff_limit;    /* effective diff threshold in pixels */
     int64_t refresh_limit;/* most strongly-changed pixels a codec refresh may have */
@@ -92,6 +96,9 @@ struct SettleContext {
     int64_t in_size;
     int64_t in_mtime_sec;
     long in_mtime_nsec;
+
+    int visual_on;
+    SettleVisual visual;
 
     int error;
     char *error_message;

@@ -109,6 +109,22 @@ int settle_write_json(SettleContext *c, FILE *out)
     bad |= add_time(o, "load_time", measured ? r->load_time : NAN);
     bad |= add_time(o, "first_visual_change", measured ? r->first_visual_change : NAN);
     bad |= add_time(o, "last_visual_change", measured ? r->last_visual_change : NAN);
+    bad |= add_time(o, "speed_index", measured ? r->speed_index : NAN);
+    bad |= add_time(o, "visually_complete_85", measured ? r->visually_complete_85 : NAN);
+    bad |= add_time(o, "visually_complete_95", measured ? r->visually_complete_95 : NAN);
+    bad |= add_time(o, "visually_complete_99", measured ? r->visually_complete_99 : NAN);
+    if (measured) {
+        cJSON *crop = cJSON_AddObjectToObject(o, "crop");
+        bad |= !crop;
+        if (crop) {
+            bad |= add_number(crop, "x", r->crop_x);
+            bad |= add_number(crop, "y", r->crop_y);
+            bad |= add_number(crop, "width", r->crop_w);
+            bad |= add_number(crop, "height", r->crop_h);
+        }
+    } else {
+        bad |= !cJSON_AddNullToObject(o, "crop");
+    }
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
     bad |= !cJSON_AddStringToObject(o, "status", c->state == 2 || r->error ? settle_status_name(r->error) : "failed");

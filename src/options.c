@@ -23,12 +23,21 @@ static const SettleOption options[] = {
     { "window", "FRAMES", "frames in the entropy rolling mean (1-120)", "5" },
     { "settle", "SECONDS",
       "a change is final after this much quiet; 0 = quiet to the end of the capture", "0" },
-    { "start", "first-frame|first-change|SECONDS|marker:COLOR|marker-end:COLOR",
-      "where the measurement starts", "first-frame" },
+    { "start", "first-frame|first-change|SECONDS|marker:COLOR|marker-end:COLOR|orange",
+      "where the measurement starts; orange = marker-end:#de640d (WebPageTest, browsertime)",
+      "first-frame" },
     { "marker-tolerance", "LEVELS", "per-channel tolerance of the start marker colour", "40" },
     { "marker-coverage", "PERCENT%", "share of the picture the marker colour must cover", "50%" },
     { "codec-filter", "on|off",
       "ignore keyframes and intra refreshes that change only codec noise", "on" },
+    { "crop", "none|viewport|X,Y,W,H",
+      "measure only this part of the picture; viewport = the browser viewport in the first frame",
+      "none" },
+    { "visual-metrics", "on|off",
+      "compute visual progress, Speed Index, visually complete 85/95/99 (WebPageTest)", "off" },
+    { "last-change", "fuzzy|exact",
+      "visual metrics: fuzzy = frames within 15% of the last one are the same picture (videos); "
+      "exact = any change counts (filmstrips already deduplicated)", "fuzzy" },
     { "threads", "N", "decoder threads, 0 = one per core", "0" },
     { "max-pixels", "PIXELS", "refuse pictures larger than this", "67108864" },
     { NULL, NULL, NULL, NULL },
@@ -178,6 +187,12 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->start = SETTLE_START_FIRST_FRAME;
         } else if (!strcmp(v, "first-change")) {
             s->start = SETTLE_START_FIRST_CHANGE;
+        } else if (!strcmp(v, "orange")) {
+            /* the colour WebPageTest and browsertime paint before navigating */
+            s->start = SETTLE_START_MARKER_END;
+            s->marker_rgb[0] = 222;
+            s->marker_rgb[1] = 100;
+            s->marker_rgb[2] = 13;
         } else if (!strncmp(v, "marker:", 7) || !strncmp(v, "marker-end:", 11)) {
             int end = v[6] == '-';
             const char *col = v + (end ? 11 : 7);
@@ -190,8 +205,8 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->start_time = d;
         } else {
             return fail(err, errlen,
-                        "expected first-frame, first-change, seconds, marker:COLOR or "
-                        "marker-end:COLOR, got '%s'", v);
+                        "expected first-frame, first-change, seconds, marker:COLOR, "
+                        "marker-end:COLOR or orange, got '%s'", v);
         }
     } else if (!strcmp(name, "marker-tolerance")) {
         if (parse_int(v, 0, 255, &n))
@@ -208,6 +223,37 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->codec_filter = 0;
         else
             return fail(err, errlen, "expected on or off, got '%s'", v);
+    } else if (!strcmp(name, "crop")) {
+        int x, y, w, h, used = 0;
+        if (!strcmp(v, "none")) {
+            s->crop = SETTLE_CROP_NONE;
+        } else if (!strcmp(v, "viewport")) {
+            s->crop = SETTLE_CROP_VIEWPORT;
+        } else if (sscanf(v, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) == 4 && !v[used] &&
+                   isdigit((unsigned char)v[0]) && x >= 0 && y >= 0 && w >= 1 && h >= 1 &&
+                   x <= 65535 && y <= 65535 && w <= 65536 && h <= 65536) {
+            s->crop = SETTLE_CROP_RECT;
+            s->crop_x = x;
+            s->crop_y = y;
+            s->crop_w = w;
+            s->crop_h = h;
+        } else {
+            return fail(err, errlen, "expected none, viewport or X,Y,W,H in pixels, got '%s'", v);
+        }
+    } else if (!strcmp(name, "visual-metrics")) {
+        if (!strcmp(v, "on"))
+            s->visual_metrics = 1;
+        else if (!strcmp(v, "off"))
+            s->visual_metrics = 0;
+        else
+            return fail(err, errlen, "expected on or off, got '%s'", v);
+    } else if (!strcmp(name, "last-change")) {
+        if (!strcmp(v, "fuzzy"))
+            s->last_change_exact = 0;
+        else if (!strcmp(v, "exact"))
+            s->last_change_exact = 1;
+        else
+            return fail(err, errlen, "expected fuzzy or exact, got '%s'", v);
     } else if (!strcmp(name, "threads")) {
         if (parse_int(v, 0, 256, &n))
             return fail(err, errlen, "expected a thread count from 0 to 256, got '%s'", v);
@@ -259,6 +305,15 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%.15g%%", s->marker_coverage * 100);
     else if (!strcmp(name, "codec-filter"))
         n = snprintf(buf, len, "%s", s->codec_filter ? "on" : "off");
+    else if (!strcmp(name, "crop"))
+        n = s->crop == SETTLE_CROP_VIEWPORT ? snprintf(buf, len, "viewport")
+            : s->crop == SETTLE_CROP_RECT
+                ? snprintf(buf, len, "%d,%d,%d,%d", s->crop_x, s->crop_y, s->crop_w, s->crop_h)
+                : snprintf(buf, len, "none");
+    else if (!strcmp(name, "visual-metrics"))
+        n = snprintf(buf, len, "%s", s->visual_metrics ? "on" : "off");
+    else if (!strcmp(name, "last-change"))
+        n = snprintf(buf, len, "%s", s->last_change_exact ? "exact" : "fuzzy");
     else if (!strcmp(name, "threads"))
         n = snprintf(buf, len, "%d", s->threads);
     else if (!strcmp(name, "max-pixels"))
@@ -294,6 +349,15 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--marker-tolerance: expected levels from 0 to 255");
     if (!(s->marker_coverage > 0) || !(s->marker_coverage <= 1))
         return fail(err, errlen, "--marker-coverage: expected a percentage above 0%% and up to 100%%");
+    if (s->crop < SETTLE_CROP_NONE || s->crop > SETTLE_CROP_RECT)
+        return fail(err, errlen, "--crop: unknown crop rule %d", (int)s->crop);
+    if (s->crop == SETTLE_CROP_RECT &&
+        (s->crop_x < 0 || s->crop_y < 0 || s->crop_w < 1 || s->crop_h < 1))
+        return fail(err, errlen, "--crop: expected X,Y,W,H with X, Y >= 0 and W, H >= 1");
+    if (s->visual_metrics != 0 && s->visual_metrics != 1)
+        return fail(err, errlen, "--visual-metrics: expected on or off");
+    if (s->last_change_exact != 0 && s->last_change_exact != 1)
+        return fail(err, errlen, "--last-change: expected fuzzy or exact");
     if (s->threads < 0 || s->threads > 256)
         return fail(err, errlen, "--threads: expected a thread count from 0 to 256");
     if (s->max_pixels < 1)

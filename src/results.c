@@ -157,7 +157,9 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
         goto end;
     for (int i = 0; i < SETTLE_NB_METRICS; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, metric_names[i]);
-        info->present[i] = m != NULL;
+        /* the stable-frame metrics are there whenever the field is; the visual
+         * metrics only when they were computed (null without --visual-metrics) */
+        info->present[i] = i < 3 ? m != NULL : cJSON_IsNumber(m);
         if (cJSON_IsNumber(m) && isfinite(m->valuedouble))
             info->value[i] = m->valuedouble;
     }
@@ -201,9 +203,10 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         return SETTLE_ERR_NOMEM;
     }
     cJSON_Delete(o);
-    const double v[3] = { r->load_time, r->first_visual_change, r->last_visual_change };
-    for (int i = 0; i < 3; i++) {
-        info->present[i] = 1;
+    const double v[4] = { r->load_time, r->first_visual_change, r->last_visual_change,
+                          r->speed_index };
+    for (int i = 0; i < 4; i++) {
+        info->present[i] = i < 3 || (measured && isfinite(v[i]));
         /* as the JSON has them: to the microsecond */
         info->value[i] = measured && isfinite(v[i]) ? round(v[i] * 1e6) / 1e6 : NAN;
     }

@@ -2,16 +2,20 @@
 /*
  * Real captures from ../shared/realdata (not part of the project): Mozilla
  * Eideticker's camera and HDMI captures with the results their author
- * published. Skipped (exit 77) when the directory is absent.
+ * published, and browsertime's 19 page-load recordings with the visual
+ * metrics browsertime published for them. Skipped (exit 77) when the
+ * directory is absent.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "settle/settle.h"
@@ -140,6 +144,138 @@ static void test_all_captures(void **state)
     }
 }
 
+static cJSON *load_json(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    long n = -1;
+    if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+        (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n)
+        text[n] = 0;
+    else
+        n = -1;
+    fclose(f);
+    cJSON *j = n > 0 ? cJSON_Parse(text) : NULL;
+    free(text);
+    return j;
+}
+
+static double metric(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+typedef struct Times {
+    int64_t n, cap;
+    double *t;
+} Times;
+
+static int add_time(void *opaque, const SettleFrame *f)
+{
+    Times *k = opaque;
+    if (k->n == k->cap) {
+        int64_t cap = k->cap ? 2 * k->cap : 1024;
+        double *t = realloc(k->t, sizeof(double) * (size_t)cap);
+        if (!t)
+            return -1;
+        k->t = t;
+        k->cap = cap;
+    }
+    k->t[k->n++] = f->time;
+    return 0;
+}
+
+/* The frame shown at `t` seconds after the start (WebPageTest's times are
+ * whole milliseconds, rounded down, so allow one). */
+static int64_t frame_at(const Times *k, double start, double t)
+{
+    int64_t best = 0;
+    for (int64_t i = 0; i < k->n; i++)
+        if (k->t[i] - start <= t + 0.0015)
+            best = i;
+    return best;
+}
+
+/* browsertime's 19 recordings, analysed as browsertime does (orange start,
+ * viewport, visual metrics). Done when: first and last visual change within
+ * one frame of browsertime's values on at least 17, Speed Index within 10 %
+ * on at least 15. */
+static void test_browsertime_videos(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/browsertime/expected_metrics.json", dir);
+    cJSON *expected = load_json(path);
+    snprintf(path, sizeof(path), "%s/peer_results_here.json", dir);
+    cJSON *here = load_json(path);
+    if (!expected) {
+        printf("# skipped: no %s\n", path);
+        skip();
+    }
+    const cJSON *here_results = cJSON_GetObjectItemCaseSensitive(here, "results");
+    int videos = 0, fvc_ok = 0, lvc_ok = 0, si_ok = 0, si_here_ok = 0, si_here_n = 0;
+    printf("# %-26s %14s %16s %20s %6s %6s\n", "video", "FVC settle/bt", "LVC settle/bt",
+           "SI settle/bt/here", "SI-bt", "SI-here");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, expected)
+    {
+        SettleSettings s;
+        char err[256];
+        settle_default_settings(&s);
+        assert_int_equal(settle_settings_set(&s, "start", "orange", err, sizeof(err)), 0);
+        assert_int_equal(settle_settings_set(&s, "crop", "viewport", err, sizeof(err)), 0);
+        assert_int_equal(settle_settings_set(&s, "visual-metrics", "on", err, sizeof(err)), 0);
+        snprintf(path, sizeof(path), "%s/browsertime/%s.mp4", dir, e->string);
+        SettleContext *c;
+        const SettleResult *r;
+        assert_int_equal(settle_open(&c, &s), 0);
+        int ret = settle_analyze_file(c, path, &r);
+        assert_true(ret == 0 || ret == SETTLE_ERR_NOT_STABLE);
+        assert_true(r->start_frame > 0);
+        Times k = { 0, 0, NULL };
+        assert_int_equal(settle_foreach_frame(c, add_time, &k), 0);
+        double start = r->start_time;
+        double bt_fvc = metric(e, "FirstVisualChange") / 1000;
+        double bt_lvc = metric(e, "LastVisualChange") / 1000;
+        double bt_si = metric(e, "SpeedIndex") / 1000;
+        char key[512];
+        snprintf(key, sizeof(key), "browsertime/%s.mp4", e->string);
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(here_results, key), "metrics");
+        double here_si = metric(h, "SpeedIndex") / 1000;
+        int64_t df = frame_at(&k, start, r->first_visual_change) - frame_at(&k, start, bt_fvc);
+        int64_t dl = frame_at(&k, start, r->last_visual_change) - frame_at(&k, start, bt_lvc);
+        double dsi = (r->speed_index - bt_si) / bt_si * 100;
+        double dhere = (r->speed_index - here_si) / here_si * 100;
+        videos++;
+        fvc_ok += df >= -1 && df <= 1;
+        lvc_ok += dl >= -1 && dl <= 1;
+        si_ok += fabs(dsi) <= 10;
+        if (isfinite(here_si)) {
+            si_here_n++;
+            si_here_ok += fabs(dhere) <= 10;
+        }
+        printf("# %-26s %6.0f/%-6.0f%s %7.0f/%-7.0f%s %6.0f/%-6.0f/%-6.0f %+5.1f%% %+5.1f%%\n",
+               e->string, r->first_visual_change * 1000, bt_fvc * 1000, df ? "*" : " ",
+               r->last_visual_change * 1000, bt_lvc * 1000, dl ? "*" : " ", r->speed_index * 1000,
+               bt_si * 1000, here_si * 1000, dsi, dhere);
+        free(k.t);
+        settle_close(&c);
+    }
+    printf("# %d videos: first visual change within a frame on %d, last on %d; Speed Index within "
+           "10%% of browsertime's on %d, of this machine's peer run on %d of %d\n",
+           videos, fvc_ok, lvc_ok, si_ok, si_here_ok, si_here_n);
+    cJSON_Delete(expected);
+    cJSON_Delete(here);
+    assert_int_equal(videos, 19);
+    assert_true(fvc_ok >= 17);
+    assert_true(lvc_ok >= 17);
+    assert_true(si_ok >= 15);
+}
+
 int main(int argc, char **argv)
 {
     struct stat st;
@@ -157,6 +293,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_elmo_camera),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_all_captures),
+        cmocka_unit_test(test_browsertime_videos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,12 @@ typedef enum SettleStart {
     SETTLE_START_MARKER_END       /* the first frame after the marker frames end */
 } SettleStart;
 
+typedef enum SettleCrop {
+    SETTLE_CROP_NONE = 0,  /* the whole picture */
+    SETTLE_CROP_VIEWPORT,  /* the browser viewport, found in the first frames (see crop_*) */
+    SETTLE_CROP_RECT       /* the rectangle crop_x, crop_y, crop_w, crop_h */
+} SettleCrop;
+
 typedef enum SettleLogLevel {
     SETTLE_LOG_ERROR = 0,
     SETTLE_LOG_WARNING,
@@ -114,6 +120,23 @@ typedef struct SettleSettings {
      * whose change is only low-amplitude codec noise, is not a screen change.
      * 0: every measured change counts. */
     int codec_filter;
+    /* The part of the picture every measure looks at. Default SETTLE_CROP_NONE.
+     * SETTLE_CROP_VIEWPORT finds the browser viewport the way WebPageTest
+     * does: the area around the centre of the first frame that has the
+     * centre's colour (an orange or blank first frame fills exactly the
+     * viewport); a result narrower or lower than 101 pixels is retried on the
+     * next frames (up to 60), which are not measured meanwhile. */
+    SettleCrop crop;
+    int crop_x, crop_y, crop_w, crop_h; /* SETTLE_CROP_RECT, pixels; must fit the picture */
+    /* 1: compute the web's visual metrics (visual progress, Speed Index,
+     * visually complete 85/95/99, and first/last visual change as WebPageTest
+     * defines them). 0 (default): not computed. */
+    int visual_metrics;
+    /* How the last visual change is found. 0 (default, WebPageTest's rule for
+     * videos): the first frame of the final run of frames that match the last
+     * frame within 15 % in all but 5 pixels. 1: the last frame that changed at
+     * all, for pictures that were already deduplicated (a filmstrip). */
+    int last_change_exact;
     /* Decoder threads; 0 (default) = one per core. */
     int threads;
     /* Largest picture accepted, in pixels (default 8192 * 8192 = 67108864). */
@@ -179,6 +202,8 @@ typedef struct SettleFrame {
     int keyframe;         /* the decoder coded this frame as a keyframe / intra frame */
     int codec_refresh;    /* the change was judged codec noise and does not count */
     int quiet;            /* quiet under the method in use */
+    double progress;      /* visual progress, 0..100 (whole percent), NaN when visual
+                           * metrics are off or the frame is before the start */
 } SettleFrame;
 
 /* The outcome of one analysis. Valid until the next analysis starts on the
@@ -198,13 +223,29 @@ typedef struct SettleResult {
     int64_t stable_frame;       /* -1 when not found */
     double stable_time;         /* from the first frame */
     double load_time;           /* stable_time - start_time */
-    double first_visual_change; /* first non-quiet frame after the start, measured from the start */
-    double last_visual_change;  /* last non-quiet frame, measured from the start */
+    /* First and last visual change, measured from the start. Without visual
+     * metrics: the first and last non-quiet frame after the start. With
+     * visual metrics, WebPageTest's definitions on the picture scaled down to
+     * at most 400 pixels a side: the first frame in which a pixel moved by
+     * more than 25 levels (10 %) from the start frame (ignoring the centre
+     * 5 % and a bottom strip), and the first frame of the final run of frames
+     * that differ from the last frame in at most 5 pixels by more than 38
+     * levels (15 %) (see last_change_exact). */
+    double first_visual_change;
+    double last_visual_change;
     double quiet_tail;          /* seconds from the stable frame to the end of the capture */
     int64_t codec_refreshes;    /* frames whose change was judged codec noise */
     int partial;                /* the capture was not read to its end */
     int error;                  /* 0 or the SETTLE_ERR_* code that ended or marred the analysis */
     const char *error_message;  /* one line without the file name, or NULL */
+    /* The rectangle measured (the whole picture without a crop). */
+    int crop_x, crop_y, crop_w, crop_h;
+    /* Visual metrics (NaN when off or when there is no start): seconds from
+     * the start. speed_index is the integral of (1 - progress) from the start
+     * to the last visual change; visually_complete_N is the first time
+     * progress reached N % and stayed at or above it. */
+    double speed_index;
+    double visually_complete_85, visually_complete_95, visually_complete_99;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */
@@ -247,7 +288,8 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
                                     void *opaque);
 
 /* Writes the per-frame CSV of the last finished analysis: a header line, then
- * frame,time,diff_pixels,entropy,entropy_delta,quiet for every frame. '.' is the
+ * frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress
+ * for every frame (progress is empty without visual metrics). '.' is the
  * decimal point whatever the locale. */
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 

@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Visual progress as WebPageTest defines it, in one streaming pass.
+ *
+ * WebPageTest (and browsertime's visualmetrics-portable.py, whose values the
+ * tests compare with) extract a filmstrip scaled to 400 pixels, drop the
+ * frames before render start and the duplicates at the end, and compute each
+ * kept frame's progress from per-channel histograms. Here every frame is
+ * scaled down (box average) to the same size; first visual change is the
+ * first frame that differs from the start frame, last visual change the first
+ * frame of the final run of frames that match each other, and the histograms
+ * go to a temporary file so that progress (which needs the final frame) is
+ * computed at the end with constant memory.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "visual.h"
+
+/* Render start: a pixel moved by more than 10 % of 255 (WebPageTest's fuzz),
+ * outside the centre 5 % of the picture (--renderignore 5) and a strip at the
+ * bottom (24 rows of the 400-pixel picture) where desktop captures show the
+ * browser's status line. */
+#define START_FUZZ 25
+#define START_BOTTOM 24
+#define START_IGNORE_PERCENT 5
+/* The run at the end: frames match the last one when at most 5 pixels moved
+ * by more than 15 % of 255, outside a 10-row bottom strip. */
+#define RUN_FUZZ 38
+#define RUN_MAX_DIFF 5
+#define RUN_BOTTOM 10
+/* Near-white pixels (all of R, G, B at or above this) are the page's
+ * background and stay out of the histograms. */
+#define WHITE 250
+/* A frame is kept (as ffmpeg's mpdecimate=hi=64 keeps it) when the sum of
+ * absolute differences of an 8x8 block in a channel exceeds 64. */
+#define KEEP_BLOCK 8
+#define KEEP_SAD 64
+/* Division by a cell's pixel count n as a multiplication by ceil(2^40 / n):
+ * exact for sums below 2^40 / n (a cell has at most 166 x 166 pixels: sums
+ * stay under 2^23, n under 2^15). */
+#define INV_SHIFT 40
+
+static int similar(const uint8_t *a, const uint8_t *b)
+{
+    int d0 = abs(a[0] - b[0]), d1 = abs(a[1] - b[1]), d2 = abs(a[2] - b[2]);
+    return d0 <= 15 && d1 <= 15 && d2 <= 15 && d0 + d1 + d2 <= 15;
+}
+
+void settle_find_viewport(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int rect[4])
+{
+    int cx = w / 2, cy = h / 2;
+    const uint8_t *bg = rgb + cy * stride + cx * 3;
+    const uint8_t *row = rgb + cy * stride;
+    int left = 0, right = w, top = 0, bottom = h;
+    for (int x = cx; x >= 0; x--)
+        if (!similar(bg, row + x * 3)) {
+            left = x + 1;
+            break;
+        }
+    for (int x = cx; x < w; x++)
+        if (!similar(bg, row + x * 3)) {
+            right = x - 1;
+            break;
+        }
+    for (int y = cy; y >= 0; y--)
+        if (!similar(bg, rgb + y * stride + cx * 3)) {
+            top = y + 1;
+            break;
+        }
+    for (int y = cy; y < h; y++)
+        if (!similar(bg, rgb + y * stride + cx * 3)) {
+            bottom = y - 1;
+            break;
+        }
+    /* WebPageTest's width and height leave out the last matching column and
+     * row; so does this, so that both measure the same pixels. */
+    rect[0] = left;
+    rect[1] = top;
+    rect[2] = right - left;
+    rect[3] = bottom - top;
+}
+
+int settle_visual_init(SettleVisual *v, int w, int h, int exact_end)
+{
+    memset(v, 0, sizeof(*v));
+    v->exact_end = exact_end;
+    v->w = w;
+    v->h = h;
+    double s = fmin(1.0, fmin((double)SETTLE_VISUAL_SIZE / w, (double)SETTLE_VISUAL_SIZE / h));
+    v->tw = (int)(w * s);
+    v->th = (int)(h * s);
+    if (v->tw < 1)
+        v->tw = 1;
+    if (v->th < 1)
+        v->th = 1;
+    size_t tn = (size_t)v->tw * v->th;
+    v->xmap = malloc(sizeof(int) * (size_t)w);
+    v->ymap = malloc(sizeof(int) * (size_t)h);
+    v->cells = calloc(tn, sizeof(uint32_t));
+    v->inv = malloc(tn * sizeof(uint64_t));
+    v->xstart = malloc(sizeof(int) * ((size_t)v->tw + 1));
+    /* a scaled row covers at most max(w, h) / 400 + 1 source rows: the sums of
+     * a column fit 16 bits for pictures up to 65536 pixels a side */
+    v->acc = calloc((size_t)w * 3, sizeof(uint16_t));
+    v->cur = malloc(tn * 3);
+    v->start = malloc(tn * 3);
+    v->ref = malloc(tn * 3);
+    v->tmp = malloc(tn * 3);
+    if (!v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
+        !v->start || !v->ref || !v->tmp) {
+        settle_visual_free(v);
+        return SETTLE_ERR_NOMEM;
+    }
+    for (int x = 0; x < w; x++)
+        v->xmap[x] = (int)((int64_t)x * v->tw / w);
+    for (int y = 0; y < h; y++)
+        v->ymap[y] = (int)((int64_t)y * v->th / h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            v->cells[(size_t)v->ymap[y] * v->tw + v->xmap[x]]++;
+    for (size_t i = 0; i < tn; i++)
+        v->inv[i] = (((uint64_t)1 << INV_SHIFT) + v->cells[i] - 1) / v->cells[i];
+    for (int tx = 0, x = 0; tx <= v->tw; tx++) {
+        while (x < w && v->xmap[x] < tx)
+            x++;
+        v->xstart[tx] = x;
+    }
+    v->start_frame = v->first_change = v->last_change = -1;
+    v->start_time = v->first_change_time = v->last_change_time = NAN;
+    v->spool = tmpfile();
+    v->spool_ok = v->spool != NULL;
+    v->frames = tmpfile();
+    v->frames_ok = v->frames != NULL;
+    v->spool_ok &= v->frames_ok;
+    return 0;
+}
+
+void settle_visual_free(SettleVisual *v)
+{
+    free(v->xmap);
+    free(v->ymap);
+    free(v->cells);
+    free(v->inv);
+    free(v->xstart);
+    free(v->acc);
+    free(v->cur);
+    free(v->start);
+    free(v->ref);
+    free(v->tmp);
+    if (v->spool)
+        fclose(v->spool);
+    if (v->frames)
+        fclose(v->frames);
+    memset(v, 0, sizeof(*v));
+}
+
+/* Box average into v->cur: each scaled pixel is the rounded mean of the
+ * source pixels that map to it. Source rows are summed column by column
+ * first (a loop the compiler vectorises), and the columns are gathered only
+ * once a scaled row is complete. */
+static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride)
+{
+    int tw3 = v->tw * 3, w3 = v->w * 3;
+    if (v->tw == v->w && v->th == v->h) {
+        for (int y = 0; y < v->h; y++)
+            memcpy(v->cur + (size_t)y * tw3, rgb + y * stride, (size_t)tw3);
+        return;
+    }
+    uint16_t *acc = v->acc;
+    for (int y = 0; y < v->h; y++) {
+        const uint8_t *row = rgb + y * stride;
+        for (int i = 0; i < w3; i++)
+            acc[i] += row[i];
+        int ty = v->ymap[y];
+        if (y + 1 < v->h && v->ymap[y + 1] == ty)
+            continue;
+        uint8_t *out = v->cur + (size_t)ty * tw3;
+        const uint64_t *inv = v->inv + (size_t)ty * v->tw;
+        for (int tx = 0; tx < v->tw; tx++) {
+            uint64_t sum[3] = { 0, 0, 0 };
+            for (int x = v->xstart[tx]; x < v->xstart[tx + 1]; x++) {
+                sum[0] += acc[3 * x];
+                sum[1] += acc[3 * x + 1];
+                sum[2] += acc[3 * x + 2];
+            }
+            /* (sum + n / 2) / n, without a division */
+            uint64_t half = v->cells[(size_t)ty * v->tw + tx] / 2;
+            for (int k = 0; k < 3; k++)
+                out[3 * tx + k] = (uint8_t)(((sum[k] + half) * inv[tx]) >> INV_SHIFT);
+        }
+        memset(acc, 0, sizeof(*acc) * (size_t)w3);
+    }
+}
+
+static void histogram(SettleVisual *v)
+{
+    memset(v->hist, 0, sizeof(v->hist));
+    uint32_t *hr = v->hist, *hg = v->hist + 256, *hb = v->hist + 512;
+    size_t n = (size_t)v->tw * v->th;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = v->cur + 3 * i;
+        if (p[0] < WHITE || p[1] < WHITE || p[2] < WHITE) {
+            hr[p[0]]++;
+            hg[p[1]]++;
+            hb[p[2]]++;
+        }
+    }
+}
+
+/* Pixels of a and b (scaled pictures) that differ by more than fuzz in a
+ * channel, in the top `rows` rows and all but the last column (as
+ * WebPageTest's crop), outside the rectangle m (x, y, w, h; may be empty). */
+static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const uint8_t *b,
+                                 int fuzz, int rows, const int m[4])
+{
+    int64_t n = 0;
+    int cols = v->tw > 1 ? v->tw - 1 : 1;
+    if (rows < 1)
+        rows = 1;
+    if (rows > v->th)
+        rows = v->th;
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *pa = a + (size_t)y * v->tw * 3, *pb = b + (size_t)y * v->tw * 3;
+        int in_my = y >= m[1] && y < m[1] + m[3];
+        for (int x = 0; x < cols; x++) {
+            if (in_my && x >= m[0] && x < m[0] + m[2])
+                continue;
+            n += abs(pa[3 * x] - pb[3 * x]) > fuzz || abs(pa[3 * x + 1] - pb[3 * x + 1]) > fuzz ||
+                 abs(pa[3 * x + 2] - pb[3 * x + 2]) > fuzz;
+        }
+    }
+    return n;
+}
+
+/* Whether a differs from b enough for mpdecimate to keep it. */
+static int block_changed(const SettleVisual *v, const uint8_t *a, const uint8_t *b)
+{
+    for (int by = 0; by < v->th; by += KEEP_BLOCK) {
+        int ye = by + KEEP_BLOCK < v->th ? by + KEEP_BLOCK : v->th;
+        for (int bx = 0; bx < v->tw; bx += KEEP_BLOCK) {
+            int xe = bx + KEEP_BLOCK < v->tw ? bx + KEEP_BLOCK : v->tw;
+            int sad[3] = { 0, 0, 0 };
+            for (int y = by; y < ye; y++) {
+                const uint8_t *pa = a + ((size_t)y * v->tw + bx) * 3;
+                const uint8_t *pb = b + ((size_t)y * v->tw + bx) * 3;
+                for (int i = 0; i < (xe - bx) * 3; i++)
+                    sad[i % 3] += abs(pa[i] - pb[i]);
+            }
+            if (sad[0] > KEEP_SAD || sad[1] > KEEP_SAD || sad[2] > KEEP_SAD)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static void store_frame(SettleVisual *v, int64_t index, double time)
+{
+    if (!v->frames_ok)
+        return;
+    if (fwrite(&index, sizeof(index), 1, v->frames) != 1 ||
+        fwrite(&time, sizeof(time), 1, v->frames) != 1 ||
+        fwrite(v->cur, (size_t)v->tw * v->th * 3, 1, v->frames) != 1) {
+        v->frames_ok = v->spool_ok = 0;
+        return;
+    }
+    v->stored++;
+    v->last_change = index;
+    v->last_change_time = time;
+    memcpy(v->ref, v->cur, (size_t)v->tw * v->th * 3);
+}
+
+void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, int64_t index,
+                         double time, int is_start, double start_time)
+{
+    if (v->start_frame < 0 && !is_start)
+        return;
+    scale_down(v, rgb, stride);
+    histogram(v);
+    if (is_start) {
+        v->start_frame = index;
+        v->start_time = start_time;
+        memcpy(v->start, v->cur, (size_t)v->tw * v->th * 3);
+        memcpy(v->start_hist, v->hist, sizeof(v->hist));
+    } else if (v->first_change < 0) {
+        int mw = v->tw * START_IGNORE_PERCENT / 100, mh = v->th * START_IGNORE_PERCENT / 100;
+        int mask[4] = { (int)floor(v->tw / 2.0 - mw / 2.0), (int)floor(v->th / 2.0 - mh / 2.0),
+                        mw, mh };
+        if (count_differences(v, v->cur, v->start, START_FUZZ, v->th - START_BOTTOM, mask) > 0) {
+            v->first_change = index;
+            v->first_change_time = time;
+            store_frame(v, index, time);
+        }
+    } else if (block_changed(v, v->cur, v->ref)) {
+        store_frame(v, index, time);
+    }
+    if (v->spool && v->spool_ok) {
+        SettleVisualRecord r;
+        r.index = index;
+        r.time = time;
+        memcpy(r.hist, v->hist, sizeof(v->hist));
+        if (fwrite(&r, sizeof(r), 1, v->spool) != 1)
+            v->spool_ok = 0;
+    }
+}
+
+/* Reads stored frame k into v->tmp. */
+static int read_stored(SettleVisual *v, int64_t k, int64_t *index, double *time)
+{
+    size_t tn3 = (size_t)v->tw * v->th * 3;
+    long size = (long)(sizeof(int64_t) + sizeof(double) + tn3);
+    if (fseek(v->frames, (long)k * size, SEEK_SET) ||
+        fread(index, sizeof(*index), 1, v->frames) != 1 ||
+        fread(time, sizeof(*time), 1, v->frames) != 1 || fread(v->tmp, tn3, 1, v->frames) != 1)
+        return SETTLE_ERR_IO;
+    return 0;
+}
+
+/* The last visual change: walking back from the last stored picture, the
+ * earliest of the frames that all match it. Then the final histogram. */
+static int find_last_change(SettleVisual *v)
+{
+    static const int none[4] = { 0, 0, 0, 0 };
+    if (v->first_change < 0 || v->stored < 1)
+        return 0;
+    if (!v->frames_ok || fflush(v->frames))
+        return SETTLE_ERR_IO;
+    int64_t index;
+    double time;
+    if (read_stored(v, v->stored - 1, &index, &time) < 0)
+        return SETTLE_ERR_IO;
+    memcpy(v->ref, v->tmp, (size_t)v->tw * v->th * 3);
+    v->last_change = index;
+    v->last_change_time = time;
+    for (int64_t k = v->stored - 2; k >= 0 && !v->exact_end; k--) {
+        if (read_stored(v, k, &index, &time) < 0)
+            return SETTLE_ERR_IO;
+        if (count_differences(v, v->tmp, v->ref, RUN_FUZZ, v->th - RUN_BOTTOM, none) >
+            RUN_MAX_DIFF)
+            break;
+        v->last_change = index;
+        v->last_change_time = time;
+    }
+    /* its histogram, from the spool of every frame since the start */
+    SettleVisualRecord r;
+    if (fflush(v->spool) ||
+        fseek(v->spool, (long)((v->last_change - v->start_frame) * (int64_t)sizeof(r)), SEEK_SET) ||
+        fread(&r, sizeof(r), 1, v->spool) != 1 || r.index != v->last_change)
+        return SETTLE_ERR_IO;
+    memcpy(v->ref_hist, r.hist, sizeof(r.hist));
+    return 0;
+}
+
+int settle_visual_progress(const SettleVisual *v, const SettleVisualRecord *r)
+{
+    if (v->first_change < 0 || r->index >= v->last_change)
+        return 100; /* the final picture (or nothing ever changed) */
+    if (r->index < v->first_change)
+        return 0;
+    /* How far each bin moved from the start towards the final frame, as a
+     * share of how far it had to move; near-white pixels are not counted. */
+    uint64_t matched = 0, total = 0;
+    for (int i = 0; i < SETTLE_HIST_BINS; i++) {
+        int64_t s = v->start_hist[i];
+        uint64_t cur = (uint64_t)llabs((int64_t)r->hist[i] - s);
+        uint64_t target = (uint64_t)llabs((int64_t)v->ref_hist[i] - s);
+        matched += cur < target ? cur : target;
+        total += target;
+    }
+    if (!total)
+        return 100;
+    /* the same floating-point steps as WebPageTest, so that ties round alike */
+    double p = (double)matched / (double)total;
+    return (int)floor(p * 100);
+}
+
+int settle_visual_finish(SettleVisual *v, double *speed_index, double vc[3])
+{
+    static const int levels[3] = { 85, 95, 99 };
+    *speed_index = vc[0] = vc[1] = vc[2] = NAN;
+    if (v->start_frame < 0)
+        return 0;
+    if (!v->spool || !v->spool_ok || find_last_change(v) < 0 || fflush(v->spool) ||
+        fseek(v->spool, 0, SEEK_SET))
+        return SETTLE_ERR_IO;
+    SettleVisualRecord r;
+    double si = 0, prev_time = NAN;
+    int prev_progress = 0;
+    int64_t end = v->first_change < 0 ? v->start_frame : v->last_change;
+    while (fread(&r, sizeof(r), 1, v->spool) == 1 && r.index <= end) {
+        int p = settle_visual_progress(v, &r);
+        if (r.index != v->start_frame)
+            si += (r.time - prev_time) * (1.0 - prev_progress / 100.0);
+        for (int k = 0; k < 3; k++) {
+            if (p < levels[k])
+                vc[k] = NAN;
+            else if (isnan(vc[k]))
+                vc[k] = r.time - v->start_time;
+        }
+        prev_time = r.time;
+        prev_progress = p;
+    }
+    if (ferror(v->spool))
+        return SETTLE_ERR_IO;
+    *speed_index = si;
+    return 0;
+}
