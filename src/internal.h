@@ -98,6 +98,11 @@ int settle_parse_color(const char *v, uint8_t rgb[3]);
 /* Decodes `path` and feeds every frame to the context (settle_begin ... send). */
 int settle_decode_file(SettleContext *c, const char *path);
 
+/* The same through the caller's read and seek callbacks (settle_analyze_io). */
+int settle_decode_io(SettleContext *c, const char *name,
+                     int (*read)(void *opaque, uint8_t *buf, int size),
+                     int64_t (*seek)(void *opaque, int64_t offset, int whence), void *opaque);
+
 /* Writes x with `decimals` digits after a '.', whatever the locale. */
 void settle_format_fixed(char *buf, size_t len, double x, int decimals);
 

@@ -10,6 +10,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+# `meson test --setup valgrind` puts memcheck in front of every settle run
+if [ -n "${SETTLE_WRAPPER:-}" ]; then
+  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$tmp/settle"
+  chmod +x "$tmp/settle"
+  settle=$tmp/settle
+fi
 
 check() { # name, condition result (0 = ok)
   if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $1"; else fail=$((fail + 1)); echo "not ok - $1"; fi
