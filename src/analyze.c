@@ -119,8 +119,11 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
     int64_t lim = (int64_t)(c->diff_limit / 10);
     int64_t share = c->npix / 500;
     c->refresh_limit = lim < share ? lim : share;
+    /* a floor for tiny thresholds, but never over 0.2 % of the picture:
+     * on a 3x5 picture (all-intra codecs make every frame a keyframe) a
+     * one-pixel change is content, not codec noise */
     if (c->refresh_limit < 16)
-        c->refresh_limit = 16;
+        c->refresh_limit = share < 16 ? share : 16;
     c->prev = malloc((size_t)c->npix * 3);
     if (!c->prev)
         return SETTLE_ERR_NOMEM;

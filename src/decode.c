@@ -36,7 +36,7 @@ typedef struct Decoder {
     int64_t decode_errors;
     double first_error_time;
     int size_warned;
-    int rotation;        /* of the display matrix, degrees counter-clockwise */
+    int rotation;        /* of the display matrix, degrees clockwise */
 } Decoder;
 
 static int interrupt_cb(void *opaque)
@@ -331,9 +331,10 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
     size_t dm_size = 0;
     const uint8_t *dm = av_stream_get_side_data(vs, AV_PKT_DATA_DISPLAYMATRIX, &dm_size);
     if (dm && dm_size >= 9 * sizeof(int32_t)) {
+        /* av_display_rotation_get answers counter-clockwise */
         double rot = av_display_rotation_get((const int32_t *)dm);
         if (isfinite(rot))
-            d.rotation = ((int)lrint(rot) % 360 + 360) % 360;
+            d.rotation = ((int)-lrint(rot) % 360 + 360) % 360;
     }
     d.tb = av_q2d(vs->time_base);
     AVRational fr = vs->avg_frame_rate.num > 0 ? vs->avg_frame_rate : vs->r_frame_rate;
@@ -360,12 +361,6 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
     if (d.fmt->pb && d.fmt->pb->error < 0 && !read_error)
         read_error = d.fmt->pb->error;
 
-    if (!d.begun) {
-        ret = fail_input(c, path, d.decode_errors ? SETTLE_ERR_DECODE : SETTLE_ERR_TOO_SHORT,
-                         "%s", d.decode_errors ? "no frame could be decoded: corrupt video stream"
-                                               : "no video frames decoded: nothing to compare");
-        goto end;
-    }
     /* A demuxer that meets the end of a cut file mid-way only says so in its
      * log; the duration the file declares tells the same. */
     int only_video = 1;
@@ -376,6 +371,26 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
         declared = vs->duration * d.tb;
     else if (only_video && d.fmt->duration > 0 && d.fmt->duration != AV_NOPTS_VALUE)
         declared = d.fmt->duration / (double)AV_TIME_BASE;
+    /* Nothing measured: the capture cannot be analysed at all (never
+     * SETTLE_ERR_DECODE, which promises a partial result). */
+    if (!d.begun) {
+        if (c->interrupted)
+            ret = fail_input(c, path, SETTLE_ERR_INTERRUPTED, "interrupted before the first frame");
+        else if (d.decode_errors)
+            ret = fail_input(c, path, SETTLE_ERR_FORMAT,
+                             "no frame could be decoded: corrupt video stream");
+        else if (read_error)
+            ret = fail_input(c, path, SETTLE_ERR_FORMAT, "read error before the first frame: %s",
+                             av_err(read_error, eb, sizeof(eb)));
+        else if (isfinite(declared))
+            ret = fail_input(c, path, SETTLE_ERR_FORMAT,
+                             "truncated: not one complete frame of the %.3f s the file declares",
+                             declared);
+        else
+            ret = fail_input(c, path, SETTLE_ERR_TOO_SHORT,
+                             "no video frames decoded: nothing to compare");
+        goto end;
+    }
     double first = c->t0 - (vs->start_time != AV_NOPTS_VALUE ? vs->start_time * d.tb : c->t0);
     double end_time = d.last_end - c->t0 + (first > 0 ? first : 0);
     char msg[256];

@@ -204,7 +204,7 @@ typedef struct SettleResult {
     int partial;                /* the capture was not read to its end */
     int error;                  /* 0 or the SETTLE_ERR_* code that ended or marred the analysis */
     const char *error_message;  /* one line without the file name, or NULL */
-    int rotation;               /* degrees counter-clockwise (0, 90, 180, 270) a player turns the
+    int rotation;               /* degrees clockwise (0, 90, 180, 270) a player turns the
                                  * stored picture to show it (a phone's display matrix); 0 when
                                  * none. The analysis uses the stored picture: rotating it would
                                  * change no pixel count. */
