@@ -239,6 +239,12 @@ static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
 
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
+    return settle_send_picture_bands(c, p, NULL, 0);
+}
+
+int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
+                              int band_h)
+{
     if (!c || !p || !p->rgb)
         return SETTLE_ERR_INVAL;
     if (c->state != 1)
@@ -263,12 +269,34 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
     }
     r.keyframe = p->keyframe != 0;
 
-    /* the measures */
-    if (c->n > 0)
-        r.diff = settle_count_changed(p->rgb, p->stride, c->prev, (ptrdiff_t)c->w * 3, c->w, c->h,
-                                      c->s.tolerance, STRONG_TOLERANCE, &r.strong);
-    memset(c->hist, 0, sizeof(c->hist));
-    settle_histogram_rgb(p->rgb, p->stride, c->w, c->h, c->hist);
+    /* the measures: whole for the first picture, then only where it changed */
+    int use_marker = c->s.start == SETTLE_START_MARKER || c->s.start == SETTLE_START_MARKER_END;
+    if (c->n == 0) {
+        memset(c->hist, 0, sizeof(c->hist));
+        settle_histogram_rgb(p->rgb, p->stride, c->w, c->h, c->hist);
+        c->marker_count = use_marker ? settle_count_color(p->rgb, p->stride, c->w, c->h,
+                                                          c->s.marker_rgb, c->s.marker_tolerance)
+                                     : 0;
+        for (int y = 0; y < c->h; y++)
+            memcpy(c->prev + (size_t)y * c->w * 3, p->rgb + y * p->stride, (size_t)c->w * 3);
+    } else {
+        if (!changed || band_h < 1)
+            band_h = c->h;
+        for (int y0 = 0, i = 0; y0 < c->h; y0 += band_h, i++) {
+            if (changed && !changed[i])
+                continue;
+            int bh = c->h - y0 < band_h ? c->h - y0 : band_h;
+            SettleDelta dl;
+            settle_delta_rgb(p->rgb + y0 * p->stride, p->stride,
+                             c->prev + (size_t)y0 * c->w * 3, (ptrdiff_t)c->w * 3, c->w, bh,
+                             c->s.tolerance, STRONG_TOLERANCE,
+                             use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance, c->hist,
+                             &dl);
+            r.diff += dl.changed;
+            r.strong += dl.strong;
+            c->marker_count += dl.marker;
+        }
+    }
     r.entropy = settle_histogram_entropy(c->hist, SETTLE_HIST_BINS);
     int have = c->ring_len < c->s.window ? c->ring_len : c->s.window;
     if (have > 0) {
@@ -277,9 +305,8 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
             sum += c->ring[(c->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW].entropy;
         r.delta = fabs(r.entropy - sum / have);
     }
-    if (c->s.start == SETTLE_START_MARKER || c->s.start == SETTLE_START_MARKER_END)
-        r.marker = (double)settle_count_color(p->rgb, p->stride, c->w, c->h, c->s.marker_rgb,
-                                              c->s.marker_tolerance) / (double)c->npix;
+    if (use_marker)
+        r.marker = (double)c->marker_count / (double)c->npix;
 
     /* Encoders re-code a still picture at a keyframe and converge on it over
      * the next frames: thousands of pixels move, but only faintly. Content
@@ -354,8 +381,6 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
         c->spool_ok = 0;
     }
 
-    for (int y = 0; y < c->h; y++)
-        memcpy(c->prev + (size_t)y * c->w * 3, p->rgb + y * p->stride, (size_t)c->w * 3);
     c->prev_time = c->last_time;
     c->last_time = r.time;
     c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;

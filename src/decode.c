@@ -12,6 +12,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/macros.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
@@ -22,10 +23,16 @@ typedef struct Decoder {
     const char *path;
     AVFormatContext *fmt;
     AVCodecContext *dec;
-    struct SwsContext *sws;
+    struct SwsContext *sws;      /* whole pictures, scaled to the analysis size */
+    struct SwsContext *band_sws; /* one band of BAND rows */
+    struct SwsContext *tail_sws; /* the last, shorter band */
+    AVFrame *prev;               /* the previous decoded picture, for band comparison */
+    uint8_t *changed;            /* per band: converted anew for this picture */
+    int all_changed;             /* every band (a scaled picture, or the first) */
     AVPacket *pkt;
     AVFrame *frame;
     uint8_t *rgb;
+    int stride;          /* of rgb, in bytes */
     int stream;
     int w, h;            /* analysis size: the first frame's */
     int begun;
@@ -94,13 +101,17 @@ static const char *av_err(int err, char *buf, size_t len)
     return buf;
 }
 
-static int setup_scaler(Decoder *d, const AVFrame *f)
+/* Unchanged bands of a picture keep their RGB from the previous frame; a band
+ * is converted on its own, so its RGB depends on its own rows only. */
+#define BAND 16
+
+static struct SwsContext *get_scaler(struct SwsContext *sws, const AVFrame *f, int sw, int sh,
+                                     int dw, int dh)
 {
-    int flags = SWS_BILINEAR;
-    d->sws = sws_getCachedContext(d->sws, f->width, f->height, f->format, d->w, d->h,
-                                  AV_PIX_FMT_RGB24, flags, NULL, NULL, NULL);
-    if (!d->sws)
-        return SETTLE_ERR_NOMEM;
+    sws = sws_getCachedContext(sws, sw, sh, f->format, dw, dh, AV_PIX_FMT_RGB24, SWS_BILINEAR,
+                               NULL, NULL, NULL);
+    if (!sws)
+        return NULL;
     /* Honour the stream's matrix and range so marker colours come out as drawn. */
     int cs = SWS_CS_DEFAULT;
     switch (f->colorspace) {
@@ -119,9 +130,78 @@ static int setup_scaler(Decoder *d, const AVFrame *f)
         int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
                    f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
         const int *coef = sws_getCoefficients(cs);
-        sws_setColorspaceDetails(d->sws, coef, full, coef, 1, 0, 1 << 16, 1 << 16);
+        sws_setColorspaceDetails(sws, coef, full, coef, 1, 0, 1 << 16, 1 << 16);
+    }
+    return sws;
+}
+
+/* Whether band mode can address the rows of this format's planes. */
+static int bandable(const AVFrame *f)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    return desc && !(desc->flags & (AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL |
+                                    AV_PIX_FMT_FLAG_BITSTREAM)) &&
+           BAND % (1 << desc->log2_chroma_h) == 0;
+}
+
+static int plane_shift(const AVPixFmtDescriptor *desc, int p)
+{
+    return (desc->flags & AV_PIX_FMT_FLAG_PLANAR) && (p == 1 || p == 2) ? desc->log2_chroma_h : 0;
+}
+
+static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(a->format);
+    for (int p = 0; p < 4 && a->data[p]; p++) {
+        int sh = plane_shift(desc, p);
+        int r0 = y0 >> sh, r1 = (y0 + bh + (1 << sh) - 1) >> sh;
+        int bytes = av_image_get_linesize(a->format, a->width, p);
+        if (bytes <= 0)
+            return 1;
+        for (int y = r0; y < r1; y++)
+            if (memcmp(a->data[p] + (ptrdiff_t)y * a->linesize[p],
+                       b->data[p] + (ptrdiff_t)y * b->linesize[p], (size_t)bytes))
+                return 1;
     }
     return 0;
+}
+
+static int convert(Decoder *d, const AVFrame *f)
+{
+    int same = f->width == d->w && f->height == d->h && bandable(f);
+    int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
+                    d->prev->width == f->width && d->prev->height == f->height;
+    d->all_changed = !have_prev;
+    if (!same) {
+        d->sws = get_scaler(d->sws, f, f->width, f->height, d->w, d->h);
+        if (!d->sws)
+            return SETTLE_ERR_NOMEM;
+        uint8_t *dst[4] = { d->rgb, NULL, NULL, NULL };
+        int dst_stride[4] = { d->stride, 0, 0, 0 };
+        sws_scale(d->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
+                  dst_stride);
+        av_frame_unref(d->prev);
+        return 0;
+    }
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    for (int y0 = 0; y0 < d->h; y0 += BAND) {
+        int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0, bh);
+        if (!d->changed[y0 / BAND])
+            continue;
+        struct SwsContext **sp = bh == BAND ? &d->band_sws : &d->tail_sws;
+        *sp = get_scaler(*sp, f, d->w, bh, d->w, bh);
+        if (!*sp)
+            return SETTLE_ERR_NOMEM;
+        const uint8_t *src[4] = { NULL };
+        for (int p = 0; p < 4 && f->data[p]; p++)
+            src[p] = f->data[p] + (ptrdiff_t)(y0 >> plane_shift(desc, p)) * f->linesize[p];
+        uint8_t *dst[4] = { d->rgb + (size_t)y0 * d->stride, NULL, NULL, NULL };
+        int dst_stride[4] = { d->stride, 0, 0, 0 };
+        sws_scale(*sp, src, f->linesize, 0, bh, dst, dst_stride);
+    }
+    av_frame_unref(d->prev);
+    return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
 static int deliver(Decoder *d)
@@ -142,19 +222,20 @@ static int deliver(Decoder *d)
             return ret;
         d->begun = 1;
         c->res.rotation = d->rotation;
-        d->rgb = av_malloc((size_t)d->w * d->h * 3 + 64);
-        if (!d->rgb)
+        /* swscale's vector code may write past a row's last pixel: padding
+         * keeps that out of the next row, which a band may not rewrite */
+        d->stride = FFALIGN(d->w * 3, 64) + 64;
+        d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
+        d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
+        if (!d->rgb || !d->changed)
             return SETTLE_ERR_NOMEM;
     } else if ((f->width != d->w || f->height != d->h) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
                    "scaling to the first size", d->path, d->w, d->h, f->width, f->height);
         d->size_warned = 1;
     }
-    if ((ret = setup_scaler(d, f)) < 0)
+    if ((ret = convert(d, f)) < 0)
         return ret;
-    uint8_t *dst[4] = { d->rgb, NULL, NULL, NULL };
-    int dst_stride[4] = { d->w * 3, 0, 0, 0 };
-    sws_scale(d->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst, dst_stride);
 
     double t;
     if (f->best_effort_timestamp != AV_NOPTS_VALUE)
@@ -165,11 +246,11 @@ static int deliver(Decoder *d)
     double dur = f->pkt_duration > 0 ? f->pkt_duration * d->tb : 0;
     d->last_end = t + (dur > 0 ? dur : d->nominal);
     SettlePicture p = {
-        .rgb = d->rgb, .stride = d->w * 3, .width = d->w, .height = d->h, .time = t,
+        .rgb = d->rgb, .stride = d->stride, .width = d->w, .height = d->h, .time = t,
         .keyframe = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I,
         .duration = dur,
     };
-    return settle_send_picture(c, &p);
+    return settle_send_picture_bands(c, &p, d->all_changed ? NULL : d->changed, BAND);
 }
 
 static void note_decode_error(Decoder *d)
@@ -207,7 +288,11 @@ static int decode_packet(Decoder *d, const AVPacket *pkt)
 static void close_decoder(Decoder *d)
 {
     av_freep(&d->rgb);
+    av_freep(&d->changed);
     sws_freeContext(d->sws);
+    sws_freeContext(d->band_sws);
+    sws_freeContext(d->tail_sws);
+    av_frame_free(&d->prev);
     av_frame_free(&d->frame);
     av_packet_free(&d->pkt);
     avcodec_free_context(&d->dec);
@@ -311,7 +396,8 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
     d.dec = avcodec_alloc_context3(codec);
     d.pkt = av_packet_alloc();
     d.frame = av_frame_alloc();
-    if (!d.dec || !d.pkt || !d.frame) {
+    d.prev = av_frame_alloc();
+    if (!d.dec || !d.pkt || !d.frame || !d.prev) {
         ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
         goto end;
     }

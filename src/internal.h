@@ -58,7 +58,8 @@ struct SettleContext {
     double diff_limit;    /* effective diff threshold in pixels */
     int64_t refresh_limit;/* most strongly-changed pixels a codec refresh may have */
     uint8_t *prev;        /* previous picture, packed RGB24 */
-    uint32_t hist[SETTLE_HIST_BINS];
+    uint32_t hist[SETTLE_HIST_BINS]; /* of the previous picture, kept up to date */
+    int64_t marker_count;             /* its pixels of the marker colour */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;
@@ -94,6 +95,12 @@ void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
     ;
 
 int settle_parse_color(const char *v, uint8_t rgb[3]);
+
+/* settle_send_picture for a source that knows which bands of band_h rows
+ * changed since its previous picture: changed[i] for band i; the others are
+ * not looked at. changed == NULL: every band may have changed. */
+int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
+                              int band_h);
 
 /* Decodes `path` and feeds every frame to the context (settle_begin ... send). */
 int settle_decode_file(SettleContext *c, const char *path);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.h"
 
@@ -69,4 +70,54 @@ int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
                  abs(row[x + 2] - rgb[2]) <= tol;
     }
     return n;
+}
+
+static inline int near_color(const uint8_t *p, const uint8_t *m, int tol)
+{
+    return abs(p[0] - m[0]) <= tol && abs(p[1] - m[1]) <= tol && abs(p[2] - m[2]) <= tol;
+}
+
+void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                      uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
+{
+    int64_t changed = 0, big = 0, mk = 0;
+    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    const size_t row = (size_t)w * 3;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pc = cur + y * cstride;
+        uint8_t *pp = prev + y * pstride;
+        /* a screen recording is mostly unchanged rows */
+        if (!memcmp(pc, pp, row))
+            continue;
+        for (size_t x = 0; x < row; x += 3) {
+            /* eight equal pixels at once: three 64-bit words */
+            if (!(x % 24) && x + 24 <= row) {
+                uint64_t a[3], o[3];
+                memcpy(a, pc + x, 24);
+                memcpy(o, pp + x, 24);
+                if (a[0] == o[0] && a[1] == o[1] && a[2] == o[2]) {
+                    x += 21;
+                    continue;
+                }
+            }
+            int r = pc[x], g = pc[x + 1], b = pc[x + 2];
+            int r0 = pp[x], g0 = pp[x + 1], b0 = pp[x + 2];
+            if (r == r0 && g == g0 && b == b0)
+                continue;
+            int d0 = abs(r - r0), d1 = abs(g - g0), d2 = abs(b - b0);
+            int d = d0 > d1 ? d0 : d1;
+            d = d > d2 ? d : d2;
+            changed += d > tol;
+            big += d > strong_tol;
+            hr[r0]--, hg[g0]--, hb[b0]--;
+            hr[r]++, hg[g]++, hb[b]++;
+            if (marker)
+                mk += near_color(pc + x, marker, mtol) - near_color(pp + x, marker, mtol);
+            pp[x] = (uint8_t)r, pp[x + 1] = (uint8_t)g, pp[x + 2] = (uint8_t)b;
+        }
+    }
+    out->changed = changed;
+    out->strong = big;
+    out->marker = mk;
 }

@@ -24,6 +24,23 @@ void settle_histogram_rgb(const uint8_t *p, ptrdiff_t stride, int w, int h,
  * of them. 0 for an empty histogram. */
 double settle_histogram_entropy(const uint32_t *hist, int bins);
 
+/* What changed from prev to cur, and prev made equal to cur. */
+typedef struct SettleDelta {
+    int64_t changed;       /* pixels whose largest channel difference exceeds tol */
+    int64_t strong;        /* ... exceeds strong_tol */
+    int64_t marker;        /* change in the count of pixels within mtol of the marker */
+} SettleDelta;
+
+/* One pass over two pictures that skips unchanged rows and pixels: counts the
+ * changed pixels, moves each changed pixel's values in hist from its old
+ * values to its new ones (so hist stays the histogram of the picture), keeps
+ * the marker count, and copies the changed pixels into prev. marker may be
+ * NULL. The scalar reference is settle_count_changed + settle_histogram_rgb +
+ * settle_count_color over the whole pictures. */
+void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                      uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+
 /* Counts the pixels whose R, G and B are each within tol of rgb. */
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
                            const uint8_t rgb[3], int tol);

@@ -136,6 +136,55 @@ static void test_count_color(void **state)
     assert_int_equal(settle_count_color(p, W * 3, W, H, orange, 0), W * H - 2);
 }
 
+/* The incremental kernel against the whole-picture reference, bit for bit. */
+static void test_delta_matches_reference(void **state)
+{
+    (void)state;
+    enum { DW = 37, DH = 23, ROUNDS = 50 };
+    static uint8_t cur[DW * DH * 3], prev[DW * DH * 3], ref_prev[DW * DH * 3];
+    const uint8_t marker[3] = { 0xde, 0x64, 0x0d };
+    unsigned seed = 7;
+    for (int i = 0; i < DW * DH * 3; i++) {
+        seed = seed * 1103515245u + 12345u;
+        prev[i] = (uint8_t)(seed >> 16);
+    }
+    memcpy(ref_prev, prev, sizeof(prev));
+    uint32_t hist[SETTLE_HIST_BINS] = { 0 };
+    settle_histogram_rgb(prev, DW * 3, DW, DH, hist);
+    int64_t marker_count = settle_count_color(prev, DW * 3, DW, DH, marker, 30);
+    for (int round = 0; round < ROUNDS; round++) {
+        memcpy(cur, prev, sizeof(cur));
+        /* change some rows wholly, some pixels faintly, some to the marker colour */
+        for (int k = 0; k < 40; k++) {
+            seed = seed * 1103515245u + 12345u;
+            int px = (int)((seed >> 8) % (DW * DH));
+            int kind = (int)((seed >> 4) % 4);
+            uint8_t *p = cur + 3 * px;
+            if (kind == 0)
+                memcpy(p, marker, 3);
+            else if (kind == 1)
+                p[(seed >> 2) % 3] += (uint8_t)((seed >> 20) % 11);
+            else
+                p[0] = (uint8_t)(seed >> 12), p[1] = (uint8_t)(seed >> 18), p[2] = (uint8_t)seed;
+        }
+        int64_t strong_ref;
+        int64_t changed_ref = settle_count_changed(cur, DW * 3, ref_prev, DW * 3, DW, DH, 5, 96, &strong_ref);
+        uint32_t hist_ref[SETTLE_HIST_BINS] = { 0 };
+        settle_histogram_rgb(cur, DW * 3, DW, DH, hist_ref);
+        int64_t marker_ref = settle_count_color(cur, DW * 3, DW, DH, marker, 30);
+
+        SettleDelta d;
+        settle_delta_rgb(cur, DW * 3, prev, DW * 3, DW, DH, 5, 96, marker, 30, hist, &d);
+        marker_count += d.marker;
+        assert_int_equal(d.changed, changed_ref);
+        assert_int_equal(d.strong, strong_ref);
+        assert_memory_equal(hist, hist_ref, sizeof(hist));
+        assert_int_equal(marker_count, marker_ref);
+        assert_memory_equal(prev, cur, sizeof(cur));
+        memcpy(ref_prev, cur, sizeof(cur));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_entropy_all_grey_levels),
         cmocka_unit_test(test_entropy_empty),
         cmocka_unit_test(test_count_color),
+        cmocka_unit_test(test_delta_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
