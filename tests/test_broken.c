@@ -195,9 +195,10 @@ static Outcome analyze(const char *path, const char *opt, const char *val)
     assert_non_null(sink);
     assert_int_equal(settle_write_json(c, sink), 0);
     fclose(sink);
+    printf("# %s: %s, %lld frames%s%s%s\n", path, o.ret ? settle_strerror(o.ret) : "stable",
+           (long long)o.frames, o.partial ? ", partial" : "", r->error_message ? ": " : "",
+           r->error_message ? r->error_message : "");
     settle_close(&c);
-    printf("# %s: %s, %lld frames%s\n", path, o.ret ? settle_strerror(o.ret) : "stable",
-           (long long)o.frames, o.partial ? ", partial" : "");
     return o;
 }
 
