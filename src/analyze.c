@@ -59,8 +59,39 @@ void settle_close(SettleContext **pc)
     if (!pc || !*pc)
         return;
     reset(*pc);
+    for (int i = 0; i < 2 * (*pc)->nlabels; i++)
+        free((*pc)->labels[i]);
+    free((*pc)->labels);
     free(*pc);
     *pc = NULL;
+}
+
+int settle_add_label(SettleContext *c, const char *key, const char *value)
+{
+    if (!c || !key || !*key || !value)
+        return SETTLE_ERR_INVAL;
+    char *v = strdup(value);
+    if (!v)
+        return SETTLE_ERR_NOMEM;
+    for (int i = 0; i < c->nlabels; i++) {
+        if (!strcmp(c->labels[2 * i], key)) {
+            free(c->labels[2 * i + 1]);
+            c->labels[2 * i + 1] = v;
+            return 0;
+        }
+    }
+    char *k = strdup(key);
+    char **grown = k ? realloc(c->labels, (size_t)(c->nlabels + 1) * 2 * sizeof(*grown)) : NULL;
+    if (!grown) {
+        free(k);
+        free(v);
+        return SETTLE_ERR_NOMEM;
+    }
+    c->labels = grown;
+    c->labels[2 * c->nlabels] = k;
+    c->labels[2 * c->nlabels + 1] = v;
+    c->nlabels++;
+    return 0;
 }
 
 void settle_interrupt(SettleContext *c)
@@ -86,7 +117,9 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
         return SETTLE_ERR_STATE;
     reset(c);
     memset(&c->res, 0, sizeof(c->res));
-    c->interrupted = 0;
+    /* c->interrupted is left alone: an interrupt that came before the first
+     * frame still stops this analysis (settle_finish clears it) */
+    c->in_known = 0;
     c->error = 0;
     c->n = 0;
     c->ring_len = c->ring_pos = 0;
@@ -442,6 +475,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->codec_refreshes = c->refreshes;
     if (c->interrupted && !c->error)
         settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
+    c->interrupted = 0; /* recorded in the result; the context can go on */
     /* measured some frames but not the whole capture */
     r->partial = c->error != 0 && c->n > 0;
 

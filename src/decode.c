@@ -2,6 +2,7 @@
 /* Reading captures: the only code that talks to libavformat/libavcodec/libswscale. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,9 @@
 #include <libswscale/swscale.h>
 
 #include "internal.h"
+
+/* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
+#define QUEUE 4
 
 typedef struct Decoder {
     SettleContext *c;
@@ -42,6 +46,17 @@ typedef struct Decoder {
     double last_end;     /* end of the last frame shown */
     int64_t decode_errors;
     double first_error_time;
+    double first_queued, queued_time; /* stream times handed to the analysis */
+
+    /* Decoding and analysis overlap: this thread decodes and queues frames
+     * (references, not copies), the analysis thread converts and measures
+     * them in order. */
+    AVFrame *slot[QUEUE];
+    int q_head, q_count, q_done, q_failed, thread_ret;
+    int threaded, sync_init;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    pthread_t thread;
     int size_warned;
     int rotation;        /* of the display matrix, degrees clockwise */
 } Decoder;
@@ -204,10 +219,9 @@ static int convert(Decoder *d, const AVFrame *f)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
-static int deliver(Decoder *d)
+static int deliver(Decoder *d, AVFrame *f)
 {
     SettleContext *c = d->c;
-    AVFrame *f = d->frame;
     int ret;
     if (f->width < 1 || f->height < 1)
         return 0;
@@ -256,7 +270,88 @@ static int deliver(Decoder *d)
 static void note_decode_error(Decoder *d)
 {
     if (!d->decode_errors++)
-        d->first_error_time = d->c->n ? d->c->last_time : 0;
+        d->first_error_time = isnan(d->first_queued) ? 0 : d->queued_time - d->first_queued;
+}
+
+static void *analysis_thread(void *arg)
+{
+    Decoder *d = arg;
+    for (;;) {
+        pthread_mutex_lock(&d->lock);
+        while (!d->q_count && !d->q_done)
+            pthread_cond_wait(&d->cond, &d->lock);
+        if (!d->q_count) {
+            pthread_mutex_unlock(&d->lock);
+            return NULL;
+        }
+        AVFrame *f = d->slot[d->q_head];
+        pthread_mutex_unlock(&d->lock);
+        int ret = deliver(d, f);
+        av_frame_unref(f);
+        pthread_mutex_lock(&d->lock);
+        d->q_head = (d->q_head + 1) % QUEUE;
+        d->q_count--;
+        if (ret < 0) {
+            d->q_failed = 1;
+            d->thread_ret = ret;
+        }
+        pthread_cond_broadcast(&d->cond);
+        pthread_mutex_unlock(&d->lock);
+        if (ret < 0)
+            return NULL;
+    }
+}
+
+/* Hands the frame (its reference moves) to the analysis. */
+static int queue_frame(Decoder *d, AVFrame *f)
+{
+    if (f->best_effort_timestamp != AV_NOPTS_VALUE) {
+        d->queued_time = f->best_effort_timestamp * d->tb;
+        if (isnan(d->first_queued))
+            d->first_queued = d->queued_time;
+    }
+    if (!d->threaded)
+        return deliver(d, f);
+    pthread_mutex_lock(&d->lock);
+    while (d->q_count == QUEUE && !d->q_failed)
+        pthread_cond_wait(&d->cond, &d->lock);
+    int ret = d->q_failed ? d->thread_ret : 0;
+    if (!ret) {
+        av_frame_move_ref(d->slot[(d->q_head + d->q_count) % QUEUE], f);
+        d->q_count++;
+        pthread_cond_broadcast(&d->cond);
+    }
+    pthread_mutex_unlock(&d->lock);
+    return ret;
+}
+
+/* Lets the analysis finish what is queued; its first error, if any. */
+static int stop_analysis(Decoder *d)
+{
+    if (!d->threaded)
+        return 0;
+    pthread_mutex_lock(&d->lock);
+    d->q_done = 1;
+    pthread_cond_broadcast(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+    pthread_join(d->thread, NULL);
+    d->threaded = 0;
+    return d->q_failed ? d->thread_ret : 0;
+}
+
+static void start_analysis(Decoder *d)
+{
+    for (int i = 0; i < QUEUE; i++)
+        if (!(d->slot[i] = av_frame_alloc()))
+            return; /* analyse on this thread */
+    if (pthread_mutex_init(&d->lock, NULL))
+        return;
+    if (pthread_cond_init(&d->cond, NULL)) {
+        pthread_mutex_destroy(&d->lock);
+        return;
+    }
+    d->sync_init = 1;
+    d->threaded = !pthread_create(&d->thread, NULL, analysis_thread, d);
 }
 
 /* Sends one packet (NULL flushes) and delivers every frame it completes. */
@@ -278,7 +373,7 @@ static int decode_packet(Decoder *d, const AVPacket *pkt)
         }
         if (d->frame->decode_error_flags || (d->frame->flags & AV_FRAME_FLAG_CORRUPT))
             note_decode_error(d);
-        ret = deliver(d);
+        ret = queue_frame(d, d->frame);
         av_frame_unref(d->frame);
         if (ret < 0)
             return ret;
@@ -287,6 +382,13 @@ static int decode_packet(Decoder *d, const AVPacket *pkt)
 
 static void close_decoder(Decoder *d)
 {
+    stop_analysis(d);
+    if (d->sync_init) {
+        pthread_cond_destroy(&d->cond);
+        pthread_mutex_destroy(&d->lock);
+    }
+    for (int i = 0; i < QUEUE; i++)
+        av_frame_free(&d->slot[i]);
     av_freep(&d->rgb);
     av_freep(&d->changed);
     sws_freeContext(d->sws);
@@ -321,7 +423,7 @@ static int64_t codec_max_pixels(const SettleContext *c)
  * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
 static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
 {
-    Decoder d = { .c = c, .path = path, .stream = -1 };
+    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN };
     AVDictionary **sopts = NULL;
     unsigned nb_sopts = 0;
     char eb[128];
@@ -427,6 +529,7 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
     d.nominal = fr.num > 0 && fr.den > 0 ? av_q2d(av_inv_q(fr)) : 1.0 / 30;
 
     int read_error = 0;
+    start_analysis(&d);
     while (!c->interrupted) {
         ret = av_read_frame(d.fmt, d.pkt);
         if (ret < 0) {
@@ -443,6 +546,8 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
             goto end;
     }
     if ((ret = decode_packet(&d, NULL)) < 0)
+        goto end;
+    if ((ret = stop_analysis(&d)) < 0)
         goto end;
     if (d.fmt->pb && d.fmt->pb->error < 0 && !read_error)
         read_error = d.fmt->pb->error;
@@ -591,7 +696,17 @@ int settle_analyze_file(SettleContext *c, const char *path, const SettleResult *
     if (c->state == 1)
         return SETTLE_ERR_STATE;
     c->state = 0;
-    return analysis_outcome(c, settle_decode_file(c, path), res);
+    /* identify the input as it was before reading, for --skip-existing */
+    struct stat st;
+    int known = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    int ret = settle_decode_file(c, path);
+    c->in_known = known;
+    if (known) {
+        c->in_size = st.st_size;
+        c->in_mtime_sec = st.st_mtim.tv_sec;
+        c->in_mtime_nsec = st.st_mtim.tv_nsec;
+    }
+    return analysis_outcome(c, ret, res);
 }
 
 int settle_analyze_io(SettleContext *c, const char *name,
@@ -604,7 +719,9 @@ int settle_analyze_io(SettleContext *c, const char *name,
     if (c->state == 1)
         return SETTLE_ERR_STATE;
     c->state = 0;
-    return analysis_outcome(c, settle_decode_io(c, name, read, seek, opaque), res);
+    int ret = settle_decode_io(c, name, read, seek, opaque);
+    c->in_known = 0; /* not a file: nothing to identify it by */
+    return analysis_outcome(c, ret, res);
 }
 
 void settle_codec_log_level(int level)

@@ -82,6 +82,14 @@ struct SettleContext {
     FILE *spool;
     int spool_ok;
 
+    char **labels;        /* key, value, key, value ... */
+    int nlabels;
+
+    int in_known;         /* the input file's identity, for the JSON */
+    int64_t in_size;
+    int64_t in_mtime_sec;
+    long in_mtime_nsec;
+
     int error;
     char *error_message;
     char reason[256];
@@ -109,6 +117,14 @@ int settle_decode_file(SettleContext *c, const char *path);
 int settle_decode_io(SettleContext *c, const char *name,
                      int (*read)(void *opaque, uint8_t *buf, int size),
                      int64_t (*seek)(void *opaque, int64_t offset, int whence), void *opaque);
+
+/* Adds the identity of the result to `o`: "input_size", "input_mtime" (from
+ * a stat of `path` when given, else from the last analysis), and returns 0 or
+ * -1 (out of memory). And the parts that must match for a result to be
+ * current: "settings", "labels", "settle_version". */
+struct cJSON;
+int settle_json_add_input_id(SettleContext *c, struct cJSON *o, const char *path);
+int settle_json_add_setup(SettleContext *c, struct cJSON *o);
 
 /* Writes x with `decimals` digits after a '.', whatever the locale. */
 void settle_format_fixed(char *buf, size_t len, double x, int decimals);

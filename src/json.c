@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -27,6 +28,52 @@ static int add_frame(cJSON *o, const char *k, int64_t v)
     return add_number(o, k, v >= 0 ? (double)v : NAN);
 }
 
+int settle_json_add_input_id(SettleContext *c, cJSON *o, const char *path)
+{
+    int known = c->in_known;
+    int64_t size = c->in_size, sec = c->in_mtime_sec;
+    long nsec = c->in_mtime_nsec;
+    if (path) {
+        struct stat st;
+        known = stat(path, &st) == 0;
+        size = st.st_size;
+        sec = st.st_mtim.tv_sec;
+        nsec = st.st_mtim.tv_nsec;
+    }
+    if (!known)
+        return !cJSON_AddNullToObject(o, "input_size") || !cJSON_AddNullToObject(o, "input_mtime")
+                   ? -1 : 0;
+    /* seconds.nanoseconds as text: a double cannot hold it exactly */
+    char mt[48];
+    snprintf(mt, sizeof(mt), "%lld.%09ld", (long long)sec, nsec);
+    return add_number(o, "input_size", (double)size) || !cJSON_AddStringToObject(o, "input_mtime", mt)
+               ? -1 : 0;
+}
+
+int settle_json_add_setup(SettleContext *c, cJSON *o)
+{
+    cJSON *set = cJSON_AddObjectToObject(o, "settings");
+    if (!set)
+        return -1;
+    for (const SettleOption *opt = settle_options(); opt->name; opt++) {
+        char v[128];
+        /* decoder threads change the speed, not the result: leaving them out
+         * lets machines with different core counts write the same result */
+        if (!strcmp(opt->name, "threads"))
+            continue;
+        if (settle_settings_get(&c->s, opt->name, v, sizeof(v)) >= 0 &&
+            !cJSON_AddStringToObject(set, opt->name, v))
+            return -1;
+    }
+    cJSON *lab = cJSON_AddObjectToObject(o, "labels");
+    if (!lab)
+        return -1;
+    for (int i = 0; i < c->nlabels; i++)
+        if (!cJSON_AddStringToObject(lab, c->labels[2 * i], c->labels[2 * i + 1]))
+            return -1;
+    return cJSON_AddStringToObject(o, "settle_version", SETTLE_VERSION) ? 0 : -1;
+}
+
 int settle_write_json(SettleContext *c, FILE *out)
 {
     if (!c || !out)
@@ -39,6 +86,7 @@ int settle_write_json(SettleContext *c, FILE *out)
         return SETTLE_ERR_NOMEM;
     int measured = c->state == 2 && r->frames > 0;
     int bad = !cJSON_AddStringToObject(o, "input", r->input ? r->input : "");
+    bad |= settle_json_add_input_id(c, o, NULL);
     bad |= add_number(o, "frames", (double)r->frames);
     bad |= add_time(o, "duration", measured ? r->duration : NAN);
     bad |= add_number(o, "width", measured ? r->width : NAN);
@@ -53,13 +101,6 @@ int settle_write_json(SettleContext *c, FILE *out)
     else
         bad |= !cJSON_AddNullToObject(o, "method_reason");
 
-    cJSON *set = cJSON_AddObjectToObject(o, "settings");
-    bad |= !set;
-    for (const SettleOption *opt = settle_options(); set && opt->name; opt++) {
-        char v[128];
-        if (settle_settings_get(&c->s, opt->name, v, sizeof(v)) >= 0)
-            bad |= !cJSON_AddStringToObject(set, opt->name, v);
-    }
     bad |= add_number(o, "diff_threshold_pixels", measured ? r->diff_threshold : NAN);
     bad |= add_number(o, "noise_floor", measured ? r->noise_floor : NAN);
     bad |= add_frame(o, "start_frame", measured ? r->start_frame : -1);
@@ -71,11 +112,13 @@ int settle_write_json(SettleContext *c, FILE *out)
     bad |= add_time(o, "last_visual_change", measured ? r->last_visual_change : NAN);
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
+    bad |= !cJSON_AddStringToObject(o, "status", c->state == 2 || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)
         bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
     else
         bad |= !cJSON_AddNullToObject(o, "error");
+    bad |= settle_json_add_setup(c, o);
     if (bad)
         goto fail;
     text = cJSON_PrintUnformatted(o);

@@ -164,7 +164,8 @@ SETTLE_API void settle_close(SettleContext **c);
 
 /* Asks a running analysis to stop at the next frame, from any thread or a
  * signal handler. The analysis then finishes with what it measured, marked
- * partial, and returns SETTLE_ERR_INTERRUPTED. */
+ * partial, and returns SETTLE_ERR_INTERRUPTED. Called between analyses, it
+ * stops the next one at its first frame. settle_finish clears it. */
 SETTLE_API void settle_interrupt(SettleContext *c);
 
 /* Measures of one frame. */
@@ -280,6 +281,58 @@ SETTLE_API int settle_write_json(SettleContext *c, FILE *f);
  * process (their logging is global): SETTLE_LOG_ERROR prints only errors,
  * a negative level silences them. The library itself never calls this. */
 SETTLE_API void settle_codec_log_level(int level);
+
+/* Adds a label, copied into every JSON result of this context as
+ * "labels": {"key": "value", ...} in the order added; a key added again
+ * replaces its value. Keys and values are copied. Use it for what the
+ * analysis cannot know: the build, the device, the run. Returns 0,
+ * SETTLE_ERR_INVAL (NULL or empty key) or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_add_label(SettleContext *c, const char *key, const char *value);
+
+/* Whether the JSON result in the file `result_path` (as settle_write_json
+ * wrote it) is what analysing `input` with this context would give again:
+ * the same "input" name, the file's size and modification time as stored
+ * ("input_size", "input_mtime"), the same "settle_version", the same
+ * "settings" and the same "labels". Returns 1 when it is, 0 when it is not
+ * (or the result is missing or unreadable, or `input` cannot be stat'ed),
+ * SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_result_is_current(SettleContext *c, const char *input,
+                                        const char *result_path);
+
+/* The metrics a comparison can use, by index: 0 load_time,
+ * 1 first_visual_change, 2 last_visual_change, 3 speed_index (present only in
+ * results from versions that compute it). */
+#define SETTLE_NB_METRICS 4
+/* The JSON name of metric i, NULL when out of range. Static. */
+SETTLE_API const char *settle_metric_name(int i);
+
+/* One result as read back from a JSON line (or taken from a SettleResult),
+ * for comparisons. */
+typedef struct SettleResultInfo {
+    char *input;                       /* owned; "" when absent */
+    char *status;                      /* owned: "stable", "not_stable", "no_start", "partial", "interrupted", "failed" */
+    char *error;                       /* owned; NULL when there was no error */
+    int partial;
+    char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
+    int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
+    double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
+} SettleResultInfo;
+
+/* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results
+ * written before "status" existed get it from "error" and "load_time".
+ * Returns 0, SETTLE_ERR_FORMAT (not a JSON object, or no "input") or
+ * SETTLE_ERR_NOMEM. Free with settle_result_info_free (also after failure). */
+SETTLE_API int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *info);
+
+/* Fills `info` from the last finished analysis of the context. Returns 0,
+ * SETTLE_ERR_STATE when none finished, or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_result_info_get(SettleContext *c, SettleResultInfo *info);
+
+SETTLE_API void settle_result_info_free(SettleResultInfo *info);
+
+/* The "status" word of an outcome: "stable" for 0, "not_stable",
+ * "no_start", "partial" (SETTLE_ERR_DECODE), "interrupted", or "failed". Static. */
+SETTLE_API const char *settle_status_name(int err);
 
 /* The name of a method ("auto", "diff", "entropy"). Static. */
 SETTLE_API const char *settle_method_name(SettleMethod m);

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * settle compare: two groups of results (a baseline A and a candidate B, as
+ * read back with settle_result_info_parse or taken with
+ * settle_result_info_get), which of them count, and the comparison of each
+ * metric with settle_compare (settle/stats.h).
+ */
+#ifndef SETTLE_COMPARE_H
+#define SETTLE_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "settle/settle.h"
+#include "settle/stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether a result counts for a metric, and if not, why. */
+typedef enum SettleCount {
+    SETTLE_COUNTED = 0,
+    SETTLE_NOT_COUNTED_DUPLICATE, /* an earlier result of the group has the same "input" */
+    SETTLE_NOT_COUNTED_STATUS,    /* status is not "stable": not_stable, no_start, failed ... */
+    SETTLE_NOT_COUNTED_PARTIAL,   /* stable, but the capture was not read to its end */
+    SETTLE_NOT_COUNTED_NO_VALUE   /* stable, but this metric is null or absent */
+} SettleCount;
+
+/* Whether result i of the group g (n results) counts for metric m. For a
+ * duplicate, *first (may be NULL) is set to the index of the earlier result
+ * with the same input, which counts in its place. */
+SETTLE_API SettleCount settle_result_counts(const SettleResultInfo *g, size_t n, size_t i, int m,
+                                            size_t *first);
+
+typedef struct SettleMetricComparison {
+    int metric;               /* index for settle_metric_name */
+    int compared;             /* the metric is present in results of both groups */
+    int only_in;              /* when not compared: 1 baseline, 2 candidate, 0 neither */
+    size_t not_counted[2];    /* results of the baseline, the candidate that do not count */
+    SettleComparison cmp;     /* when compared; verdict SETTLE_VERDICT_TOO_FEW when a group
+                               * has fewer than min_n counted values */
+} SettleMetricComparison;
+
+/* Compares each metric of candidate results b against baseline results a:
+ * the metrics named in want (want[m] != 0), or when want is NULL every metric
+ * present in either group. Only results that count (settle_result_counts)
+ * enter the statistics. Fills out[0 .. *nout - 1] (room for SETTLE_NB_METRICS)
+ * in metric order. Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_compare_results(const SettleResultInfo *a, size_t na,
+                                      const SettleResultInfo *b, size_t nb, const int *want,
+                                      const SettleCompareSettings *s,
+                                      SettleMetricComparison *out, int *nout);
+
+/* How many different "settings" the results of both groups were analysed
+ * with (results without settings not counted). More than 1 means the
+ * comparison mixes analyses. */
+SETTLE_API int settle_results_settings_kinds(const SettleResultInfo *a, size_t na,
+                                             const SettleResultInfo *b, size_t nb);
+
+/* One group as the report shows it. */
+typedef struct SettleReportGroup {
+    const char *name;                 /* "baseline", "candidate" */
+    const SettleResultInfo *results;
+    size_t n;
+    const char *const *sources;       /* where each result came from (a capture, file, file:line); NULL: the inputs */
+} SettleReportGroup;
+
+/* A comparison as settle_compare_results made it, for the writers. */
+typedef struct SettleReport {
+    SettleReportGroup group[2];       /* baseline, candidate */
+    const SettleMetricComparison *m;
+    int nm;
+    const SettleCompareSettings *settings;
+    const char *min_effect_text;      /* --min-effect as given ("0.1", "5%"), for the verdict rule */
+    int settings_kinds;               /* settle_results_settings_kinds */
+} SettleReport;
+
+/* Why result i of group g does not count for metric m, as one line into buf
+ * ("not_stable: the picture still changes ...", "the same input as SOURCE,
+ * counted once"), or NULL when it counts. */
+SETTLE_API const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int m,
+                                                 char *buf, size_t len);
+
+/* The report as text for a terminal, as Markdown for a CI comment, or as
+ * JSON Lines (one object per metric: "metric", "baseline" and "candidate"
+ * with n, median, mean, sd, min, max, p90, results and not_counted,
+ * "difference", "relative", "ci95", "ci_level", "u", "p_value", "p_exact",
+ * "min_effect", "alpha", "verdict"; a metric not in both groups has
+ * "verdict": "not compared" and "only_in"). Numbers use '.' whatever the
+ * locale; NaN is null. Return 0, SETTLE_ERR_IO or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_write_report_text(const SettleReport *r, FILE *f);
+SETTLE_API int settle_write_report_markdown(const SettleReport *r, FILE *f);
+SETTLE_API int settle_write_report_json(const SettleReport *r, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SETTLE_COMPARE_H */

@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* settle analyze: one capture or a batch, in parallel, into a directory. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "output.h"
+
+void usage_analyze(FILE *f)
+{
+    fprintf(f,
+            "usage: settle analyze [OPTIONS] CAPTURE...\n"
+            "\n"
+            "Measures every frame of each capture and reports when the screen became stable:\n"
+            "  CAPTURE: stable at T s (frame N of M), load time L s [METHOD]\n"
+            "\n"
+            "Outputs:\n"
+            "  --csv FILE        per-frame measures as CSV ('-' = stdout); with several\n"
+            "                    captures FILE must contain %%n (the capture's name) or be '-'\n"
+            "  --json FILE       one JSON summary a line per capture ('-' = stdout)\n"
+            "  -o, --output-dir DIR\n"
+            "                    one result per capture: DIR/NAME-HASH.json, where NAME is\n"
+            "                    the capture's base name and HASH 8 hex digits of its path\n"
+            "  --per-frame       with -o, also DIR/NAME-HASH.csv (the per-frame CSV)\n"
+            "  --skip-existing   with -o, leave a capture whose result is current: same\n"
+            "                    input path, size and mtime, settings, labels, version\n"
+            "  --label KEY=VALUE copied into every result's \"labels\" (repeatable)\n"
+            "  -q, --quiet       no summary lines\n"
+            "  -v, --verbose     more messages, including the decoder's\n"
+            "\n"
+            "Batches:\n"
+            "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
+            "                    ('-' = stdin), after those on the command line\n"
+            "  -j, --jobs N      captures analysed in parallel (default: the cores)\n"
+            "  --shard K/N       analyse only share K of N (1 <= K <= N) by a hash of\n"
+            "                    each path as given: N machines with K = 1..N cover\n"
+            "                    every capture exactly once\n"
+            "\n"
+            "Analysis:\n");
+    for (const SettleOption *o = settle_options(); o->name; o++) {
+        char head[96];
+        snprintf(head, sizeof(head), "--%s %s", o->name, o->arg);
+        if (strlen(head) > 28)
+            fprintf(f, "  %s\n  %-28s %s (default %s)\n", head, "", o->help, o->dflt);
+        else
+            fprintf(f, "  %-28s %s (default %s)\n", head, o->help, o->dflt);
+    }
+    fprintf(f,
+            "\n"
+            "Exit codes (with several captures the highest applies):\n"
+            "  0 stable frame found   1 no stable frame or no start found\n"
+            "  2 partial: capture damaged or cut short, result marked partial\n"
+            "  3 capture could not be analysed   4 result could not be written\n"
+            "  64 invalid command line   70 internal error   130 interrupted\n");
+}
+
+/* One capture of the batch and what it has to say, kept until its turn. */
+typedef struct Job {
+    const char *input; /* as given */
+    char *stem;        /* result name in -o DIR, without extension */
+    int done, code;
+    char *out, *err, *json, *csv; /* summary, messages, JSON line, CSV for stdout */
+} Job;
+
+typedef struct Batch {
+    SettleSettings s;
+    const char *csv, *json, *dir;
+    int per_frame, skip_existing, quiet, verbose;
+    char **labels;
+    int nlabels;
+    FILE *summary;
+    OutFile jout;
+
+    Job *jobs;
+    size_t n, next, emitted;
+    pthread_mutex_t lock;
+    int ret;
+} Batch;
+
+typedef struct Worker {
+    Batch *b;
+    int id;
+    FILE *err; /* the current capture's messages */
+    pthread_t thread;
+    int started, ret;
+} Worker;
+
+static int worse(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static void log_cb(void *opaque, SettleLogLevel level, const char *msg)
+{
+    Worker *w = opaque;
+    FILE *f = w && w->err ? w->err : stderr;
+    fprintf(f, "settle: %s%s\n", level == SETTLE_LOG_WARNING ? "warning: " : "", msg);
+}
+
+static void fmt_time(char *buf, size_t n, double t)
+{
+    if (isfinite(t))
+        snprintf(buf, n, "%.3f s", t);
+    else
+        snprintf(buf, n, "-");
+}
+
+/* The capture's name for %n: its base name without the extension. */
+static char *csv_name(const char *pattern, const char *input)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t blen = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        blen = (size_t)(dot - base);
+    size_t cap = strlen(pattern) + 1;
+    for (const char *p = pattern; (p = strstr(p, "%n")); p += 2)
+        cap += blen;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    char *w = out;
+    for (const char *p = pattern; *p;) {
+        if (p[0] == '%' && p[1] == 'n') {
+            memcpy(w, base, blen);
+            w += blen;
+            p += 2;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = 0;
+    return out;
+}
+
+static char *join(const char *dir, const char *stem, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s%s", dir, stem, ext);
+    return p;
+}
+
+/* Writes a result file through a temporary name. */
+static int write_file(SettleContext *ctx, const char *path, int csv, FILE *err)
+{
+    OutFile o;
+    if (out_open(&o, path) < 0) {
+        fprintf(err, "settle: %s: %s\n", path, strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    int r = csv ? settle_write_csv(ctx, o.f) : settle_write_json(ctx, o.f);
+    if (r < 0 || out_commit(&o) < 0) {
+        fprintf(err, "settle: %s: cannot write: %s\n", path, strerror(errno ? errno : EIO));
+        out_abort(&o);
+        return EXIT_OUTPUT;
+    }
+    return EXIT_OK;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char chunk[4096];
+    size_t got;
+    while (m && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        fwrite(chunk, 1, got, m);
+    int bad = !m || ferror(f);
+    if (m)
+        fclose(m);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* A result that is current: its stored outcome stands for the exit code. */
+static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
+{
+    Batch *b = w->b;
+    j->json = read_all(path);
+    if (!j->json)
+        return 0; /* vanished since the check: analyse */
+    SettleResultInfo info;
+    int pr = settle_result_info_parse(j->json, strlen(j->json), &info);
+    if (pr < 0) {
+        settle_result_info_free(&info);
+        free(j->json);
+        j->json = NULL;
+        return 0;
+    }
+    const char *st = info.status;
+    j->code = !strcmp(st, "stable")                                   ? EXIT_OK
+              : !strcmp(st, "not_stable") || !strcmp(st, "no_start") ? EXIT_NOT_STABLE
+              : !strcmp(st, "partial")                                ? EXIT_PARTIAL
+                                                                      : EXIT_INPUT;
+    if (!b->quiet)
+        fprintf(out, "%s: skipped, current result in %s (%s)\n", j->input, path, st);
+    if (info.error)
+        fprintf(err, "settle: %s: %s (current result in %s)\n", j->input, info.error, path);
+    settle_result_info_free(&info);
+    return 1;
+}
+
+static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
+{
+    Batch *b = w->b;
+    const char *in = j->input;
+    char *jpath = b->dir ? join(b->dir, j->stem, ".json") : NULL;
+    if (b->dir && !jpath)
+        goto nomem;
+    if (b->skip_existing) {
+        int cur = settle_result_is_current(ctx, in, jpath);
+        if (cur == SETTLE_ERR_NOMEM)
+            goto nomem;
+        if (cur == 1 && skip(w, j, jpath, out, err))
+            goto end;
+    }
+
+    const SettleResult *r = NULL;
+    int ar = settle_analyze_file(ctx, in, &r);
+    if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
+        ar = SETTLE_ERR_INTERRUPTED;
+    j->code = cli_outcome_code(ar);
+    const char *method = r ? settle_method_name(r->method) : "?";
+    if (r && r->stable_frame >= 0 && !b->quiet) {
+        char st[32], lt[32];
+        fmt_time(st, sizeof(st), r->stable_time);
+        fmt_time(lt, sizeof(lt), r->load_time);
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s\n", in, st,
+                (long long)r->stable_frame, (long long)r->frames, lt, method,
+                r->partial ? " (partial)" : "");
+    }
+    if (ar < 0 && r && r->error_message)
+        fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
+                r->partial ? " (result partial)" : "");
+    else if (ar < 0)
+        fprintf(err, "settle: %s: %s\n", in, settle_strerror(ar));
+    if (b->verbose && r && r->frames > 1)
+        fprintf(err, "settle: %s: method %s: %s\n", in, method, r->method_reason);
+
+    if (b->json) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m)
+            goto nomem;
+        int wr = settle_write_json(ctx, m);
+        fclose(m);
+        j->json = buf;
+        if (wr < 0)
+            goto nomem;
+    }
+    /* an interrupted capture leaves no result in DIR, so a rerun analyses it */
+    if (jpath && ar != SETTLE_ERR_INTERRUPTED) {
+        j->code = worse(j->code, write_file(ctx, jpath, 0, err));
+        if (b->per_frame && r && r->frames > 0) {
+            char *cpath = join(b->dir, j->stem, ".csv");
+            if (!cpath)
+                goto nomem;
+            j->code = worse(j->code, write_file(ctx, cpath, 1, err));
+            free(cpath);
+        }
+    }
+    if (b->csv && r && r->frames > 0) {
+        if (!strcmp(b->csv, "-")) {
+            size_t len = 0;
+            FILE *m = open_memstream(&j->csv, &len);
+            if (!m)
+                goto nomem;
+            int wr = settle_write_csv(ctx, m);
+            fclose(m);
+            if (wr < 0)
+                goto nomem;
+        } else {
+            char *name = csv_name(b->csv, in);
+            if (!name)
+                goto nomem;
+            OutFile co;
+            if (out_open(&co, name) < 0) {
+                fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
+                j->code = worse(j->code, EXIT_OUTPUT);
+            } else if (settle_write_csv(ctx, co.f) < 0 || out_commit(&co) < 0) {
+                fprintf(err, "settle: --csv: %s: cannot write: %s\n", name, strerror(errno));
+                out_abort(&co);
+                j->code = worse(j->code, EXIT_OUTPUT);
+            }
+            free(name);
+        }
+    }
+    goto end;
+nomem:
+    fprintf(err, "settle: %s: out of memory\n", in);
+    j->code = worse(j->code, EXIT_INTERNAL);
+end:
+    free(jpath);
+}
+
+/* Writes what finished captures have to say, in the order of the inputs, so
+ * that the output is the same whatever --jobs. Called with the lock held. */
+static void emit_ready(Batch *b)
+{
+    while (b->emitted < b->n && b->jobs[b->emitted].done) {
+        Job *j = &b->jobs[b->emitted++];
+        if (j->out && *j->out)
+            fputs(j->out, b->summary);
+        if (j->err && *j->err)
+            fputs(j->err, stderr);
+        fflush(b->summary);
+        if (j->json && b->jout.f && fputs(j->json, b->jout.f) == EOF) {
+            fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b->json, strerror(errno));
+            j->code = worse(j->code, EXIT_OUTPUT);
+        }
+        if (j->csv)
+            fputs(j->csv, stdout);
+        b->ret = worse(b->ret, j->code);
+        free(j->out);
+        free(j->err);
+        free(j->json);
+        free(j->csv);
+        j->out = j->err = j->json = j->csv = NULL;
+    }
+}
+
+static void *worker_main(void *opaque)
+{
+    Worker *w = opaque;
+    Batch *b = w->b;
+    SettleSettings s = b->s;
+    s.log_cb = log_cb;
+    s.log_opaque = w;
+    SettleContext *ctx = NULL;
+    if (settle_open(&ctx, &s) < 0) {
+        w->ret = EXIT_INTERNAL;
+        return NULL;
+    }
+    for (int i = 0; i < b->nlabels; i++) {
+        const char *eq = strchr(b->labels[i], '=');
+        char *key = strndup(b->labels[i], (size_t)(eq - b->labels[i]));
+        int r = key ? settle_add_label(ctx, key, eq + 1) : SETTLE_ERR_NOMEM;
+        free(key);
+        if (r < 0) {
+            w->ret = EXIT_INTERNAL;
+            settle_close(&ctx);
+            return NULL;
+        }
+    }
+    cli_watch_context(w->id, ctx);
+    for (;;) {
+        pthread_mutex_lock(&b->lock);
+        size_t i = b->next < b->n && !cli_stop ? b->next++ : b->n;
+        pthread_mutex_unlock(&b->lock);
+        if (i >= b->n)
+            break;
+        Job *j = &b->jobs[i];
+        size_t ol = 0, el = 0;
+        FILE *out = open_memstream(&j->out, &ol);
+        FILE *err = open_memstream(&j->err, &el);
+        if (!out || !err) {
+            if (out)
+                fclose(out);
+            if (err)
+                fclose(err);
+            j->code = EXIT_INTERNAL;
+        } else {
+            w->err = err;
+            run_job(w, ctx, j, out, err);
+            w->err = NULL;
+            fclose(out);
+            fclose(err);
+        }
+        pthread_mutex_lock(&b->lock);
+        j->done = 1;
+        emit_ready(b);
+        pthread_mutex_unlock(&b->lock);
+    }
+    cli_watch_context(w->id, NULL);
+    settle_close(&ctx);
+    return NULL;
+}
+
+static int mkdirs(const char *dir)
+{
+    char *p = strdup(dir);
+    if (!p)
+        return -1;
+    for (char *q = p + 1;; q++) {
+        if (*q == '/' || !*q) {
+            char c = *q;
+            *q = 0;
+            if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+                free(p);
+                return -1;
+            }
+            *q = c;
+            if (!c)
+                break;
+        }
+    }
+    free(p);
+    struct stat st;
+    if (stat(dir, &st) < 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    Batch b;
+    memset(&b, 0, sizeof(b));
+    settle_default_settings(&b.s);
+    int jobs = 0, shard_k = 0, shard_n = 0;
+    InputList in = { 0 };
+    const char **files_from = NULL;
+    int nfiles_from = 0;
+    int ret = EXIT_OK;
+    Worker *workers = NULL;
+
+    enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
+           OPT_SHARD, OPT_TABLE };
+    int ntable = 0;
+    const SettleOption *table = settle_options();
+    while (table[ntable].name)
+        ntable++;
+    struct option *longopts = calloc((size_t)ntable + 16, sizeof(*longopts));
+    b.labels = calloc((size_t)argc, sizeof(*b.labels));
+    files_from = calloc((size_t)argc, sizeof(*files_from));
+    if (!longopts || !b.labels || !files_from) {
+        fprintf(stderr, "settle: out of memory\n");
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    int k = 0;
+    longopts[k++] = (struct option){ "csv", required_argument, NULL, OPT_CSV };
+    longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
+    longopts[k++] = (struct option){ "output-dir", required_argument, NULL, 'o' };
+    longopts[k++] = (struct option){ "per-frame", no_argument, NULL, OPT_PER_FRAME };
+    longopts[k++] = (struct option){ "skip-existing", no_argument, NULL, OPT_SKIP };
+    longopts[k++] = (struct option){ "label", required_argument, NULL, OPT_LABEL };
+    longopts[k++] = (struct option){ "files-from", required_argument, NULL, OPT_FILES_FROM };
+    longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
+    longopts[k++] = (struct option){ "shard", required_argument, NULL, OPT_SHARD };
+    longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
+    longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+    longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
+    for (int i = 0; i < ntable; i++)
+        longopts[k++] = (struct option){ table[i].name, required_argument, NULL, OPT_TABLE + i };
+
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+qvho:j:", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_CSV: b.csv = optarg; break;
+        case OPT_JSON: b.json = optarg; break;
+        case 'o': b.dir = optarg; break;
+        case OPT_PER_FRAME: b.per_frame = 1; break;
+        case OPT_SKIP: b.skip_existing = 1; break;
+        case OPT_LABEL: {
+            const char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg) {
+                fprintf(stderr, "settle: --label: expected KEY=VALUE, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            b.labels[b.nlabels++] = optarg;
+            break;
+        }
+        case OPT_FILES_FROM: files_from[nfiles_from++] = optarg; break;
+        case 'j': {
+            char *e;
+            long v = strtol(optarg, &e, 10);
+            if (e == optarg || *e || v < 1 || v > CLI_MAX_CONTEXTS) {
+                fprintf(stderr, "settle: --jobs: expected 1 to %d, got '%s'\n", CLI_MAX_CONTEXTS,
+                        optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            jobs = (int)v;
+            break;
+        }
+        case OPT_SHARD:
+            if (shard_parse(optarg, &shard_k, &shard_n) < 0) {
+                fprintf(stderr, "settle: --shard: expected K/N with 1 <= K <= N, got '%s'\n",
+                        optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            break;
+        case 'q': b.quiet = 1; break;
+        case 'v': b.verbose++; break;
+        case 'h':
+            usage_analyze(stdout);
+            goto end;
+        case '?':
+        case ':':
+            if (optopt)
+                fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help analyze'\n",
+                        optopt);
+            else
+                fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help analyze'\n",
+                        argv[optind - 1]);
+            ret = EXIT_USAGE;
+            goto end;
+        default:
+            if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
+                (ret = cli_set_option(&b.s, table[c - OPT_TABLE].name, optarg)))
+                goto end;
+        }
+    }
+    for (int i = optind; i < argc; i++)
+        if (inputs_add(&in, argv[i]) < 0)
+            goto nomem;
+    for (int i = 0; i < nfiles_from; i++) {
+        if (inputs_read(&in, files_from[i]) < 0) {
+            if (errno == ENOMEM)
+                goto nomem;
+            fprintf(stderr, "settle: --files-from: %s: %s\n", files_from[i], strerror(errno));
+            ret = EXIT_USAGE;
+            goto end;
+        }
+    }
+    if (in.n < 1 && !nfiles_from) {
+        fprintf(stderr, "settle: analyze: no capture given; see 'settle help analyze'\n");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if (b.csv && strcmp(b.csv, "-") && in.n > 1 && !strstr(b.csv, "%n")) {
+        fprintf(stderr, "settle: --csv: several captures need a file name with %%n "
+                        "(the capture's name) or '-', got '%s'\n", b.csv);
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if (b.csv && b.json && !strcmp(b.csv, "-") && !strcmp(b.json, "-")) {
+        fprintf(stderr, "settle: --csv and --json cannot both go to stdout\n");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if ((b.per_frame || b.skip_existing) && !b.dir) {
+        fprintf(stderr, "settle: --%s needs -o DIR\n", b.per_frame ? "per-frame" : "skip-existing");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    char err[256];
+    if (settle_settings_check(&b.s, err, sizeof(err)) < 0) {
+        fprintf(stderr, "settle: %s\n", err);
+        ret = EXIT_USAGE;
+        goto end;
+    }
+
+    /* every capture once, and only this shard's */
+    size_t kept = 0;
+    b.jobs = calloc(in.n ? in.n : 1, sizeof(*b.jobs));
+    char **keys = calloc(in.n ? in.n : 1, sizeof(*keys));
+    if (!b.jobs || !keys) {
+        free(keys);
+        goto nomem;
+    }
+    for (size_t i = 0; i < in.n; i++) {
+        char *key = input_key(in.v[i]);
+        if (!key) {
+            for (size_t q = 0; q < i; q++)
+                free(keys[q]);
+            free(keys);
+            goto nomem;
+        }
+        keys[i] = key;
+    }
+    if (b.dir) {
+        /* the same capture twice would race for one result file */
+        char **sorted = malloc(in.n * sizeof(*sorted) + 1);
+        if (sorted) {
+            memcpy(sorted, keys, in.n * sizeof(*sorted));
+            qsort(sorted, in.n, sizeof(*sorted), cmp_str);
+            for (size_t i = 1; i < in.n; i++) {
+                if (!strcmp(sorted[i], sorted[i - 1])) {
+                    fprintf(stderr, "settle: %s: given more than once\n", sorted[i]);
+                    ret = EXIT_USAGE;
+                }
+            }
+            free(sorted);
+        }
+    }
+    for (size_t i = 0; i < in.n && ret == EXIT_OK; i++) {
+        if (shard_n && !shard_take(keys[i], shard_k, shard_n))
+            continue;
+        Job *j = &b.jobs[kept++];
+        b.n = kept;
+        j->input = in.v[i];
+        if (b.dir && !(j->stem = result_stem(keys[i])))
+            ret = EXIT_INTERNAL;
+    }
+    for (size_t i = 0; i < in.n; i++)
+        free(keys[i]);
+    free(keys);
+    if (ret)
+        goto end;
+    b.n = kept;
+
+    if (b.dir && mkdirs(b.dir) < 0) {
+        fprintf(stderr, "settle: -o: %s: %s\n", b.dir, strerror(errno));
+        ret = EXIT_OUTPUT;
+        goto end;
+    }
+    int cores = cli_cores();
+    if (!jobs)
+        jobs = cores;
+    if ((size_t)jobs > b.n)
+        jobs = b.n ? (int)b.n : 1;
+    /* share the cores between the decoders unless told otherwise */
+    if (jobs > 1 && b.s.threads == 0)
+        b.s.threads = cores / jobs > 1 ? cores / jobs : 1;
+    settle_codec_log_level(b.verbose > 1 ? SETTLE_LOG_WARNING : b.verbose ? SETTLE_LOG_ERROR : -1);
+    b.s.log_level = b.verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
+    /* the summary moves to stderr when stdout carries data */
+    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ? stderr : stdout;
+    if (b.json && out_open(&b.jout, b.json) < 0) {
+        fprintf(stderr, "settle: --json: %s: %s\n", b.json, strerror(errno));
+        ret = EXIT_OUTPUT;
+        goto end;
+    }
+    cli_catch_signals();
+    pthread_mutex_init(&b.lock, NULL);
+    workers = calloc((size_t)jobs, sizeof(*workers));
+    if (!workers) {
+        out_abort(&b.jout);
+        pthread_mutex_destroy(&b.lock);
+        goto nomem;
+    }
+    for (int i = 0; i < jobs; i++) {
+        workers[i] = (Worker){ .b = &b, .id = i };
+        if (i == 0)
+            continue; /* the first runs on this thread */
+        workers[i].started = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) == 0;
+    }
+    worker_main(&workers[0]);
+    for (int i = 1; i < jobs; i++)
+        if (workers[i].started)
+            pthread_join(workers[i].thread, NULL);
+    for (int i = 0; i < jobs; i++)
+        b.ret = worse(b.ret, workers[i].ret);
+    pthread_mutex_destroy(&b.lock);
+    ret = b.ret;
+    if (b.emitted < b.n && !cli_stop) {
+        fprintf(stderr, "settle: %zu captures were not analysed\n", b.n - b.emitted);
+        ret = worse(ret, EXIT_INTERNAL);
+    }
+    if (b.jout.f && out_commit(&b.jout) < 0) {
+        fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b.json, strerror(errno));
+        out_abort(&b.jout);
+        ret = worse(ret, EXIT_OUTPUT);
+    }
+    if (cli_stop)
+        ret = worse(ret, EXIT_SIGNAL);
+    goto end;
+nomem:
+    fprintf(stderr, "settle: out of memory\n");
+    ret = EXIT_INTERNAL;
+end:
+    for (size_t i = 0; b.jobs && i < b.n; i++) {
+        free(b.jobs[i].stem);
+        free(b.jobs[i].out);
+        free(b.jobs[i].err);
+        free(b.jobs[i].json);
+        free(b.jobs[i].csv);
+    }
+    free(b.jobs);
+    free(workers);
+    inputs_free(&in);
+    free(longopts);
+    free(b.labels);
+    free(files_from);
+    return ret;
+}

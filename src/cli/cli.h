@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the commands of the settle program share. */
+#ifndef SETTLE_CLI_CLI_H
+#define SETTLE_CLI_CLI_H
+
+#include <signal.h>
+
+#include "settle/settle.h"
+
+/* Exit codes of analyze; with several captures the highest applies.
+ * compare has its own (see compare.c), from the same range. */
+enum {
+    EXIT_OK = 0,
+    EXIT_NOT_STABLE = 1, /* analysed, but no stable frame or no start was found */
+    EXIT_PARTIAL = 2,    /* a capture was damaged or cut short; its result is partial */
+    EXIT_INPUT = 3,      /* a capture could not be analysed at all */
+    EXIT_OUTPUT = 4,     /* a result could not be written */
+    EXIT_USAGE = 64,     /* invalid command line */
+    EXIT_INTERNAL = 70,  /* out of memory or another internal failure */
+    EXIT_SIGNAL = 130    /* interrupted by SIGINT or SIGTERM; results written are partial */
+};
+
+/* Set by SIGINT/SIGTERM; the handler also interrupts every registered context. */
+extern volatile sig_atomic_t cli_stop;
+void cli_catch_signals(void);
+/* Registers (ctx) or clears (NULL) slot i of at most CLI_MAX_CONTEXTS. */
+#define CLI_MAX_CONTEXTS 256
+void cli_watch_context(int i, SettleContext *ctx);
+
+/* Exit code of analyze for one capture's outcome (a settle_analyze_file return). */
+int cli_outcome_code(int ret);
+
+/* Parses one analysis option of the library's table into s; prints the error
+ * and returns EXIT_USAGE, or 0. */
+int cli_set_option(SettleSettings *s, const char *name, const char *value);
+
+/* Number of online processors, at least 1. */
+int cli_cores(void);
+
+int cmd_analyze(int argc, char **argv);
+void usage_analyze(FILE *f);
+int cmd_compare(int argc, char **argv);
+void usage_compare(FILE *f);
+
+#endif

@@ -1,0 +1,618 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* settle compare: reads (or analyses) two groups of captures and compares
+ * each metric with the library's statistics. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "settle/compare.h"
+#include "output.h"
+
+/* The results of one group, in the order read, and where each came from. */
+typedef struct Group {
+    const char *name;       /* "baseline", "candidate" */
+    SettleResultInfo *info;
+    char **source;          /* a capture, a file, or file:line */
+    size_t n, cap;
+} Group;
+
+/* Exit codes of compare; errors outrank verdicts, and 1 outranks 2. */
+enum {
+    CMP_OK = 0,          /* no regression in any metric compared */
+    CMP_REGRESSION = 1,  /* a regression in at least one metric */
+    CMP_TOO_FEW = 2,     /* no verdict: a group has fewer than --min-n values */
+    CMP_INPUT = 3,       /* an item could not be read: missing, or not a result */
+    CMP_OUTPUT = 4,      /* a report could not be written */
+};
+
+void usage_compare(FILE *f)
+{
+    fprintf(f,
+            "usage: settle compare [OPTIONS] --baseline ITEM... --candidate ITEM...\n"
+            "\n"
+            "Did the candidate (build B) get slower than the baseline (build A)? For each\n"
+            "metric: n, median, mean, sd, min, max, p90 per group, the difference of medians\n"
+            "(candidate - baseline) with a bootstrap confidence interval, a Mann-Whitney U\n"
+            "p-value, and a verdict. An ITEM is a capture (analysed here with the analysis\n"
+            "options), a result JSON file (one result a line), or a directory of them.\n"
+            "Only captures with status \"stable\" count; the others are listed, not dropped.\n"
+            "\n"
+            "Verdict, with E = --min-effect:\n"
+            "  regression   p < alpha and the whole interval lies above +E\n"
+            "  improvement  p < alpha and the whole interval lies below -E\n"
+            "  no change    otherwise     too few   a group has fewer than --min-n values\n"
+            "\n"
+            "Options:\n"
+            "  --min-effect SECONDS|PERCENT%%  smallest difference that matters (default 0)\n"
+            "  --alpha P         significance level of the test (default 0.05)\n"
+            "  --min-n N         fewest values a group needs for a verdict (default 3)\n"
+            "  --metric NAME     compare only this metric (repeatable): load_time,\n"
+            "                    first_visual_change, last_visual_change, speed_index;\n"
+            "                    default: every metric present in both groups\n"
+            "  --resamples N     bootstrap resamples (default 10000)\n"
+            "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
+            "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
+            "  --json FILE       one JSON object per metric, one a line ('-' = stdout)\n"
+            "  -j, --jobs N      captures analysed in parallel (default: the cores)\n"
+            "  -q, --quiet       no text report\n"
+            "  plus the analysis options of 'settle help analyze' for captures\n"
+            "\n"
+            "Exit codes:\n"
+            "  0 no regression   1 a regression   2 too few values for a verdict\n"
+            "  3 an item could not be read   4 a report could not be written\n"
+            "  64 invalid command line   70 internal error   130 interrupted\n"
+            "Errors (3 and up) outrank verdicts; 1 outranks 2.\n");
+}
+
+static int worse(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Appends an empty result; its source is set by the caller. */
+static SettleResultInfo *group_add(Group *g, const char *source)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 32;
+        SettleResultInfo *info = realloc(g->info, cap * sizeof(*info));
+        if (info)
+            g->info = info;
+        char **src = info ? realloc(g->source, cap * sizeof(*src)) : NULL;
+        if (!src)
+            return NULL;
+        g->source = src;
+        g->cap = cap;
+    }
+    char *copy = strdup(source);
+    if (!copy)
+        return NULL;
+    memset(&g->info[g->n], 0, sizeof(*g->info));
+    g->source[g->n] = copy;
+    return &g->info[g->n++];
+}
+
+static void group_free(Group *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        settle_result_info_free(&g->info[i]);
+        free(g->source[i]);
+    }
+    free(g->info);
+    free(g->source);
+    g->info = NULL;
+    g->source = NULL;
+    g->n = g->cap = 0;
+}
+
+/* Reads every result line of a JSON Lines file. */
+static int load_json(Group *g, const char *path, const char *text)
+{
+    int nlines = 0;
+    for (const char *p = text; *p; p++)
+        nlines += *p == '\n';
+    int line = 0;
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        line++;
+        size_t k = 0;
+        while (k < len && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
+            k++;
+        if (k < len) {
+            char src[4096];
+            snprintf(src, sizeof(src), nlines > 1 ? "%s:%d" : "%s", path, line);
+            SettleResultInfo *info = group_add(g, src);
+            if (!info)
+                return EXIT_INTERNAL;
+            int r = settle_result_info_parse(p, len, info);
+            if (r == SETTLE_ERR_NOMEM)
+                return EXIT_INTERNAL;
+            if (r < 0) {
+                fprintf(stderr, "settle: %s:%d: not a settle result\n", path, line);
+                return CMP_INPUT;
+            }
+        }
+        p += len + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+static char *read_text(const char *path, int *is_json)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        fclose(f);
+        return NULL;
+    }
+    char chunk[65536];
+    size_t got;
+    int first = 1;
+    *is_json = 0;
+    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        if (first) {
+            size_t k = 0;
+            while (k < got && (chunk[k] == ' ' || chunk[k] == '\n' || chunk[k] == '\t' || chunk[k] == '\r'))
+                k++;
+            *is_json = k < got && chunk[k] == '{';
+            first = 0;
+            if (!*is_json)
+                break; /* a capture: no need to read it here */
+        }
+        fwrite(chunk, 1, got, m);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    fclose(m);
+    if (bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    return buf;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A capture to analyse: its slot in a group, filled once every item is read. */
+typedef struct Pending {
+    Group *g;
+    size_t index;
+} Pending;
+
+typedef struct Loader {
+    SettleSettings s;
+    int verbose, jobs;
+    Pending *pending;
+    size_t npending, cap, next;
+    pthread_mutex_t lock;
+    int ret;
+} Loader;
+
+static int load_capture(Loader *l, Group *g, const char *path)
+{
+    if (l->npending == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 32;
+        Pending *p = realloc(l->pending, cap * sizeof(*p));
+        if (!p)
+            return EXIT_INTERNAL;
+        l->pending = p;
+        l->cap = cap;
+    }
+    if (!group_add(g, path))
+        return EXIT_INTERNAL;
+    l->pending[l->npending++] = (Pending){ g, g->n - 1 };
+    return 0;
+}
+
+typedef struct Analyst {
+    Loader *l;
+    int id;
+    pthread_t thread;
+    int started;
+} Analyst;
+
+/* Analyses pending captures, one context a thread, until none are left. */
+static void *analyst_main(void *opaque)
+{
+    Analyst *a = opaque;
+    Loader *l = a->l;
+    SettleContext *ctx = NULL;
+    int ret = settle_open(&ctx, &l->s) < 0 ? EXIT_INTERNAL : 0;
+    cli_watch_context(a->id, ctx);
+    while (!ret) {
+        pthread_mutex_lock(&l->lock);
+        size_t i = l->next < l->npending && !cli_stop && !l->ret ? l->next++ : l->npending;
+        pthread_mutex_unlock(&l->lock);
+        if (i >= l->npending)
+            break;
+        Group *g = l->pending[i].g;
+        size_t k = l->pending[i].index;
+        const SettleResult *r = NULL;
+        int ar = settle_analyze_file(ctx, g->source[k], &r);
+        if (ar == SETTLE_ERR_INTERRUPTED || cli_stop)
+            ret = EXIT_SIGNAL;
+        else if (settle_result_info_get(ctx, &g->info[k]) < 0)
+            ret = EXIT_INTERNAL;
+        else if (l->verbose)
+            fprintf(stderr, "settle: %s: %s, load time %.3f s\n", g->source[k], g->info[k].status,
+                    g->info[k].value[0]);
+    }
+    cli_watch_context(a->id, NULL);
+    settle_close(&ctx);
+    pthread_mutex_lock(&l->lock);
+    if (ret > l->ret)
+        l->ret = ret;
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+static int analyse_pending(Loader *l)
+{
+    if (!l->npending)
+        return 0;
+    int jobs = l->jobs ? l->jobs : cli_cores();
+    if ((size_t)jobs > l->npending)
+        jobs = (int)l->npending;
+    /* share the cores between the decoders unless told otherwise */
+    if (jobs > 1 && l->s.threads == 0)
+        l->s.threads = cli_cores() / jobs > 1 ? cli_cores() / jobs : 1;
+    Analyst *an = calloc((size_t)jobs, sizeof(*an));
+    if (!an)
+        return EXIT_INTERNAL;
+    pthread_mutex_init(&l->lock, NULL);
+    for (int i = 0; i < jobs; i++) {
+        an[i] = (Analyst){ .l = l, .id = i };
+        if (i)
+            an[i].started = pthread_create(&an[i].thread, NULL, analyst_main, &an[i]) == 0;
+    }
+    analyst_main(&an[0]);
+    for (int i = 1; i < jobs; i++)
+        if (an[i].started)
+            pthread_join(an[i].thread, NULL);
+    pthread_mutex_destroy(&l->lock);
+    free(an);
+    if (!l->ret && l->next < l->npending)
+        l->ret = cli_stop ? EXIT_SIGNAL : EXIT_INTERNAL;
+    return l->ret;
+}
+
+static int load_item(Loader *l, Group *g, const char *item)
+{
+    struct stat st;
+    if (stat(item, &st) < 0) {
+        fprintf(stderr, "settle: %s: %s\n", item, strerror(errno));
+        return CMP_INPUT;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(item);
+        if (!d) {
+            fprintf(stderr, "settle: %s: %s\n", item, strerror(errno));
+            return CMP_INPUT;
+        }
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        int ret = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            size_t len = strlen(de->d_name);
+            if (len < 6 || strcmp(de->d_name + len - 5, ".json") || de->d_name[0] == '.')
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                char **nn = realloc(names, cap * sizeof(*nn));
+                if (!nn) {
+                    ret = EXIT_INTERNAL;
+                    break;
+                }
+                names = nn;
+            }
+            size_t pl = strlen(item) + len + 2;
+            if (!(names[n] = malloc(pl))) {
+                ret = EXIT_INTERNAL;
+                break;
+            }
+            snprintf(names[n++], pl, "%s/%s", item, de->d_name);
+        }
+        closedir(d);
+        if (!ret && names)
+            qsort(names, n, sizeof(*names), cmp_name);
+        for (size_t i = 0; i < n; i++) {
+            if (!ret)
+                ret = load_item(l, g, names[i]);
+            free(names[i]);
+        }
+        free(names);
+        if (!ret && !n)
+            fprintf(stderr, "settle: warning: %s: no .json results in this directory\n", item);
+        return ret;
+    }
+    int is_json = 0;
+    char *text = read_text(item, &is_json);
+    if (!text) {
+        fprintf(stderr, "settle: %s: %s\n", item, strerror(errno));
+        return CMP_INPUT;
+    }
+    int ret = is_json ? load_json(g, item, text) : load_capture(l, g, item);
+    free(text);
+    return ret;
+}
+
+static int write_report(const char *path, const SettleReport *r, int json)
+{
+    OutFile o;
+    if (out_open(&o, path) < 0) {
+        fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
+        return CMP_OUTPUT;
+    }
+    int bad = json ? settle_write_report_json(r, o.f) : settle_write_report_markdown(r, o.f);
+    if (bad < 0 || out_commit(&o) < 0) {
+        fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
+                strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
+        out_abort(&o);
+        return CMP_OUTPUT;
+    }
+    return 0;
+}
+
+static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi, v);
+        return EXIT_USAGE;
+    }
+    *out = x;
+    return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    Loader l;
+    memset(&l, 0, sizeof(l));
+    settle_default_settings(&l.s);
+    SettleCompareSettings cs;
+    settle_compare_default_settings(&cs);
+    Group ga = { .name = "baseline" }, gb = { .name = "candidate" };
+    Group *cur = NULL;
+    const char **items[2] = { NULL, NULL };
+    size_t nitems[2] = { 0, 0 };
+    const char *markdown = NULL, *json = NULL, *min_effect_text = "0";
+    int quiet = 0, ret = 0, want_metric[SETTLE_NB_METRICS] = { 0 }, any_metric = 0;
+    struct option *longopts = NULL;
+
+    enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
+           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_TABLE };
+    int ntable = 0;
+    const SettleOption *table = settle_options();
+    while (table[ntable].name)
+        ntable++;
+    longopts = calloc((size_t)ntable + 16, sizeof(*longopts));
+    items[0] = calloc((size_t)argc, sizeof(char *));
+    items[1] = calloc((size_t)argc, sizeof(char *));
+    if (!longopts || !items[0] || !items[1]) {
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    int k = 0;
+    longopts[k++] = (struct option){ "baseline", no_argument, NULL, OPT_BASE };
+    longopts[k++] = (struct option){ "candidate", no_argument, NULL, OPT_CAND };
+    longopts[k++] = (struct option){ "min-effect", required_argument, NULL, OPT_MIN_EFFECT };
+    longopts[k++] = (struct option){ "alpha", required_argument, NULL, OPT_ALPHA };
+    longopts[k++] = (struct option){ "min-n", required_argument, NULL, OPT_MIN_N };
+    longopts[k++] = (struct option){ "metric", required_argument, NULL, OPT_METRIC };
+    longopts[k++] = (struct option){ "resamples", required_argument, NULL, OPT_RESAMPLES };
+    longopts[k++] = (struct option){ "seed", required_argument, NULL, OPT_SEED };
+    longopts[k++] = (struct option){ "markdown", required_argument, NULL, OPT_MD };
+    longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
+    longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
+    longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
+    longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+    longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
+    for (int i = 0; i < ntable; i++)
+        longopts[k++] = (struct option){ table[i].name, required_argument, NULL, OPT_TABLE + i };
+
+    int c;
+    optind = 1;
+    opterr = 0;
+    /* '-': items come back in order as argument 1, after --baseline or --candidate */
+    while ((c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1) {
+        double x;
+        switch (c) {
+        case 1:
+            if (!cur) {
+                fprintf(stderr, "settle: compare: '%s': say --baseline or --candidate first\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            items[cur == &gb][nitems[cur == &gb]++] = optarg;
+            break;
+        case OPT_BASE: cur = &ga; break;
+        case OPT_CAND: cur = &gb; break;
+        case OPT_MIN_EFFECT: {
+            size_t len = strlen(optarg);
+            int pct = len > 0 && optarg[len - 1] == '%';
+            char num[64];
+            snprintf(num, sizeof(num), "%.*s", (int)(pct ? len - 1 : len), optarg);
+            char *end;
+            double v = strtod(num, &end);
+            if (!*num || *end || !(v >= 0 && v < 1e6)) {
+                fprintf(stderr, "settle: --min-effect: expected seconds or a percentage, got '%s'\n",
+                        optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.min_effect = pct ? v / 100 : v;
+            cs.min_effect_relative = pct;
+            min_effect_text = optarg;
+            break;
+        }
+        case OPT_ALPHA:
+            if ((ret = parse_double("alpha", optarg, 1e-9, 0.5, &cs.alpha)))
+                goto end;
+            break;
+        case OPT_MIN_N:
+            if ((ret = parse_double("min-n", optarg, 1, 1e6, &x)) || x != floor(x)) {
+                if (!ret)
+                    fprintf(stderr, "settle: --min-n: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.min_n = (int)x;
+            break;
+        case OPT_RESAMPLES:
+            if ((ret = parse_double("resamples", optarg, 100, 1e7, &x)) || x != floor(x)) {
+                if (!ret)
+                    fprintf(stderr, "settle: --resamples: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.resamples = (int)x;
+            break;
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 0);
+            if (end == optarg || *end || errno || optarg[0] == '-') {
+                fprintf(stderr, "settle: --seed: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            cs.seed = v;
+            break;
+        }
+        case OPT_METRIC: {
+            int m = 0;
+            while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), optarg))
+                m++;
+            if (m == SETTLE_NB_METRICS) {
+                fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
+                                "last_visual_change or speed_index, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            want_metric[m] = any_metric = 1;
+            break;
+        }
+        case 'j':
+            if ((ret = parse_double("jobs", optarg, 1, CLI_MAX_CONTEXTS, &x)) || x != floor(x)) {
+                if (!ret)
+                    fprintf(stderr, "settle: --jobs: expected a whole number, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            l.jobs = (int)x;
+            break;
+        case OPT_MD: markdown = optarg; break;
+        case OPT_JSON: json = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'v': l.verbose++; break;
+        case 'h':
+            usage_compare(stdout);
+            goto end;
+        case '?':
+        case ':':
+            if (optopt)
+                fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help compare'\n",
+                        optopt);
+            else
+                fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help compare'\n",
+                        argv[optind - 1]);
+            ret = EXIT_USAGE;
+            goto end;
+        default:
+            if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
+                (ret = cli_set_option(&l.s, table[c - OPT_TABLE].name, optarg)))
+                goto end;
+        }
+    }
+    if (!nitems[0] || !nitems[1]) {
+        fprintf(stderr, "settle: compare: needs --baseline ITEM... and --candidate ITEM...; "
+                        "see 'settle help compare'\n");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if (markdown && json && !strcmp(markdown, "-") && !strcmp(json, "-")) {
+        fprintf(stderr, "settle: --markdown and --json cannot both go to stdout\n");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    char err[256];
+    if (settle_settings_check(&l.s, err, sizeof(err)) < 0) {
+        fprintf(stderr, "settle: %s\n", err);
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
+    cli_catch_signals();
+
+    for (int g = 0; g < 2; g++)
+        for (size_t i = 0; i < nitems[g] && !ret; i++)
+            ret = load_item(&l, g ? &gb : &ga, items[g][i]);
+    if (!ret)
+        ret = analyse_pending(&l);
+    if (ret)
+        goto end;
+    SettleMetricComparison mcs[SETTLE_NB_METRICS];
+    SettleReport r = {
+        .group = { { "baseline", ga.info, ga.n, (const char *const *)ga.source },
+                   { "candidate", gb.info, gb.n, (const char *const *)gb.source } },
+        .m = mcs, .settings = &cs, .min_effect_text = min_effect_text,
+        .settings_kinds = settle_results_settings_kinds(ga.info, ga.n, gb.info, gb.n),
+    };
+    if (settle_compare_results(ga.info, ga.n, gb.info, gb.n, any_metric ? want_metric : NULL,
+                               &cs, mcs, &r.nm) < 0) {
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    int regression = 0, too_few = 0, compared = 0;
+    for (int j = 0; j < r.nm; j++) {
+        const SettleMetricComparison *mc = &mcs[j];
+        if (!mc->compared) {
+            too_few |= any_metric; /* asked for by name but not in both groups */
+            continue;
+        }
+        compared++;
+        regression |= mc->cmp.verdict == SETTLE_VERDICT_REGRESSION;
+        too_few |= mc->cmp.verdict == SETTLE_VERDICT_TOO_FEW;
+    }
+    int verdict = regression ? CMP_REGRESSION : too_few || !compared ? CMP_TOO_FEW : CMP_OK;
+    if (r.settings_kinds > 1)
+        fprintf(stderr, "settle: warning: the results were analysed with %d different settings\n",
+                r.settings_kinds);
+
+    int stdout_taken = (markdown && !strcmp(markdown, "-")) || (json && !strcmp(json, "-"));
+    if (!quiet)
+        settle_write_report_text(&r, stdout_taken ? stderr : stdout);
+    int out = 0;
+    if (markdown)
+        out = worse(out, write_report(markdown, &r, 0));
+    if (json)
+        out = worse(out, write_report(json, &r, 1));
+    ret = out ? out : verdict;
+end:
+    free(l.pending);
+    if (cli_stop)
+        ret = EXIT_SIGNAL;
+    group_free(&ga);
+    group_free(&gb);
+    free(items[0]);
+    free(items[1]);
+    free(longopts);
+    return ret;
+}

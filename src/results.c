@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Reading results back: is a stored result still current (--skip-existing),
+ * and the metrics of a result for comparisons. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "internal.h"
+
+static const char *const metric_names[SETTLE_NB_METRICS] = {
+    "load_time", "first_visual_change", "last_visual_change", "speed_index",
+};
+
+const char *settle_metric_name(int i)
+{
+    return i >= 0 && i < SETTLE_NB_METRICS ? metric_names[i] : NULL;
+}
+
+const char *settle_status_name(int err)
+{
+    switch (err) {
+    case 0: return "stable";
+    case SETTLE_ERR_NOT_STABLE: return "not_stable";
+    case SETTLE_ERR_NO_START: return "no_start";
+    case SETTLE_ERR_DECODE: return "partial";
+    case SETTLE_ERR_INTERRUPTED: return "interrupted";
+    default: return "failed";
+    }
+}
+
+/* The whole file as a NUL-terminated string, or NULL. Results are one line of
+ * a few kilobytes; anything over 1 MiB is not one. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (len + 1 >= cap) {
+            char *grown = cap < (1 << 20) ? realloc(buf, cap * 2) : NULL;
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - 1 - len, f);
+        len += got;
+        if (!got) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = 0;
+    return buf;
+}
+
+static int same_item(const cJSON *a, const cJSON *b)
+{
+    if (!a || !b)
+        return 0;
+    return cJSON_Compare(a, b, 1);
+}
+
+int settle_result_is_current(SettleContext *c, const char *input, const char *result_path)
+{
+    if (!c || !input || !result_path)
+        return SETTLE_ERR_INVAL;
+    int ret = 0;
+    char *text = slurp(result_path);
+    cJSON *stored = text ? cJSON_Parse(text) : NULL;
+    cJSON *want = cJSON_CreateObject();
+    if (!want) {
+        ret = SETTLE_ERR_NOMEM;
+        goto end;
+    }
+    if (!stored || !cJSON_IsObject(stored))
+        goto end;
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(stored, "input");
+    if (!cJSON_IsString(in) || strcmp(in->valuestring, input))
+        goto end;
+    if (settle_json_add_input_id(c, want, input) < 0 || settle_json_add_setup(c, want) < 0) {
+        ret = SETTLE_ERR_NOMEM;
+        goto end;
+    }
+    if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(want, "input_size")))
+        goto end; /* the input is gone or unreadable: analyse it to say so */
+    const char *keys[] = { "input_size", "input_mtime", "settings", "labels", "settle_version" };
+    ret = 1;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+        if (!same_item(cJSON_GetObjectItemCaseSensitive(stored, keys[i]),
+                       cJSON_GetObjectItemCaseSensitive(want, keys[i])))
+            ret = 0;
+    /* an interrupted analysis is never final */
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(stored, "status");
+    if (cJSON_IsString(st) && !strcmp(st->valuestring, "interrupted"))
+        ret = 0;
+end:
+    cJSON_Delete(want);
+    cJSON_Delete(stored);
+    free(text);
+    return ret;
+}
+
+void settle_result_info_free(SettleResultInfo *info)
+{
+    if (!info)
+        return;
+    free(info->input);
+    free(info->status);
+    free(info->error);
+    free(info->settings);
+    memset(info, 0, sizeof(*info));
+}
+
+static void info_init(SettleResultInfo *info)
+{
+    memset(info, 0, sizeof(*info));
+    for (int i = 0; i < SETTLE_NB_METRICS; i++)
+        info->value[i] = NAN;
+}
+
+int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *info)
+{
+    if (!json || !info)
+        return SETTLE_ERR_INVAL;
+    info_init(info);
+    cJSON *o = cJSON_ParseWithLength(json, len);
+    int ret = SETTLE_ERR_FORMAT;
+    if (!o || !cJSON_IsObject(o))
+        goto end;
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(o, "input");
+    if (!cJSON_IsString(in))
+        goto end;
+    ret = SETTLE_ERR_NOMEM;
+    info->input = strdup(in->valuestring);
+    if (!info->input)
+        goto end;
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "error");
+    if (cJSON_IsString(err) && !(info->error = strdup(err->valuestring)))
+        goto end;
+    info->partial = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "partial"));
+    const cJSON *set = cJSON_GetObjectItemCaseSensitive(o, "settings");
+    info->settings = set ? cJSON_PrintUnformatted(set) : strdup("");
+    if (!info->settings)
+        goto end;
+    for (int i = 0; i < SETTLE_NB_METRICS; i++) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, metric_names[i]);
+        info->present[i] = m != NULL;
+        if (cJSON_IsNumber(m) && isfinite(m->valuedouble))
+            info->value[i] = m->valuedouble;
+    }
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+    const char *status = cJSON_IsString(st) ? st->valuestring
+                         : info->partial                ? "partial"
+                         : isfinite(info->value[0])     ? "stable"
+                         : info->error                  ? "failed"
+                                                        : "not_stable";
+    if (!(info->status = strdup(status)))
+        goto end;
+    ret = 0;
+end:
+    cJSON_Delete(o);
+    return ret;
+}
+
+int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
+{
+    if (!c || !info)
+        return SETTLE_ERR_INVAL;
+    info_init(info);
+    const SettleResult *r = &c->res;
+    if (c->state != 2 && !r->error)
+        return SETTLE_ERR_STATE;
+    int measured = c->state == 2 && r->frames > 0;
+    info->input = strdup(r->input ? r->input : "");
+    info->status = strdup(settle_status_name(r->error));
+    if (r->error_message)
+        info->error = strdup(r->error_message);
+    if (!info->input || !info->status || (r->error_message && !info->error)) {
+        settle_result_info_free(info);
+        return SETTLE_ERR_NOMEM;
+    }
+    info->partial = r->partial;
+    cJSON *o = cJSON_CreateObject();
+    if (!o || settle_json_add_setup(c, o) < 0 ||
+        !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings")))) {
+        cJSON_Delete(o);
+        settle_result_info_free(info);
+        return SETTLE_ERR_NOMEM;
+    }
+    cJSON_Delete(o);
+    const double v[3] = { r->load_time, r->first_visual_change, r->last_visual_change };
+    for (int i = 0; i < 3; i++) {
+        info->present[i] = 1;
+        /* as the JSON has them: to the microsecond */
+        info->value[i] = measured && isfinite(v[i]) ? round(v[i] * 1e6) / 1e6 : NAN;
+    }
+    return 0;
+}
