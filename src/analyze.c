@@ -63,8 +63,11 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     int64_t lim = (int64_t)(c->diff_limit / 10);
     int64_t share = c->npix / 500;
     c->refresh_limit = lim < share ? lim : share;
+    /* a floor for tiny thresholds, but never over 0.2 % of the picture:
+     * on a 3x5 picture (all-intra codecs make every frame a keyframe) a
+     * one-pixel change is content, not codec noise */
     if (c->refresh_limit < 16)
-        c->refresh_limit = 16;
+        c->refresh_limit = share < 16 ? share : 16;
     if (c->s.visual_metrics) {
         if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact) < 0)
             return SETTLE_ERR_NOMEM;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading captures: the only code that talks to libavformat/libavcodec/libswscale. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/macros.h>
 #include <libavutil/pixdesc.h>
@@ -56,6 +58,7 @@ typedef struct Decoder {
     pthread_cond_t cond;
     pthread_t thread;
     int size_warned;
+    int rotation;        /* of the display matrix, degrees clockwise */
 } Decoder;
 
 static int interrupt_cb(void *opaque)
@@ -232,6 +235,7 @@ static int deliver(Decoder *d, AVFrame *f)
         if ((ret = settle_begin(c, d->path, d->w, d->h)) < 0)
             return ret;
         d->begun = 1;
+        c->res.rotation = d->rotation;
         /* swscale's vector code may write past a row's last pixel: padding
          * keeps that out of the next row, which a band may not rewrite */
         d->stride = FFALIGN(d->w * 3, 64) + 64;
@@ -397,30 +401,42 @@ static void close_decoder(Decoder *d)
     avformat_close_input(&d->fmt);
 }
 
-int settle_decode_file(SettleContext *c, const char *path)
+/* Refuses a declared picture over the limit before anything is allocated for it. */
+static int check_size(SettleContext *c, const char *path, const AVCodecParameters *par)
+{
+    if (par->width < 0 || par->height < 0 ||
+        (int64_t)par->width * par->height > c->s.max_pixels)
+        return fail_input(c, path, SETTLE_ERR_LIMIT,
+                          "picture of %dx%d is larger than the limit of %lld pixels",
+                          par->width, par->height, (long long)c->s.max_pixels);
+    return 0;
+}
+
+/* The decoder's own limit, so that no frame buffer over max_pixels is ever
+ * allocated, not even while probing. */
+static int64_t codec_max_pixels(const SettleContext *c)
+{
+    return c->s.max_pixels < INT_MAX ? c->s.max_pixels : INT_MAX;
+}
+
+/* Reads the input opened by `pb` (custom I/O, owned by the caller) or, when
+ * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
+static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
 {
     Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN };
+    AVDictionary **sopts = NULL;
+    unsigned nb_sopts = 0;
     char eb[128];
     int ret;
-    struct stat st;
-
-    if (stat(path, &st) < 0) {
-        ret = fail_input(c, path, SETTLE_ERR_IO, "%s", strerror(errno));
-        goto end;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        ret = fail_input(c, path, SETTLE_ERR_IO, "is a directory, not a capture");
-        goto end;
-    }
-    if (S_ISREG(st.st_mode) && st.st_size == 0) {
-        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "empty file");
-        goto end;
-    }
 
     d.fmt = avformat_alloc_context();
     if (!d.fmt) {
         ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
         goto end;
+    }
+    if (pb) {
+        d.fmt->pb = pb;
+        d.fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
     }
     d.fmt->interrupt_callback.callback = interrupt_cb;
     d.fmt->interrupt_callback.opaque = c;
@@ -431,7 +447,26 @@ int settle_decode_file(SettleContext *c, const char *path)
                                                   : av_err(ret, eb, sizeof(eb)));
         goto end;
     }
-    if ((ret = avformat_find_stream_info(d.fmt, NULL)) < 0) {
+    for (unsigned i = 0; i < d.fmt->nb_streams; i++) {
+        const AVCodecParameters *par = d.fmt->streams[i]->codecpar;
+        if (par->codec_type == AVMEDIA_TYPE_VIDEO && (ret = check_size(c, path, par)) < 0)
+            goto end;
+    }
+    /* probing decodes frames too: the same limit applies there */
+    nb_sopts = d.fmt->nb_streams;
+    if (nb_sopts) {
+        sopts = av_calloc(nb_sopts, sizeof(*sopts));
+        if (!sopts) {
+            ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
+            goto end;
+        }
+        for (unsigned i = 0; i < nb_sopts; i++)
+            if (av_dict_set_int(&sopts[i], "max_pixels", codec_max_pixels(c), 0) < 0) {
+                ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
+                goto end;
+            }
+    }
+    if ((ret = avformat_find_stream_info(d.fmt, sopts)) < 0) {
         ret = fail_input(c, path, SETTLE_ERR_FORMAT, "cannot read stream information: %s",
                          av_err(ret, eb, sizeof(eb)));
         goto end;
@@ -452,13 +487,8 @@ int settle_decode_file(SettleContext *c, const char *path)
     }
     AVStream *vs = d.fmt->streams[d.stream];
     const AVCodecParameters *par = vs->codecpar;
-    if (par->width < 0 || par->height < 0 ||
-        (int64_t)par->width * par->height > c->s.max_pixels) {
-        ret = fail_input(c, path, SETTLE_ERR_LIMIT,
-                         "picture of %dx%d is larger than the limit of %lld pixels",
-                         par->width, par->height, (long long)c->s.max_pixels);
+    if ((ret = check_size(c, path, par)) < 0)
         goto end;
-    }
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
     if (!codec) {
         ret = fail_input(c, path, SETTLE_ERR_FORMAT, "no decoder for the %s video codec",
@@ -478,12 +508,21 @@ int settle_decode_file(SettleContext *c, const char *path)
         goto end;
     }
     d.dec->thread_count = c->s.threads;
+    d.dec->max_pixels = codec_max_pixels(c);
     d.dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     d.dec->pkt_timebase = vs->time_base;
     if ((ret = avcodec_open2(d.dec, codec, NULL)) < 0) {
         ret = fail_input(c, path, SETTLE_ERR_FORMAT, "cannot open the %s decoder: %s",
                          codec->name, av_err(ret, eb, sizeof(eb)));
         goto end;
+    }
+    size_t dm_size = 0;
+    const uint8_t *dm = av_stream_get_side_data(vs, AV_PKT_DATA_DISPLAYMATRIX, &dm_size);
+    if (dm && dm_size >= 9 * sizeof(int32_t)) {
+        /* av_display_rotation_get answers counter-clockwise */
+        double rot = av_display_rotation_get((const int32_t *)dm);
+        if (isfinite(rot))
+            d.rotation = ((int)-lrint(rot) % 360 + 360) % 360;
     }
     d.tb = av_q2d(vs->time_base);
     AVRational fr = vs->avg_frame_rate.num > 0 ? vs->avg_frame_rate : vs->r_frame_rate;
@@ -513,12 +552,6 @@ int settle_decode_file(SettleContext *c, const char *path)
     if (d.fmt->pb && d.fmt->pb->error < 0 && !read_error)
         read_error = d.fmt->pb->error;
 
-    if (!d.begun) {
-        ret = fail_input(c, path, d.decode_errors ? SETTLE_ERR_DECODE : SETTLE_ERR_TOO_SHORT,
-                         "%s", d.decode_errors ? "no frame could be decoded: corrupt video stream"
-                                               : "no video frames decoded: nothing to compare");
-        goto end;
-    }
     /* A demuxer that meets the end of a cut file mid-way only says so in its
      * log; the duration the file declares tells the same. */
     int only_video = 1;
@@ -529,6 +562,26 @@ int settle_decode_file(SettleContext *c, const char *path)
         declared = vs->duration * d.tb;
     else if (only_video && d.fmt->duration > 0 && d.fmt->duration != AV_NOPTS_VALUE)
         declared = d.fmt->duration / (double)AV_TIME_BASE;
+    /* Nothing measured: the capture cannot be analysed at all (never
+     * SETTLE_ERR_DECODE, which promises a partial result). */
+    if (!d.begun) {
+        if (c->interrupted)
+            ret = fail_input(c, path, SETTLE_ERR_INTERRUPTED, "interrupted before the first frame");
+        else if (d.decode_errors)
+            ret = fail_input(c, path, SETTLE_ERR_FORMAT,
+                             "no frame could be decoded: corrupt video stream");
+        else if (read_error)
+            ret = fail_input(c, path, SETTLE_ERR_FORMAT, "read error before the first frame: %s",
+                             av_err(read_error, eb, sizeof(eb)));
+        else if (isfinite(declared))
+            ret = fail_input(c, path, SETTLE_ERR_FORMAT,
+                             "truncated: not one complete frame of the %.3f s the file declares",
+                             declared);
+        else
+            ret = fail_input(c, path, SETTLE_ERR_TOO_SHORT,
+                             "no video frames decoded: nothing to compare");
+        goto end;
+    }
     double first = c->t0 - (vs->start_time != AV_NOPTS_VALUE ? vs->start_time * d.tb : c->t0);
     double end_time = d.last_end - c->t0 + (first > 0 ? first : 0);
     char msg[256];
@@ -549,8 +602,91 @@ int settle_decode_file(SettleContext *c, const char *path)
     }
     ret = 0;
 end:
+    if (sopts) {
+        for (unsigned i = 0; i < nb_sopts; i++)
+            av_dict_free(&sopts[i]);
+        av_freep(&sopts);
+    }
     close_decoder(&d);
     return ret;
+}
+
+int settle_decode_file(SettleContext *c, const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) < 0)
+        return fail_input(c, path, SETTLE_ERR_IO, "%s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail_input(c, path, SETTLE_ERR_IO, "is a directory, not a capture");
+    if (S_ISREG(st.st_mode) && st.st_size == 0)
+        return fail_input(c, path, SETTLE_ERR_FORMAT, "empty file");
+    return decode_input(c, path, NULL);
+}
+
+typedef struct CallerIO {
+    int (*read)(void *opaque, uint8_t *buf, int size);
+    int64_t (*seek)(void *opaque, int64_t offset, int whence);
+    void *opaque;
+} CallerIO;
+
+static int io_read(void *opaque, uint8_t *buf, int size)
+{
+    const CallerIO *io = opaque;
+    int n = io->read(io->opaque, buf, size);
+    if (n > size)
+        return AVERROR(EIO);
+    return n > 0 ? n : n == 0 ? AVERROR_EOF : AVERROR(EIO);
+}
+
+static int64_t io_seek(void *opaque, int64_t offset, int whence)
+{
+    const CallerIO *io = opaque;
+    whence &= ~AVSEEK_FORCE;
+    if (whence != AVSEEK_SIZE) {
+        if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
+            return AVERROR(EINVAL);
+        int64_t pos = io->seek(io->opaque, offset, whence);
+        return pos < 0 ? AVERROR(EIO) : pos;
+    }
+    /* the size: to the end and back */
+    int64_t cur = io->seek(io->opaque, 0, SEEK_CUR);
+    if (cur < 0)
+        return AVERROR(ENOSYS);
+    int64_t size = io->seek(io->opaque, 0, SEEK_END);
+    if (io->seek(io->opaque, cur, SEEK_SET) != cur)
+        return AVERROR(EIO);
+    return size < 0 ? AVERROR(ENOSYS) : size;
+}
+
+int settle_decode_io(SettleContext *c, const char *name,
+                     int (*read)(void *opaque, uint8_t *buf, int size),
+                     int64_t (*seek)(void *opaque, int64_t offset, int whence), void *opaque)
+{
+    CallerIO io = { .read = read, .seek = seek, .opaque = opaque };
+    enum { IO_BUFFER = 32768 };
+    uint8_t *buf = av_malloc(IO_BUFFER);
+    AVIOContext *pb = buf ? avio_alloc_context(buf, IO_BUFFER, 0, &io, io_read, NULL,
+                                               seek ? io_seek : NULL)
+                          : NULL;
+    int ret;
+    if (!pb) {
+        av_free(buf);
+        return fail_input(c, name, SETTLE_ERR_NOMEM, "out of memory");
+    }
+    ret = decode_input(c, name, pb);
+    /* libavformat may have replaced the buffer: free the one it holds */
+    av_freep(&pb->buffer);
+    avio_context_free(&pb);
+    return ret;
+}
+
+static int analysis_outcome(SettleContext *c, int ret, const SettleResult **res)
+{
+    int fin = settle_finish(c, res);
+    if (ret < 0 && ret != SETTLE_ERR_DECODE)
+        return ret == SETTLE_ERR_TOO_SHORT ? SETTLE_ERR_TOO_SHORT : ret;
+    return fin;
 }
 
 int settle_analyze_file(SettleContext *c, const char *path, const SettleResult **res)
@@ -570,10 +706,22 @@ int settle_analyze_file(SettleContext *c, const char *path, const SettleResult *
         c->in_mtime_sec = st.st_mtim.tv_sec;
         c->in_mtime_nsec = st.st_mtim.tv_nsec;
     }
-    int fin = settle_finish(c, res);
-    if (ret < 0 && ret != SETTLE_ERR_DECODE)
-        return ret == SETTLE_ERR_TOO_SHORT ? SETTLE_ERR_TOO_SHORT : ret;
-    return fin;
+    return analysis_outcome(c, ret, res);
+}
+
+int settle_analyze_io(SettleContext *c, const char *name,
+                      int (*read)(void *opaque, uint8_t *buf, int size),
+                      int64_t (*seek)(void *opaque, int64_t offset, int whence), void *opaque,
+                      const SettleResult **res)
+{
+    if (!c || !name || !read)
+        return SETTLE_ERR_INVAL;
+    if (c->state == 1)
+        return SETTLE_ERR_STATE;
+    c->state = 0;
+    int ret = settle_decode_io(c, name, read, seek, opaque);
+    c->in_known = 0; /* not a file: nothing to identify it by */
+    return analysis_outcome(c, ret, res);
 }
 
 void settle_codec_log_level(int level)

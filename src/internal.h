@@ -123,6 +123,11 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
 /* Decodes `path` and feeds every frame to the context (settle_begin ... send). */
 int settle_decode_file(SettleContext *c, const char *path);
 
+/* The same through the caller's read and seek callbacks (settle_analyze_io). */
+int settle_decode_io(SettleContext *c, const char *name,
+                     int (*read)(void *opaque, uint8_t *buf, int size),
+                     int64_t (*seek)(void *opaque, int64_t offset, int whence), void *opaque);
+
 /* Adds the identity of the result to `o`: "input_size", "input_mtime" (from
  * a stat of `path` when given, else from the last analysis), and returns 0 or
  * -1 (out of memory). And the parts that must match for a result to be

@@ -91,6 +91,7 @@ int settle_write_json(SettleContext *c, FILE *out)
     bad |= add_time(o, "duration", measured ? r->duration : NAN);
     bad |= add_number(o, "width", measured ? r->width : NAN);
     bad |= add_number(o, "height", measured ? r->height : NAN);
+    bad |= add_number(o, "rotation", measured ? r->rotation : NAN);
     if (measured)
         bad |= !cJSON_AddStringToObject(o, "method", settle_method_name(r->method));
     else

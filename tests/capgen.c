@@ -6,6 +6,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/display.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
 #include <libavutil/opt.h>
@@ -306,6 +307,14 @@ int capgen_write(const CapgenSpec *spec)
     if ((ret = avcodec_parameters_from_context(w.st->codecpar, w.enc)) < 0)
         goto fail;
     w.st->time_base = w.enc->time_base;
+    if (spec->rotation) {
+        uint8_t *m = av_stream_new_side_data(w.st, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+        if (!m) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        av_display_rotation_set((int32_t *)m, spec->rotation);
+    }
     if (!spec->time_ms)
         w.st->avg_frame_rate = w.enc->framerate;
 

@@ -22,6 +22,7 @@ typedef struct CapgenSpec {
                               * libvpx/libvpx-vp9 keep a fixed cadence (0, gop, 2*gop...) around forced keyframes, libx264/mpeg4 count from the last keyframe;
                               * ffv1 ignores `keyframes`: with gop 0 every frame is a keyframe, else every gop-th */
     int quality;             /* 0 = (near) lossless / very high quality; larger = worse: for libx264 it is the CRF/QP (0..51), for libvpx/libvpx-vp9 the crf/qmin-qmax (0..63), for mpeg4 the qscale (1..31); ignored for ffv1 */
+    int rotation;            /* degrees clockwise a player must turn the picture: a display matrix on the stream, as phones write; 0 = none */
     CapgenDraw draw;
     void *opaque;
 } CapgenSpec;

@@ -10,6 +10,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+# `meson test --setup valgrind` puts memcheck in front of every settle run
+if [ -n "${SETTLE_WRAPPER:-}" ]; then
+  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$tmp/settle"
+  chmod +x "$tmp/settle"
+  settle=$tmp/settle
+fi
 
 check() { # name, condition result (0 = ok)
   if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $1"; else fail=$((fail + 1)); echo "not ok - $1"; fi
@@ -85,6 +91,33 @@ code=$?
 check "truncated mp4 is partial or unreadable (exit $code)" $?
 grep -q "cut.mp4" "$tmp/err"
 check "truncated mp4 named in: $(head -c 200 "$tmp/err")" $?
+
+# broken captures made from the sample: exactly one stderr line "settle: FILE: ..."
+exactly_one_line() { # name, file, expected text after "settle: FILE: "
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(head -c $((${#2} + 10)) "$tmp/err")" = "settle: $2: " ] &&
+    grep -qF -- "$3" "$tmp/err"
+  check "$1: one line 'settle: $2: $3': $(head -c 200 "$tmp/err")" $?
+}
+head -c 65536 /dev/zero >"$tmp/zeros.mp4"
+expect_exit "zero bytes" 3 "$settle" analyze "$tmp/zeros.mp4"
+exactly_one_line "zero bytes" "$tmp/zeros.mp4" "not a video file"
+head -c 1000 "$sample" >"$tmp/head.mp4"
+expect_exit "cut after the header" 3 "$settle" analyze "$tmp/head.mp4"
+exactly_one_line "cut after the header" "$tmp/head.mp4" "not a video file"
+cp "$sample" "$tmp/flipped.mp4"
+# 600 bytes of frame data in the middle (the sample's index is at the end)
+head -c 600 /dev/zero | tr '\0' '\245' | dd of="$tmp/flipped.mp4" bs=1 seek=15000 conv=notrunc 2>/dev/null
+expect_exit "flipped frame data" 2 "$settle" analyze "$tmp/flipped.mp4"
+exactly_one_line "flipped frame data" "$tmp/flipped.mp4" "(result partial)"
+grep -q "flipped.mp4: stable at .* (partial)$" "$tmp/out"
+check "flipped frame data: summary marked partial: $(cat "$tmp/out")" $?
+cp "$sample" "$tmp/huge.mp4"
+stsd=$(grep -obUa stsd "$tmp/huge.mp4" | head -1 | cut -d: -f1)
+avc1=$(tail -c +$((stsd + 1)) "$tmp/huge.mp4" | grep -obUa avc1 | head -1 | cut -d: -f1)
+# the sample entry's width and height (16 bits each, 28 bytes after its type) := 60000
+printf '\352\140\352\140' | dd of="$tmp/huge.mp4" bs=1 seek=$((stsd + avc1 + 28)) conv=notrunc 2>/dev/null
+expect_exit "declared 60000x60000" 3 "$settle" analyze "$tmp/huge.mp4"
+exactly_one_line "declared 60000x60000" "$tmp/huge.mp4" "picture of 60000x60000 is larger than the limit"
 
 # several captures: one bad file does not stop the others
 expect_exit "good and bad together" 3 "$settle" analyze -q --json "$tmp/many.json" "$tmp/nope.mp4" "$sample"

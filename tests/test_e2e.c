@@ -757,6 +757,87 @@ static void test_csv(void **state)
     settle_close(&c);
 }
 
+/* A capture in memory, read through settle_analyze_io. */
+typedef struct Mem {
+    uint8_t *data;
+    size_t size, pos;
+    int reads;
+} Mem;
+
+static int mem_read(void *opaque, uint8_t *buf, int size)
+{
+    Mem *m = opaque;
+    size_t n = m->size - m->pos < (size_t)size ? m->size - m->pos : (size_t)size;
+    memcpy(buf, m->data + m->pos, n);
+    m->pos += n;
+    m->reads++;
+    return (int)n;
+}
+
+static int64_t mem_seek(void *opaque, int64_t offset, int whence)
+{
+    Mem *m = opaque;
+    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)m->pos : (int64_t)m->size;
+    if (base + offset < 0 || base + offset > (int64_t)m->size)
+        return -1;
+    m->pos = (size_t)(base + offset);
+    return (int64_t)m->pos;
+}
+
+static void load(const char *path, Mem *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->size = (size_t)file_size(path);
+    m->data = malloc(m->size);
+    assert_non_null(m->data);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(m->data, 1, m->size, f), m->size);
+    fclose(f);
+}
+
+/* The same capture from a file and from memory gives the same result; a
+ * webm also reads without seeking (a pipe), an mp4 cut before its index not. */
+static void test_analyze_io(void **state)
+{
+    (void)state;
+    SceneSpec s = startup(W, H);
+    make_capture("io.webm", "libvpx", 20, &s, FRAMES, NULL, NULL);
+    SettleContext *c = open_with(NULL);
+    const SettleResult *r = NULL;
+    assert_int_equal(settle_analyze_file(c, "io.webm", &r), 0);
+    int64_t stable = r->stable_frame, frames = r->frames;
+    double stable_time = r->stable_time;
+
+    Mem m;
+    load("io.webm", &m);
+    assert_int_equal(settle_analyze_io(c, "memory.webm", mem_read, mem_seek, &m, &r), 0);
+    assert_string_equal(r->input, "memory.webm");
+    assert_int_equal(r->frames, frames);
+    assert_int_equal(r->stable_frame, stable);
+    assert_near(r->stable_time, stable_time, 1e-9);
+    assert_true(m.reads > 0);
+
+    m.pos = 0;
+    assert_int_equal(settle_analyze_io(c, "pipe.webm", mem_read, NULL, &m, &r), 0);
+    assert_int_equal(r->frames, frames);
+    assert_int_equal(r->stable_frame, stable);
+    free(m.data);
+
+    assert_int_equal(settle_analyze_io(c, "x", NULL, NULL, NULL, &r), SETTLE_ERR_INVAL);
+
+    /* bytes that are not a capture */
+    static uint8_t text[] = "not a capture, just text\n";
+    Mem t = { .data = text, .size = sizeof(text) - 1 };
+    settle_codec_log_level(-1);
+    int ret = settle_analyze_io(c, "text.mp4", mem_read, mem_seek, &t, &r);
+    settle_codec_log_level(SETTLE_LOG_ERROR);
+    assert_int_equal(ret, SETTLE_ERR_FORMAT);
+    assert_int_equal(r->error, SETTLE_ERR_FORMAT);
+    assert_string_equal(r->input, "text.mp4");
+    settle_close(&c);
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -804,6 +885,7 @@ int main(void)
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_corrupt_bytes),
         cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_analyze_io),
     };
     return cmocka_run_group_tests_name("e2e", tests, group_setup, group_teardown);
 }

@@ -246,6 +246,10 @@ typedef struct SettleResult {
      * progress reached N % and stayed at or above it. */
     double speed_index;
     double visually_complete_85, visually_complete_95, visually_complete_99;
+    int rotation;               /* degrees clockwise (0, 90, 180, 270) a player turns the
+                                 * stored picture to show it (a phone's display matrix); 0 when
+                                 * none. The analysis uses the stored picture: rotating it would
+                                 * change no pixel count. */
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */
@@ -279,6 +283,24 @@ SETTLE_API int settle_finish(SettleContext *c, const SettleResult **res);
  * for each frame, settle_finish. Same return as settle_finish; when the file
  * cannot be opened at all *res still holds the input name and the error. */
 SETTLE_API int settle_analyze_file(SettleContext *c, const char *path, const SettleResult **res);
+
+/* Like settle_analyze_file, for a capture that is not a file: libavformat
+ * reads it through the caller's callbacks (a buffer in memory, a socket).
+ * `name` names the input in the result and messages (and its extension helps
+ * to recognise the format).
+ *   read: copies up to `size` bytes into buf and returns how many (> 0), 0 at
+ *         the end of the input, or a negative number on a read error (the
+ *         result is then partial, SETTLE_ERR_DECODE).
+ *   seek: like lseek with SEEK_SET, SEEK_CUR or SEEK_END: returns the new
+ *         position or a negative number when it cannot. NULL for an input that
+ *         cannot seek (a pipe): formats that need seeking (an mp4 with its
+ *         index at the end) then cannot be read.
+ * The callbacks are called only during this call, from the calling thread;
+ * `opaque` is passed to them unchanged. Same returns as settle_analyze_file. */
+SETTLE_API int settle_analyze_io(SettleContext *c, const char *name,
+                                 int (*read)(void *opaque, uint8_t *buf, int size),
+                                 int64_t (*seek)(void *opaque, int64_t offset, int whence),
+                                 void *opaque, const SettleResult **res);
 
 /* Calls `cb` for every frame of the last finished analysis, in order, with the
  * quiet flag of the method used. Stops and returns cb's value when it is
