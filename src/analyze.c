@@ -85,6 +85,8 @@ static void reset(SettleContext *c)
     c->prev = NULL;
     free(c->band_hist);
     c->band_hist = NULL;
+    free(c->dirty);
+    c->dirty = NULL;
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -190,7 +192,8 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
     c->prev = malloc((size_t)w * h * 3);
     c->band_hist = malloc((size_t)((h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS) *
                           SETTLE_HIST_BINS * sizeof(*c->band_hist));
-    if (!c->prev || !c->band_hist)
+    c->dirty = malloc((size_t)(h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS);
+    if (!c->prev || !c->band_hist || !c->dirty)
         return SETTLE_ERR_NOMEM;
     c->crop_pending = 0;
     c->crop_tries = 0;
@@ -401,6 +404,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     } else {
         if (changed && band_h < 1)
             changed = NULL;
+        memset(c->dirty, 0, (size_t)nbands);
         for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
             int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
             if (changed) {
@@ -420,6 +424,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             r.diff += dl.changed;
             r.strong += dl.strong;
             c->marker_count += dl.marker;
+            c->dirty[i] = dl.rows > 0;
         }
     }
     r.entropy = settle_histogram_entropy(c->hist, SETTLE_HIST_BINS);
@@ -506,7 +511,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                                                                : r.index == c->common_start;
         settle_visual_frame(&c->visual, rgb, p->stride, r.index, r.time, is_start,
                             is_start && c->s.start != SETTLE_START_FIRST_CHANGE
-                                ? c->common_start_time : r.time);
+                                ? c->common_start_time : r.time,
+                            c->n ? c->dirty : NULL);
     }
 
     if (c->spool && fwrite(&r, sizeof(r), 1, c->spool) != 1) {

@@ -67,6 +67,7 @@ struct SettleContext {
     uint32_t hist[SETTLE_HIST_BINS]; /* of the previous picture, kept up to date */
     int64_t marker_count;             /* its pixels of the marker colour */
     uint32_t *band_hist;              /* the histogram of each band of BAND_ROWS rows */
+    uint8_t *dirty;                   /* per band: differs from the previous picture */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

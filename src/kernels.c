@@ -81,7 +81,7 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
 {
-    int64_t changed = 0, big = 0, mk = 0;
+    int64_t changed = 0, big = 0, mk = 0, rows = 0;
     uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
     const size_t row = (size_t)w * 3;
     for (int y = 0; y < h; y++) {
@@ -90,6 +90,7 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
         /* a screen recording is mostly unchanged rows */
         if (!memcmp(pc, pp, row))
             continue;
+        rows++;
         for (size_t x = 0; x < row; x += 3) {
             /* eight equal pixels at once: three 64-bit words */
             if (!(x % 24) && x + 24 <= row) {
@@ -120,6 +121,7 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
     out->changed = changed;
     out->strong = big;
     out->marker = mk;
+    out->rows = rows;
 }
 
 void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
@@ -154,6 +156,7 @@ void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, pt
             differ += pc[x] != pp[x] || pc[x + 1] != pp[x + 1] || pc[x + 2] != pp[x + 2];
     }
     out->changed = out->strong = out->marker = 0;
+    out->rows = changed_rows;
     if (!changed_rows)
         return;
     uint32_t old[SETTLE_HIST_BINS];

@@ -31,6 +31,7 @@ typedef struct SettleDelta {
     int64_t changed;       /* pixels whose largest channel difference exceeds tol */
     int64_t strong;        /* ... exceeds strong_tol */
     int64_t marker;        /* change in the count of pixels within mtol of the marker */
+    int64_t rows;          /* rows in which any byte differed */
 } SettleDelta;
 
 /* One pass over two pictures that skips unchanged rows and pixels: counts the

@@ -128,7 +128,7 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end)
             x++;
         v->xstart[tx] = x;
     }
-    v->start_frame = v->first_change = v->last_change = -1;
+    v->start_frame = v->first_change = v->last_change = v->scaled = -1;
     v->start_time = v->first_change_time = v->last_change_time = NAN;
     v->spool = tmpfile();
     v->spool_ok = v->spool != NULL;
@@ -161,23 +161,34 @@ void settle_visual_free(SettleVisual *v)
  * source pixels that map to it. Source rows are summed column by column
  * first (a loop the compiler vectorises), and the columns are gathered only
  * once a scaled row is complete. */
-static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride)
+static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
+                       const uint8_t *dirty)
 {
     int tw3 = v->tw * 3, w3 = v->w * 3;
-    if (v->tw == v->w && v->th == v->h) {
-        for (int y = 0; y < v->h; y++)
-            memcpy(v->cur + (size_t)y * tw3, rgb + y * stride, (size_t)tw3);
-        return;
-    }
     uint16_t *acc = v->acc;
-    for (int y = 0; y < v->h; y++) {
-        const uint8_t *row = rgb + y * stride;
-        for (int i = 0; i < w3; i++)
-            acc[i] += row[i];
-        int ty = v->ymap[y];
-        if (y + 1 < v->h && v->ymap[y + 1] == ty)
+    for (int y = 0; y < v->h;) {
+        /* the source rows y .. ye - 1 make scaled row ty */
+        int ty = v->ymap[y], ye = y + 1;
+        while (ye < v->h && v->ymap[ye] == ty)
+            ye++;
+        int need = !dirty;
+        for (int b = y / SETTLE_BAND_ROWS; !need && b <= (ye - 1) / SETTLE_BAND_ROWS; b++)
+            need = dirty[b];
+        if (!need) {
+            y = ye;
             continue;
+        }
         uint8_t *out = v->cur + (size_t)ty * tw3;
+        if (v->tw == v->w && v->th == v->h) {
+            memcpy(out, rgb + y * stride, (size_t)tw3);
+            y = ye;
+            continue;
+        }
+        for (; y < ye; y++) {
+            const uint8_t *row = rgb + y * stride;
+            for (int i = 0; i < w3; i++)
+                acc[i] += row[i];
+        }
         const uint64_t *inv = v->inv + (size_t)ty * v->tw;
         for (int tx = 0; tx < v->tw; tx++) {
             uint64_t sum[3] = { 0, 0, 0 };
@@ -273,13 +284,28 @@ static void store_frame(SettleVisual *v, int64_t index, double time)
 }
 
 void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, int64_t index,
-                         double time, int is_start, double start_time)
+                         double time, int is_start, double start_time, const uint8_t *dirty)
 {
     if (v->start_frame < 0 && !is_start)
         return;
-    scale_down(v, rgb, stride);
-    histogram(v);
-    if (is_start) {
+    /* Scaled rows whose source bands did not change keep their values; a
+     * picture that did not change at all scales, counts and compares as the
+     * previous one did, and only its record is written. */
+    int follows = v->scaled == index - 1;
+    int repeat = 0;
+    if (follows && dirty) {
+        repeat = !is_start;
+        for (int b = 0; repeat && b < (v->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS; b++)
+            repeat = !dirty[b];
+    }
+    if (!repeat) {
+        scale_down(v, rgb, stride, follows ? dirty : NULL);
+        histogram(v);
+    }
+    v->scaled = index;
+    if (repeat) {
+        /* no decision below can come out otherwise than for the previous frame */
+    } else if (is_start) {
         v->start_frame = index;
         v->start_time = start_time;
         memcpy(v->start, v->cur, (size_t)v->tw * v->th * 3);

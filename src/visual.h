@@ -26,6 +26,7 @@ typedef struct SettleVisual {
     int *xstart;            /* first source column of each scaled column, tw + 1 entries */
     uint16_t *acc;          /* column sums of the source rows of one scaled row */
     uint8_t *cur, *start, *ref, *tmp;
+    int64_t scaled;         /* the frame whose scaled picture cur holds, -1 for none */
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
     uint32_t start_hist[SETTLE_HIST_BINS]; /* the start frame's */
     uint32_t ref_hist[SETTLE_HIST_BINS];   /* the final picture's (the last visual change) */
@@ -63,7 +64,12 @@ void settle_visual_free(SettleVisual *v);
  * measurement (the frames before it are ignored). start_time: the start, in
  * seconds from the first frame. */
 void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, int64_t index,
-                         double time, int is_start, double start_time);
+                         double time, int is_start, double start_time, const uint8_t *dirty);
+
+/* dirty: for each band of SETTLE_BAND_ROWS rows, whether any of its pixels
+ * differs from the previous frame's (NULL: all may); unchanged rows keep
+ * their scaled values, and a picture with no dirty band keeps the previous
+ * frame's scaled picture, histogram and decisions. */
 
 /* The visual progress (whole percent) of a spooled frame, once
  * settle_visual_finish has found the final picture. */
