@@ -7,7 +7,14 @@ set -u
 settle=$1
 make_runs=$2
 tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] && echo "kept $tmp" || trap 'rm -rf "$tmp"' EXIT
+wrap=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "kept $tmp" || trap 'rm -rf "$tmp" "$wrap"' EXIT
+# `meson test --setup valgrind` puts memcheck in front of every settle run
+if [ -n "${SETTLE_WRAPPER:-}" ]; then
+  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$wrap/settle"
+  chmod +x "$wrap/settle"
+  settle=$wrap/settle
+fi
 cd "$tmp" || exit 1
 pass=0
 fail=0
