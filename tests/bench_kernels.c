@@ -31,6 +31,20 @@ static void fill(uint8_t *p, unsigned seed)
     }
 }
 
+/* prev = base; cur = base changed as `kind` says (0 still, 1 a tenth of the
+ * rows, 2 every pixel); round r varies the change. */
+static void prepare(uint8_t *cur, uint8_t *prev, const uint8_t *base, int kind, int r)
+{
+    memcpy(prev, base, (size_t)W * H * 3);
+    memcpy(cur, base, (size_t)W * H * 3);
+    if (kind == 1)
+        for (int y = 0; y < H; y += 10)
+            memset(cur + (size_t)y * W * 3, r & 0xff, (size_t)W * 3);
+    else if (kind == 2)
+        for (size_t i = 0; i < (size_t)W * H * 3; i += 3)
+            cur[i] ^= 0x40;
+}
+
 int main(void)
 {
     uint8_t *cur = malloc((size_t)W * H * 3), *prev = malloc((size_t)W * H * 3);
@@ -64,14 +78,7 @@ int main(void)
         /* the incremental kernel: prev is reset before each round, outside the clock */
         double spent = 0;
         for (int r = 0; r < ROUNDS; r++) {
-            memcpy(prev, base, (size_t)W * H * 3);
-            memcpy(cur, base, (size_t)W * H * 3);
-            if (kind == 1)
-                for (int y = 0; y < H; y += 10)
-                    memset(cur + (size_t)y * W * 3, r & 0xff, (size_t)W * 3);
-            else if (kind == 2)
-                for (size_t i = 0; i < (size_t)W * H * 3; i += 3)
-                    cur[i] ^= 0x40;
+            prepare(cur, prev, base, kind, r);
             memset(hist, 0, sizeof(hist));
             settle_histogram_rgb(prev, W * 3, W, H, hist);
             SettleDelta d;
@@ -84,14 +91,7 @@ int main(void)
         double bspent = 0;
         static uint32_t bands[(H + 15) / 16][SETTLE_HIST_BINS];
         for (int r = 0; r < ROUNDS; r++) {
-            memcpy(prev, base, (size_t)W * H * 3);
-            memcpy(cur, base, (size_t)W * H * 3);
-            if (kind == 1)
-                for (int y = 0; y < H; y += 10)
-                    memset(cur + (size_t)y * W * 3, r & 0xff, (size_t)W * 3);
-            else if (kind == 2)
-                for (size_t i = 0; i < (size_t)W * H * 3; i += 3)
-                    cur[i] ^= 0x40;
+            prepare(cur, prev, base, kind, r);
             memset(hist, 0, sizeof(hist));
             for (int b = 0; b * 16 < H; b++) {
                 int bh = H - b * 16 < 16 ? H - b * 16 : 16;
