@@ -520,12 +520,7 @@ int cmd_analyze(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            if (optopt)
-                fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help analyze'\n",
-                        optopt);
-            else
-                fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help analyze'\n",
-                        argv[optind - 1]);
+            cli_bad_option("analyze", argv);
             ret = EXIT_USAGE;
             goto end;
         default:

@@ -34,6 +34,10 @@ int cli_outcome_code(int ret);
  * and returns EXIT_USAGE, or 0. */
 int cli_set_option(SettleSettings *s, const char *name, const char *value);
 
+/* After getopt_long answered '?' or ':': says which option of `command` was
+ * unknown or lacked its value. */
+void cli_bad_option(const char *command, char **argv);
+
 /* Number of online processors, at least 1. */
 int cli_cores(void);
 

@@ -527,12 +527,7 @@ int cmd_compare(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            if (optopt)
-                fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help compare'\n",
-                        optopt);
-            else
-                fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help compare'\n",
-                        argv[optind - 1]);
+            cli_bad_option("compare", argv);
             ret = EXIT_USAGE;
             goto end;
         default:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The settle program: argv, terminal output and exit codes over the library. */
 #include <signal.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,16 @@ int cli_outcome_code(int ret)
     case SETTLE_ERR_INVAL: return EXIT_INTERNAL;
     default: return EXIT_INPUT;
     }
+}
+
+void cli_bad_option(const char *command, char **argv)
+{
+    if (optopt)
+        fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help %s'\n",
+                optopt, command);
+    else
+        fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help %s'\n",
+                argv[optind - 1], command);
 }
 
 int cli_set_option(SettleSettings *s, const char *name, const char *value)
