@@ -22,6 +22,7 @@
 
 #include "settle/settle.h"
 #include "capgen.h"
+#include "scratch.h"
 #include "scene.h"
 #include "test_util.h"
 
@@ -30,23 +31,6 @@
 #define H 240
 #define CONTENT 48
 #define FRAMES 90
-
-#define MAX_FILES 96
-static char *created[MAX_FILES];
-static int ncreated;
-static char scratch[64];
-
-static const char *track(const char *path)
-{
-    for (int i = 0; i < ncreated; i++)
-        if (!strcmp(created[i], path))
-            return path;
-    assert_true(ncreated < MAX_FILES);
-    created[ncreated] = strdup(path);
-    assert_non_null(created[ncreated]);
-    ncreated++;
-    return path;
-}
 
 static SceneSpec startup(int w, int h)
 {
@@ -534,24 +518,13 @@ static void test_timestamps_back(void **state)
 static int group_setup(void **state)
 {
     (void)state;
-    snprintf(scratch, sizeof(scratch), "broken-XXXXXX");
-    if (!mkdtemp(scratch) || chdir(scratch) < 0)
-        return -1;
-    settle_codec_log_level(SETTLE_LOG_ERROR);
-    return 0;
+    return scratch_enter("broken");
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    for (int i = 0; i < ncreated; i++) {
-        remove(created[i]);
-        free(created[i]);
-    }
-    ncreated = 0;
-    if (chdir("..") < 0)
-        return -1;
-    return rmdir(scratch) < 0 ? -1 : 0;
+    return scratch_leave();
 }
 
 int main(void)

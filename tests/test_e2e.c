@@ -19,6 +19,7 @@
 
 #include "settle/settle.h"
 #include "capgen.h"
+#include "scratch.h"
 #include "scene.h"
 
 #define FPS 30
@@ -32,24 +33,6 @@
 #define CHROME 30
 #define CONTENT 48
 #define FRAMES 90
-
-#define MAX_FILES 64
-static char *created[MAX_FILES];
-static int ncreated;
-static char scratch[64];
-
-/* Remembers a file for removal by the group teardown, even after a failed test. */
-static const char *track(const char *path)
-{
-    for (int i = 0; i < ncreated; i++)
-        if (!strcmp(created[i], path))
-            return path;
-    assert_true(ncreated < MAX_FILES);
-    created[ncreated] = strdup(path);
-    assert_non_null(created[ncreated]);
-    ncreated++;
-    return path;
-}
 
 #define assert_near(a, b, eps) assert_near_at((a), (b), (eps), #a, __FILE__, __LINE__)
 
@@ -841,24 +824,13 @@ static void test_analyze_io(void **state)
 static int group_setup(void **state)
 {
     (void)state;
-    snprintf(scratch, sizeof(scratch), "e2e-XXXXXX");
-    if (!mkdtemp(scratch) || chdir(scratch) < 0)
-        return -1;
-    settle_codec_log_level(SETTLE_LOG_ERROR);
-    return 0;
+    return scratch_enter("e2e");
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    for (int i = 0; i < ncreated; i++) {
-        remove(created[i]);
-        free(created[i]);
-    }
-    ncreated = 0;
-    if (chdir("..") < 0)
-        return -1;
-    return rmdir(scratch) < 0 ? -1 : 0;
+    return scratch_leave();
 }
 
 int main(void)
