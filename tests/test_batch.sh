@@ -40,7 +40,7 @@ printf 'not a video\n' >A/broken.mkv
 # -o DIR: one result per capture, the broken one reported, the rest go on
 expect_exit "batch with a broken capture" 3 "$settle" analyze -o res-A --jobs 2 --label build=A --label device=farm-1 A/*.mkv
 [ "$(ls res-A | grep -c '\.json$')" -eq 9 ]
-check "one result per capture: $(ls res-A | tr '\n' ' ')" $?
+st=$?; check "one result per capture: $(ls res-A | tr '\n' ' ')" $st
 [ "$(grep -c 'stable at' out)" -eq 8 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^settle: A/broken.mkv: ' err
 check "8 summaries and one line about the broken capture" $?
 # the summaries come in the order of the inputs whatever --jobs
@@ -93,7 +93,7 @@ ls A/A-0[4-5].mkv | tr '\n' '\0' | "$settle" analyze -q -o res-list --files-from
 check "files-from stdin, NUL-separated" $?
 expect_exit "the same capture twice" 64 "$settle" analyze -q -o res-twice A/A-01.mkv ./A/A-01.mkv
 grep -q 'given more than once' err
-check "says so: $(cat err)" $?
+st=$?; check "says so: $(cat err)" $st
 
 # --shard: three machines, each with its share, into one directory, equal to one run
 for k in 1 2 3; do
@@ -101,10 +101,10 @@ for k in 1 2 3; do
   echo "$k $(ls res-sharded | wc -l)" >>shard-counts
 done
 [ "$(tr '\n' ' ' <shard-counts)" = "1 2 2 8 3 9 " ]
-check "shard shares are pinned too: $(tr '\n' ' ' <shard-counts)" $?
+st=$?; check "shard shares are pinned too: $(tr '\n' ' ' <shard-counts)" $st
 "$settle" analyze -q -o res-whole --jobs 2 --label build=A A/*.mkv 2>/dev/null
 diff -r res-sharded res-whole >/dev/null
-check "sharded results merge into exactly the unsharded ones ($(tr '\n' ' ' <shard-counts))" $?
+st=$?; check "sharded results merge into exactly the unsharded ones ($(tr '\n' ' ' <shard-counts))" $st
 [ "$(ls res-whole | wc -l)" -eq 9 ]
 check "all 9 results there" $?
 # every shard took some and none took all
@@ -118,7 +118,7 @@ check "--jobs 1 and --jobs 2 print and write the same" $?
 : >not-a-dir
 expect_exit "-o on a file" 4 "$settle" analyze -o not-a-dir A/A-01.mkv
 grep -q '^settle: -o: not-a-dir: ' err
-check "says so: $(cat err)" $?
+st=$?; check "says so: $(cat err)" $st
 expect_exit "bad shard" 64 "$settle" analyze --shard 4/3 A/A-01.mkv
 expect_exit "bad label" 64 "$settle" analyze --label =x A/A-01.mkv
 expect_exit "skip-existing needs -o" 64 "$settle" analyze --skip-existing A/A-01.mkv
@@ -140,7 +140,7 @@ field() { # metric, key: the key's raw JSON value in that metric's line of cmp.j
 expect_exit "B against A: regression" 1 "$settle" compare --baseline res-whole --candidate res-B --json cmp.json --markdown cmp.md
 cat out
 [ "$(field load_time verdict)" = '"regression"' ]
-check "load_time verdict: $(field load_time verdict)" $?
+st=$?; check "load_time verdict: $(field load_time verdict)" $st
 ci=$(field load_time ci95)
 echo "$ci" | tr -d '[]' | awk -F, '{ exit !($1 <= 0.25 && 0.25 <= $2 && $1 > 0) }'
 check "the 95 % interval $ci holds the true 0.25 s and not 0" $?
@@ -162,7 +162,7 @@ check "a difference smaller than the minimum effect is no change" $?
 expect_exit "B against A, minimum effect 10 %" 1 "$settle" compare --baseline res-whole --candidate res-B --min-effect 10% --metric load_time --json cmp.json
 expect_exit "A against B: improvement" 0 "$settle" compare --baseline res-B --candidate res-whole --metric load_time --json cmp.json
 [ "$(field load_time verdict)" = '"improvement"' ]
-check "the other way round: $(field load_time verdict)" $?
+st=$?; check "the other way round: $(field load_time verdict)" $st
 expect_exit "A against another night of A: no change" 0 "$settle" compare --baseline res-whole --candidate res-A2 --json cmp.json
 [ "$(field load_time verdict)" = '"no change"' ] && [ "$(grep -c '"verdict":"no change"' cmp.json)" -eq 3 ]
 check "every metric: no change" $?
@@ -180,10 +180,10 @@ cmp -s cmp.json cmp-j.json
 check "captures analysed one by one or in parallel: the same comparison" $?
 expect_exit "too few" 2 "$settle" compare --baseline res-A2/A-01-*.json res-A2/A-02-*.json --candidate res-B --json cmp.json
 [ "$(field load_time verdict)" = '"too few"' ] && grep -q "verdict: too few (a verdict needs at least 3 values in each group)" out
-check "too few is said: $(field load_time verdict)" $?
+st=$?; check "too few is said: $(field load_time verdict)" $st
 expect_exit "a missing item" 3 "$settle" compare --baseline res-whole nowhere --candidate res-B
 grep -q '^settle: nowhere: No such file or directory$' err
-check "names it: $(cat err)" $?
+st=$?; check "names it: $(cat err)" $st
 printf '{"no":"input"}\n' >junk.json
 expect_exit "not a result" 3 "$settle" compare --baseline junk.json --candidate res-B
 expect_exit "no candidate" 64 "$settle" compare --baseline res-whole

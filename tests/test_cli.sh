@@ -30,13 +30,13 @@ expect_exit() { # name, expected code, command...
 }
 one_line_naming() { # name, file the message must name
   [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: .*$2" "$tmp/err"
-  check "$1: one line naming $2: $(head -c 200 "$tmp/err")" $?
+  st=$?; check "$1: one line naming $2: $(head -c 200 "$tmp/err")" $st
 }
 
 # a good capture: the summary line and the outputs
 expect_exit "sample analyses" 0 "$settle" analyze "$sample"
 grep -Eq "^.*sample-startup.mp4: stable at [0-9]+\.[0-9]{3} s \(frame [0-9]+ of [0-9]+\), load time [0-9]+\.[0-9]{3} s \[diff\]$" "$tmp/out"
-check "summary line: $(cat "$tmp/out")" $?
+st=$?; check "summary line: $(cat "$tmp/out")" $st
 
 LC_ALL=de_DE.UTF-8 "$settle" analyze -q --csv "$tmp/s.csv" --json "$tmp/s.json" "$sample"
 check "csv and json written" $?
@@ -90,13 +90,13 @@ code=$?
 [ "$code" -eq 2 ] || [ "$code" -eq 3 ]
 check "truncated mp4 is partial or unreadable (exit $code)" $?
 grep -q "cut.mp4" "$tmp/err"
-check "truncated mp4 named in: $(head -c 200 "$tmp/err")" $?
+st=$?; check "truncated mp4 named in: $(head -c 200 "$tmp/err")" $st
 
 # broken captures made from the sample: exactly one stderr line "settle: FILE: ..."
 exactly_one_line() { # name, file, expected text after "settle: FILE: "
   [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(head -c $((${#2} + 10)) "$tmp/err")" = "settle: $2: " ] &&
     grep -qF -- "$3" "$tmp/err"
-  check "$1: one line 'settle: $2: $3': $(head -c 200 "$tmp/err")" $?
+  st=$?; check "$1: one line 'settle: $2: $3': $(head -c 200 "$tmp/err")" $st
 }
 head -c 65536 /dev/zero >"$tmp/zeros.mp4"
 expect_exit "zero bytes" 3 "$settle" analyze "$tmp/zeros.mp4"
@@ -110,7 +110,7 @@ head -c 600 /dev/zero | tr '\0' '\245' | dd of="$tmp/flipped.mp4" bs=1 seek=1500
 expect_exit "flipped frame data" 2 "$settle" analyze "$tmp/flipped.mp4"
 exactly_one_line "flipped frame data" "$tmp/flipped.mp4" "(result partial)"
 grep -q "flipped.mp4: stable at .* (partial)$" "$tmp/out"
-check "flipped frame data: summary marked partial: $(cat "$tmp/out")" $?
+st=$?; check "flipped frame data: summary marked partial: $(cat "$tmp/out")" $st
 cp "$sample" "$tmp/huge.mp4"
 stsd=$(grep -obUa stsd "$tmp/huge.mp4" | head -1 | cut -d: -f1)
 avc1=$(tail -c +$((stsd + 1)) "$tmp/huge.mp4" | grep -obUa avc1 | head -1 | cut -d: -f1)
@@ -131,7 +131,7 @@ check "csv %n names the file after the capture" $?
 # options
 expect_exit "bad threshold" 64 "$settle" analyze --diff-threshold x "$sample"
 [ "$(cat "$tmp/err")" = "settle: --diff-threshold: expected pixels or a percentage, got 'x'" ]
-check "error form: $(cat "$tmp/err")" $?
+st=$?; check "error form: $(cat "$tmp/err")" $st
 expect_exit "bad start" 64 "$settle" analyze --start marker:blue "$sample"
 expect_exit "unknown option" 64 "$settle" analyze --frobnicate "$sample"
 expect_exit "no capture" 64 "$settle" analyze
@@ -143,7 +143,7 @@ expect_exit "version" 0 "$settle" --version
 expect_exit "percentage threshold" 0 "$settle" analyze --diff-threshold 0.5% "$sample"
 expect_exit "start never found" 1 "$settle" analyze --start 999 "$sample"
 grep -q "sample-startup.mp4: start time" "$tmp/err"
-check "no start is said: $(cat "$tmp/err")" $?
+st=$?; check "no start is said: $(cat "$tmp/err")" $st
 expect_exit "output directory missing" 4 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
 grep -q "x.json" "$tmp/err"
 check "output error names the file" $?

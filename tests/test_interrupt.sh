@@ -52,7 +52,7 @@ interrupt_with() { # signal name
   [ "$got" -eq 130 ]
   check "SIG$sig: exit $got, want 130" $?
   grep -q '"status":"interrupted"' "out-$sig/r.json" && grep -q '"partial":true' "out-$sig/r.json"
-  check "SIG$sig: JSON says interrupted and partial: $(head -c 300 "out-$sig/r.json")" $?
+  st=$?; check "SIG$sig: JSON says interrupted and partial: $(head -c 300 "out-$sig/r.json")" $st
   local rows=$(($(wc -l <"out-$sig/r.csv") - 1))
   [ "$rows" -gt 5 ] && [ "$rows" -lt "$total_frames" ]
   check "SIG$sig: CSV keeps the $rows frames measured (of $total_frames)" $?
@@ -60,9 +60,9 @@ interrupt_with() { # signal name
   [ "$frames" = "$rows" ]
   check "SIG$sig: JSON frames ($frames) = CSV rows ($rows)" $?
   [ "$(find "out-$sig" -type f | wc -l)" -eq 2 ]
-  check "SIG$sig: no temporary file left: $(ls "out-$sig" | tr '\n' ' ')" $?
+  st=$?; check "SIG$sig: no temporary file left: $(ls "out-$sig" | tr '\n' ' ')" $st
   grep -q "interrupted" stderr
-  check "SIG$sig: says so on stderr: $(head -c 200 stderr)" $?
+  st=$?; check "SIG$sig: says so on stderr: $(head -c 200 stderr)" $st
 }
 interrupt_with INT
 interrupt_with TERM
@@ -82,7 +82,7 @@ wait "$pid"
 got=$?
 exec 3>&-
 [ "$got" -eq 130 ] && [ "$(find batch -type f | wc -l)" -eq 0 ]
-check "batch: exit $got (want 130) and no result in the directory: $(ls batch | tr '\n' ' ')" $?
+st=$?; check "batch: exit $got (want 130) and no result in the directory: $(ls batch | tr '\n' ' ')" $st
 
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
