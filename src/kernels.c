@@ -153,8 +153,9 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         if (!memcmp(pc, pp, row))
             continue;
         rows[changed_rows++] = y;
+        /* without branches: whether a sampled pixel differs is a coin toss */
         for (size_t x = 0; x < row; x += 24)
-            differ += pc[x] != pp[x] || pc[x + 1] != pp[x + 1] || pc[x + 2] != pp[x + 2];
+            differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
     }
     out->changed = out->strong = out->marker = 0;
     out->rows = changed_rows;
@@ -195,6 +196,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
+        k->histogram_rgb = settle_histogram_rgb_x4;
         k->count_color = settle_count_color_sse2;
         k->delta_rgb = settle_delta_rgb_sse2;
     }

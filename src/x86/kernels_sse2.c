@@ -156,3 +156,27 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     out->marker = mk;
     out->rows = rows;
 }
+
+/* Not SIMD (there is no scatter): four histograms, one for each pixel of a
+ * group of four, so that equal neighbours (a flat colour, a camera's
+ * noise about one level) do not wait on each other's increments. */
+void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                             uint32_t hist[SETTLE_HIST_BINS])
+{
+    uint32_t part[4][SETTLE_HIST_BINS];
+    memset(part, 0, sizeof(part));
+    const int body = w & ~3;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = p + y * stride;
+        for (int x = 0; x < 3 * body; x += 12) {
+            part[0][row[x]]++, part[0][256 + row[x + 1]]++, part[0][512 + row[x + 2]]++;
+            part[1][row[x + 3]]++, part[1][256 + row[x + 4]]++, part[1][512 + row[x + 5]]++;
+            part[2][row[x + 6]]++, part[2][256 + row[x + 7]]++, part[2][512 + row[x + 8]]++;
+            part[3][row[x + 9]]++, part[3][256 + row[x + 10]]++, part[3][512 + row[x + 11]]++;
+        }
+        for (int x = 3 * body; x < 3 * w; x += 3)
+            part[0][row[x]]++, part[0][256 + row[x + 1]]++, part[0][512 + row[x + 2]]++;
+    }
+    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        hist[i] += part[0][i] + part[1][i] + part[2][i] + part[3][i];
+}

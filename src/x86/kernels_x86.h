@@ -20,6 +20,8 @@
                                 uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
 
 SETTLE_X86_DECLARE(sse2)
+void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                             uint32_t hist[SETTLE_HIST_BINS]);
 SETTLE_X86_DECLARE(avx2)
 
 /* Bits 0, 3, 6 ... 45: the first byte of each of 16 RGB24 pixels in 48 bytes. */
