@@ -103,6 +103,14 @@ static void check(const SettleKernels *k, const char *path)
                      (long long)s_k, (long long)n_ref, (long long)s_ref);
         assert_int_equal(k->count_changed(cur, stride, prev, stride, w, h, tol, stol, NULL),
                          n_ref);
+        /* bottom-up pictures: the last row first, a negative stride */
+        const uint8_t *cur_up = cur + (h - 1) * stride, *prev_up = prev + (h - 1) * stride;
+        assert_int_equal(k->count_changed(cur_up, -stride, prev_up, -stride, w, h, tol, stol,
+                                          &s_k),
+                         n_ref);
+        assert_int_equal(s_k, s_ref);
+        assert_int_equal(k->count_color(cur_up, -stride, w, h, marker, mtol),
+                         ref->count_color(cur, stride, w, h, marker, mtol));
 
         if (k->count_color(cur, stride, w, h, marker, mtol) !=
                 ref->count_color(cur, stride, w, h, marker, mtol) ||
