@@ -43,6 +43,7 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
     if (!c)
         return SETTLE_ERR_NOMEM;
     c->s = *s;
+    settle_kernels_init(&c->dsp, settle_cpu_flags());
     *pc = c;
     return 0;
 }
@@ -391,12 +392,12 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             uint32_t *bh = c->band_hist + (size_t)i * SETTLE_HIST_BINS;
             int y0 = i * SETTLE_BAND_ROWS;
             memset(bh, 0, SETTLE_HIST_BINS * sizeof(*bh));
-            settle_histogram_rgb(rgb + y0 * p->stride, p->stride, c->w,
+            c->dsp.histogram_rgb(rgb + y0 * p->stride, p->stride, c->w,
                                  c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS, bh);
             for (int k = 0; k < SETTLE_HIST_BINS; k++)
                 c->hist[k] += bh[k];
         }
-        c->marker_count = use_marker ? settle_count_color(rgb, p->stride, c->w, c->h,
+        c->marker_count = use_marker ? c->dsp.count_color(rgb, p->stride, c->w, c->h,
                                                           c->s.marker_rgb, c->s.marker_tolerance)
                                      : 0;
         for (int y = 0; y < c->h; y++)
@@ -416,7 +417,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                     continue;
             }
             SettleDelta dl;
-            settle_update_band(rgb + y0 * p->stride, p->stride,
+            settle_update_band(&c->dsp, rgb + y0 * p->stride, p->stride,
                                c->prev + (size_t)y0 * c->w * 3, (ptrdiff_t)c->w * 3, c->w, bh,
                                c->s.tolerance, STRONG_TOLERANCE,
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,

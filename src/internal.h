@@ -68,6 +68,7 @@ struct SettleContext {
     int64_t marker_count;             /* its pixels of the marker colour */
     uint32_t *band_hist;              /* the histogram of each band of BAND_ROWS rows */
     uint8_t *dirty;                   /* per band: differs from the previous picture */
+    SettleKernels dsp;                /* the kernels for this CPU */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

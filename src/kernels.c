@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "x86/kernels_x86.h"
 
 int64_t settle_count_changed(const uint8_t *a, ptrdiff_t astride, const uint8_t *b,
                              ptrdiff_t bstride, int w, int h, int tol, int strong_tol,
@@ -124,8 +125,8 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
     out->rows = rows;
 }
 
-void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
-                        int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
+                        uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
                         SettleDelta *out)
 {
@@ -140,8 +141,8 @@ void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, pt
     if (h > SETTLE_BAND_MAX) { /* not a band: no sampling, the plain incremental kernel */
         uint32_t before[SETTLE_HIST_BINS];
         memcpy(before, band_hist, sizeof(before));
-        settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol,
-                         band_hist, out);
+        k->delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, band_hist,
+                     out);
         for (int i = 0; i < SETTLE_HIST_BINS; i++)
             hist[i] += band_hist[i] - before[i];
         return;
@@ -152,8 +153,9 @@ void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, pt
         if (!memcmp(pc, pp, row))
             continue;
         rows[changed_rows++] = y;
+        /* without branches: whether a sampled pixel differs is a coin toss */
         for (size_t x = 0; x < row; x += 24)
-            differ += pc[x] != pp[x] || pc[x + 1] != pp[x + 1] || pc[x + 2] != pp[x + 2];
+            differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
     }
     out->changed = out->strong = out->marker = 0;
     out->rows = changed_rows;
@@ -164,23 +166,46 @@ void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, pt
     if (8 * differ < 3 * sampled) {
         for (int i = 0; i < changed_rows; i++) {
             SettleDelta d;
-            settle_delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride,
-                             w, 1, tol, strong_tol, marker, mtol, band_hist, &d);
+            k->delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride, w,
+                         1, tol, strong_tol, marker, mtol, band_hist, &d);
             out->changed += d.changed;
             out->strong += d.strong;
             out->marker += d.marker;
         }
     } else {
-        out->changed = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
-                                            &out->strong);
+        out->changed = k->count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
+                                        &out->strong);
         if (marker)
-            out->marker = settle_count_color(cur, cstride, w, h, marker, mtol) -
-                          settle_count_color(prev, pstride, w, h, marker, mtol);
+            out->marker = k->count_color(cur, cstride, w, h, marker, mtol) -
+                          k->count_color(prev, pstride, w, h, marker, mtol);
         memset(band_hist, 0, SETTLE_HIST_BINS * sizeof(*band_hist));
-        settle_histogram_rgb(cur, cstride, w, h, band_hist);
+        k->histogram_rgb(cur, cstride, w, h, band_hist);
         for (int y = 0; y < h; y++)
             memcpy(prev + y * pstride, cur + y * cstride, row);
     }
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
         hist[i] += band_hist[i] - old[i];
+}
+
+void settle_kernels_init(SettleKernels *k, unsigned flags)
+{
+    k->count_changed = settle_count_changed;
+    k->histogram_rgb = settle_histogram_rgb;
+    k->count_color = settle_count_color;
+    k->delta_rgb = settle_delta_rgb;
+#if SETTLE_X86
+    if (flags & SETTLE_CPU_SSE2) {
+        k->count_changed = settle_count_changed_sse2;
+        k->histogram_rgb = settle_histogram_rgb_x4;
+        k->count_color = settle_count_color_sse2;
+        k->delta_rgb = settle_delta_rgb_sse2;
+    }
+    if (flags & SETTLE_CPU_AVX2) {
+        k->count_changed = settle_count_changed_avx2;
+        k->count_color = settle_count_color_avx2;
+        k->delta_rgb = settle_delta_rgb_avx2;
+    }
+#else
+    (void)flags;
+#endif
 }

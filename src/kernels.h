@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Per-pixel kernels on packed RGB24 pictures. Pure functions, no state. */
+/* Per-pixel kernels on packed RGB24 pictures. Pure functions, no state.
+ * The functions below are the scalar reference; SettleKernels holds the
+ * fastest versions this CPU runs (src/x86/), which give the same answers. */
 #ifndef SETTLE_KERNELS_H
 #define SETTLE_KERNELS_H
 
@@ -44,17 +46,47 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
 
-/* settle_delta_rgb for one band of rows whose own histogram band_hist is
- * kept: where few pixels changed it moves the changed ones in band_hist, where
- * many did it counts and recomputes the band afresh (cheaper than moving
- * every pixel), and either way adds the band's change to hist. */
-void settle_update_band(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
-                        int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
-                        uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        SettleDelta *out);
-
 /* Counts the pixels whose R, G and B are each within tol of rgb. */
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
                            const uint8_t rgb[3], int tol);
+
+/* Instruction sets the kernels may use. */
+enum {
+    SETTLE_CPU_SSE2 = 1 << 0,
+    SETTLE_CPU_AVX2 = 1 << 1, /* with POPCNT */
+};
+
+/* The instruction sets of this CPU that settle has kernels for, limited by
+ * the environment variable SETTLE_CPU: "scalar" (none), "sse2", "avx2"
+ * (every one up to it); any other value or none: no limit. */
+unsigned settle_cpu_flags(void);
+
+/* The kernels that may differ by CPU, as a table: dav1d's DSP context. */
+typedef struct SettleKernels {
+    int64_t (*count_changed)(const uint8_t *a, ptrdiff_t astride, const uint8_t *b,
+                             ptrdiff_t bstride, int w, int h, int tol, int strong_tol,
+                             int64_t *strong);
+    void (*histogram_rgb)(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                          uint32_t hist[SETTLE_HIST_BINS]);
+    int64_t (*count_color)(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                           const uint8_t rgb[3], int tol);
+    void (*delta_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                      uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+} SettleKernels;
+
+/* Fills k with the scalar reference, then with the versions for each
+ * instruction set in flags (settle_cpu_flags() for this CPU). */
+void settle_kernels_init(SettleKernels *k, unsigned flags);
+
+/* k->delta_rgb for one band of rows whose own histogram band_hist is
+ * kept: where few pixels changed it moves the changed ones in band_hist, where
+ * many did it counts and recomputes the band afresh (cheaper than moving
+ * every pixel), and either way adds the band's change to hist. */
+void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
+                        uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                        const uint8_t *marker, int mtol,
+                        uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
+                        SettleDelta *out);
 
 #endif

@@ -45,17 +45,12 @@ static void prepare(uint8_t *cur, uint8_t *prev, const uint8_t *base, int kind, 
             cur[i] ^= 0x40;
 }
 
-int main(void)
+/* One line for each kind of change with the kernels of k. */
+static void run(const SettleKernels *k, const char *path, uint8_t *cur, uint8_t *prev,
+                const uint8_t *base)
 {
-    uint8_t *cur = malloc((size_t)W * H * 3), *prev = malloc((size_t)W * H * 3);
-    uint8_t *base = malloc((size_t)W * H * 3);
-    if (!cur || !prev || !base)
-        return 1;
     const double px = (double)W * H * ROUNDS;
     static const char *const names[] = { "still", "a tenth of the rows", "every pixel" };
-    printf("%-22s %14s %14s %14s %14s\n", "picture changed", "count Mpx/s", "hist Mpx/s",
-           "delta Mpx/s", "bands Mpx/s");
-    fill(base, 1);
     for (int kind = 0; kind < 3; kind++) {
         fill(cur, 2);
         uint32_t hist[SETTLE_HIST_BINS];
@@ -64,14 +59,14 @@ int main(void)
         double t = now();
         for (int r = 0; r < ROUNDS; r++) {
             int64_t strong;
-            sink += settle_count_changed(cur, W * 3, base, W * 3, W, H, 5, 96, &strong);
+            sink += k->count_changed(cur, W * 3, base, W * 3, W, H, 5, 96, &strong);
         }
         double count = px / (now() - t) / 1e6;
 
         t = now();
         for (int r = 0; r < ROUNDS; r++) {
             memset(hist, 0, sizeof(hist));
-            settle_histogram_rgb(cur, W * 3, W, H, hist);
+            k->histogram_rgb(cur, W * 3, W, H, hist);
         }
         double hrate = px / (now() - t) / 1e6;
 
@@ -80,10 +75,10 @@ int main(void)
         for (int r = 0; r < ROUNDS; r++) {
             prepare(cur, prev, base, kind, r);
             memset(hist, 0, sizeof(hist));
-            settle_histogram_rgb(prev, W * 3, W, H, hist);
+            k->histogram_rgb(prev, W * 3, W, H, hist);
             SettleDelta d;
             t = now();
-            settle_delta_rgb(cur, W * 3, prev, W * 3, W, H, 5, 96, NULL, 0, hist, &d);
+            k->delta_rgb(cur, W * 3, prev, W * 3, W, H, 5, 96, NULL, 0, hist, &d);
             spent += now() - t;
             sink += d.changed;
         }
@@ -96,21 +91,41 @@ int main(void)
             for (int b = 0; b * 16 < H; b++) {
                 int bh = H - b * 16 < 16 ? H - b * 16 : 16;
                 memset(bands[b], 0, sizeof(bands[b]));
-                settle_histogram_rgb(prev + (size_t)b * 16 * W * 3, W * 3, W, bh, bands[b]);
+                k->histogram_rgb(prev + (size_t)b * 16 * W * 3, W * 3, W, bh, bands[b]);
             }
             t = now();
             for (int b = 0; b * 16 < H; b++) {
                 int bh = H - b * 16 < 16 ? H - b * 16 : 16;
                 SettleDelta d;
-                settle_update_band(cur + (size_t)b * 16 * W * 3, W * 3, prev + (size_t)b * 16 * W * 3,
-                                   W * 3, W, bh, 5, 96, NULL, 0, bands[b], hist, &d);
+                settle_update_band(k, cur + (size_t)b * 16 * W * 3, W * 3,
+                                   prev + (size_t)b * 16 * W * 3, W * 3, W, bh, 5, 96, NULL, 0,
+                                   bands[b], hist, &d);
                 sink += d.changed;
             }
             bspent += now() - t;
         }
-        printf("%-22s %14.0f %14.0f %14.0f %14.0f\n", names[kind], count, hrate, px / spent / 1e6,
-               px / bspent / 1e6);
+        printf("%-7s %-22s %12.0f %12.0f %12.0f %12.0f\n", path, names[kind], count, hrate,
+               px / spent / 1e6, px / bspent / 1e6);
         (void)sink;
+    }
+}
+
+int main(void)
+{
+    uint8_t *cur = malloc((size_t)W * H * 3), *prev = malloc((size_t)W * H * 3);
+    uint8_t *base = malloc((size_t)W * H * 3);
+    if (!cur || !prev || !base)
+        return 1;
+    printf("%-7s %-22s %12s %12s %12s %12s\n", "kernels", "picture changed", "count Mpx/s",
+           "hist Mpx/s", "delta Mpx/s", "bands Mpx/s");
+    fill(base, 1);
+    /* scalar (the reference), then each instruction set this CPU has */
+    static const char *const paths[] = { "scalar", "sse2", "avx2" };
+    const unsigned cpu = settle_cpu_flags();
+    for (unsigned flags = 0, i = 0; i < 3 && flags <= cpu; flags = flags * 2 + 1, i++) {
+        SettleKernels k;
+        settle_kernels_init(&k, flags & cpu);
+        run(&k, paths[i], cur, prev, base);
     }
     free(cur);
     free(prev);

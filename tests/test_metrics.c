@@ -185,10 +185,11 @@ static void test_delta_matches_reference(void **state)
     }
 }
 
-/* The band kernel, sparse and dense changes, against the reference. */
-static void check_update_band(int BH)
+/* The band kernel, sparse and dense changes, against the reference, with
+ * the kernels of k. */
+static void check_update_band(const SettleKernels *k, int BH)
 {
-    enum { BW = 29, MAXH = 80, ROUNDS = 60 };
+    enum { BW = 77, MAXH = 80, ROUNDS = 60 };
     static uint8_t cur[BW * MAXH * 3], prev[BW * MAXH * 3], ref_prev[BW * MAXH * 3];
     const uint8_t marker[3] = { 0x2a, 0x6d, 0xf4 };
     unsigned seed = 11;
@@ -225,7 +226,8 @@ static void check_update_band(int BH)
         int64_t marker_ref = settle_count_color(cur, BW * 3, BW, BH, marker, 20);
 
         SettleDelta d;
-        settle_update_band(cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20, band, total, &d);
+        settle_update_band(k, cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20, band, total,
+                           &d);
         marker_count += d.marker;
         assert_int_equal(d.changed, changed_ref);
         assert_int_equal(d.strong, strong_ref);
@@ -241,9 +243,15 @@ static void check_update_band(int BH)
 static void test_update_band_matches_reference(void **state)
 {
     (void)state;
-    check_update_band(16);
-    check_update_band(1);
-    check_update_band(80); /* taller than a band: the plain incremental path */
+    /* scalar, then every instruction set this CPU has, one at a time */
+    const unsigned cpu = settle_cpu_flags();
+    for (unsigned flags = 0; flags <= cpu; flags = flags * 2 + 1) {
+        SettleKernels k;
+        settle_kernels_init(&k, flags & cpu);
+        check_update_band(&k, 16);
+        check_update_band(&k, 1);
+        check_update_band(&k, 80); /* taller than a band: the plain incremental path */
+    }
 }
 
 int main(void)

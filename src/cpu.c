@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Which instruction sets the kernels may use: the CPU's, limited by SETTLE_CPU. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+unsigned settle_cpu_flags(void)
+{
+    unsigned flags = 0;
+#if SETTLE_X86
+    __builtin_cpu_init();
+    flags |= SETTLE_CPU_SSE2; /* every x86-64 CPU has it */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+        flags |= SETTLE_CPU_AVX2;
+#endif
+    const char *env = getenv("SETTLE_CPU");
+    if (env && !strcmp(env, "scalar"))
+        flags = 0;
+    else if (env && !strcmp(env, "sse2"))
+        flags &= SETTLE_CPU_SSE2;
+    return flags;
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* AVX2 kernels (compiled with -mavx2 -mpopcnt, run only where the CPU has
+ * both): 32 pixels (96 bytes, three vectors) at a time, seen as two groups
+ * of 16 for the pixel masks; the rest of a row by the scalar reference. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "x86/kernels_x86.h"
+
+/* Byte flags of three vectors as two 48-bit masks, for pixels 0-15 and 16-31. */
+typedef struct Mask96 {
+    uint64_t lo, hi;
+} Mask96;
+
+static inline Mask96 mask96(__m256i m0, __m256i m1, __m256i m2)
+{
+    const uint64_t b0 = (uint32_t)_mm256_movemask_epi8(m0);
+    const uint64_t b1 = (uint32_t)_mm256_movemask_epi8(m1);
+    const uint64_t b2 = (uint32_t)_mm256_movemask_epi8(m2);
+    return (Mask96){ b0 | (b1 & 0xffff) << 32, b1 >> 16 | b2 << 16 };
+}
+
+static inline __m256i absdiff(__m256i a, __m256i b)
+{
+    return _mm256_or_si256(_mm256_subs_epu8(a, b), _mm256_subs_epu8(b, a));
+}
+
+/* Byte flags of d <= t. */
+static inline Mask96 within96(__m256i d0, __m256i d1, __m256i d2, __m256i t)
+{
+    const __m256i z = _mm256_setzero_si256();
+    return mask96(_mm256_cmpeq_epi8(_mm256_subs_epu8(d0, t), z),
+                  _mm256_cmpeq_epi8(_mm256_subs_epu8(d1, t), z),
+                  _mm256_cmpeq_epi8(_mm256_subs_epu8(d2, t), z));
+}
+
+/* Pixels with any byte over t. */
+static inline int count_over(__m256i d0, __m256i d1, __m256i d2, __m256i t)
+{
+    const Mask96 m = within96(d0, d1, d2, t);
+    return (int)_mm_popcnt_u64(settle_any3(~m.lo & SETTLE_BYTES48)) +
+           (int)_mm_popcnt_u64(settle_any3(~m.hi & SETTLE_BYTES48));
+}
+
+static inline __m256i load(const uint8_t *p)
+{
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+int64_t settle_count_changed_avx2(const uint8_t *a, ptrdiff_t astride, const uint8_t *b,
+                                  ptrdiff_t bstride, int w, int h, int tol, int strong_tol,
+                                  int64_t *strong)
+{
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
+        return settle_count_changed(a, astride, b, bstride, w, h, tol, strong_tol, strong);
+    const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
+    const int body = w & ~31;
+    int64_t changed = 0, big = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pa = a + y * astride, *pb = b + y * bstride;
+        for (int x = 0; x < 3 * body; x += 96) {
+            const __m256i d0 = absdiff(load(pa + x), load(pb + x));
+            const __m256i d1 = absdiff(load(pa + x + 32), load(pb + x + 32));
+            const __m256i d2 = absdiff(load(pa + x + 64), load(pb + x + 64));
+            changed += count_over(d0, d1, d2, t);
+            big += count_over(d0, d1, d2, st);
+        }
+        if (body < w) {
+            int64_t s;
+            changed += settle_count_changed(pa + 3 * body, astride, pb + 3 * body, bstride,
+                                            w - body, 1, tol, strong_tol, &s);
+            big += s;
+        }
+    }
+    if (strong)
+        *strong = big;
+    return changed;
+}
+
+int64_t settle_count_color_avx2(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                                const uint8_t rgb[3], int tol)
+{
+    if (tol < 0 || tol > 255)
+        return settle_count_color(p, stride, w, h, rgb, tol);
+    uint8_t pattern[96];
+    for (int i = 0; i < 96; i++)
+        pattern[i] = rgb[i % 3];
+    const __m256i c0 = load(pattern), c1 = load(pattern + 32), c2 = load(pattern + 64);
+    const __m256i t = _mm256_set1_epi8((char)tol);
+    const int body = w & ~31;
+    int64_t n = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = p + y * stride;
+        for (int x = 0; x < 3 * body; x += 96) {
+            const Mask96 m = within96(absdiff(load(row + x), c0), absdiff(load(row + x + 32), c1),
+                                      absdiff(load(row + x + 64), c2), t);
+            n += (int)_mm_popcnt_u64(settle_all3(m.lo)) + (int)_mm_popcnt_u64(settle_all3(m.hi));
+        }
+        if (body < w)
+            n += settle_count_color(row + 3 * body, stride, w - body, 1, rgb, tol);
+    }
+    return n;
+}
+
+/* Moves the histogram and marker count of the changed pixels flagged in m
+ * (one bit per pixel at its first byte, bytes from pc and pp). */
+static inline int64_t move_pixels(uint64_t m, const uint8_t *pc, const uint8_t *pp,
+                                  uint32_t hist[SETTLE_HIST_BINS], const uint8_t *marker,
+                                  int mtol)
+{
+    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    int64_t mk = 0;
+    for (; m; m &= m - 1) {
+        const int i = (int)__builtin_ctzll(m);
+        hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
+        hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
+        if (marker)
+            mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
+    }
+    return mk;
+}
+
+void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
+                           SettleDelta *out)
+{
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, hist,
+                         out);
+        return;
+    }
+    const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
+    const int body = w & ~31;
+    int64_t changed = 0, big = 0, mk = 0, rows = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pc = cur + y * cstride;
+        uint8_t *pp = prev + y * pstride;
+        if (!memcmp(pc, pp, (size_t)w * 3))
+            continue;
+        rows++;
+        for (int x = 0; x < 3 * body; x += 96) {
+            const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
+            const __m256i b0 = load(pp + x), b1 = load(pp + x + 32), b2 = load(pp + x + 64);
+            const Mask96 same = mask96(_mm256_cmpeq_epi8(a0, b0), _mm256_cmpeq_epi8(a1, b1),
+                                       _mm256_cmpeq_epi8(a2, b2));
+            if ((same.lo & same.hi) == SETTLE_BYTES48)
+                continue;
+            const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
+            changed += count_over(d0, d1, d2, t);
+            big += count_over(d0, d1, d2, st);
+            mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc + x, pp + x, hist,
+                              marker, mtol);
+            mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + x + 48, pp + x + 48,
+                              hist, marker, mtol);
+            _mm256_storeu_si256((__m256i *)(pp + x), a0);
+            _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
+            _mm256_storeu_si256((__m256i *)(pp + x + 64), a2);
+        }
+        if (body < w) {
+            SettleDelta d;
+            settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
+                             strong_tol, marker, mtol, hist, &d);
+            changed += d.changed;
+            big += d.strong;
+            mk += d.marker;
+        }
+    }
+    out->changed = changed;
+    out->strong = big;
+    out->marker = mk;
+    out->rows = rows;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* SSE2 kernels: 16 pixels (48 bytes, three vectors) at a time, the rest of a
+ * row by the scalar reference. */
+#include <emmintrin.h>
+#include <string.h>
+
+#include "x86/kernels_x86.h"
+
+/* No POPCNT instruction in SSE2. */
+static inline int popcount48(uint64_t m)
+{
+    m = m - (m >> 1 & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + (m >> 2 & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)(m * 0x0101010101010101ull >> 56);
+}
+
+static inline uint64_t mask48(__m128i m0, __m128i m1, __m128i m2)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(m0) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(m1) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(m2) << 32;
+}
+
+static inline __m128i absdiff(__m128i a, __m128i b)
+{
+    return _mm_or_si128(_mm_subs_epu8(a, b), _mm_subs_epu8(b, a));
+}
+
+/* Byte flags of d > t, as 48 bits. */
+static inline uint64_t over48(__m128i d0, __m128i d1, __m128i d2, __m128i t)
+{
+    const __m128i z = _mm_setzero_si128();
+    return ~mask48(_mm_cmpeq_epi8(_mm_subs_epu8(d0, t), z), _mm_cmpeq_epi8(_mm_subs_epu8(d1, t), z),
+                   _mm_cmpeq_epi8(_mm_subs_epu8(d2, t), z)) &
+           SETTLE_BYTES48;
+}
+
+int64_t settle_count_changed_sse2(const uint8_t *a, ptrdiff_t astride, const uint8_t *b,
+                                  ptrdiff_t bstride, int w, int h, int tol, int strong_tol,
+                                  int64_t *strong)
+{
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
+        return settle_count_changed(a, astride, b, bstride, w, h, tol, strong_tol, strong);
+    const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
+    const int body = w & ~15;
+    int64_t changed = 0, big = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pa = a + y * astride, *pb = b + y * bstride;
+        for (int x = 0; x < 3 * body; x += 48) {
+            const __m128i d0 = absdiff(_mm_loadu_si128((const __m128i *)(pa + x)),
+                                       _mm_loadu_si128((const __m128i *)(pb + x)));
+            const __m128i d1 = absdiff(_mm_loadu_si128((const __m128i *)(pa + x + 16)),
+                                       _mm_loadu_si128((const __m128i *)(pb + x + 16)));
+            const __m128i d2 = absdiff(_mm_loadu_si128((const __m128i *)(pa + x + 32)),
+                                       _mm_loadu_si128((const __m128i *)(pb + x + 32)));
+            changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
+            big += popcount48(settle_any3(over48(d0, d1, d2, st)));
+        }
+        if (body < w) {
+            int64_t s;
+            changed += settle_count_changed(pa + 3 * body, astride, pb + 3 * body, bstride,
+                                            w - body, 1, tol, strong_tol, &s);
+            big += s;
+        }
+    }
+    if (strong)
+        *strong = big;
+    return changed;
+}
+
+int64_t settle_count_color_sse2(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                                const uint8_t rgb[3], int tol)
+{
+    if (tol < 0 || tol > 255)
+        return settle_count_color(p, stride, w, h, rgb, tol);
+    uint8_t pattern[48];
+    for (int i = 0; i < 48; i++)
+        pattern[i] = rgb[i % 3];
+    const __m128i c0 = _mm_loadu_si128((const __m128i *)pattern);
+    const __m128i c1 = _mm_loadu_si128((const __m128i *)(pattern + 16));
+    const __m128i c2 = _mm_loadu_si128((const __m128i *)(pattern + 32));
+    const __m128i t = _mm_set1_epi8((char)tol);
+    const int body = w & ~15;
+    int64_t n = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = p + y * stride;
+        for (int x = 0; x < 3 * body; x += 48) {
+            const __m128i d0 = absdiff(_mm_loadu_si128((const __m128i *)(row + x)), c0);
+            const __m128i d1 = absdiff(_mm_loadu_si128((const __m128i *)(row + x + 16)), c1);
+            const __m128i d2 = absdiff(_mm_loadu_si128((const __m128i *)(row + x + 32)), c2);
+            n += popcount48(settle_all3(~over48(d0, d1, d2, t)));
+        }
+        if (body < w)
+            n += settle_count_color(row + 3 * body, stride, w - body, 1, rgb, tol);
+    }
+    return n;
+}
+
+void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
+                           SettleDelta *out)
+{
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, hist,
+                         out);
+        return;
+    }
+    const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
+    const int body = w & ~15;
+    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    int64_t changed = 0, big = 0, mk = 0, rows = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pc = cur + y * cstride;
+        uint8_t *pp = prev + y * pstride;
+        if (!memcmp(pc, pp, (size_t)w * 3))
+            continue;
+        rows++;
+        for (int x = 0; x < 3 * body; x += 48) {
+            const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
+            const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + x + 16));
+            const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + x + 32));
+            const __m128i b0 = _mm_loadu_si128((const __m128i *)(pp + x));
+            const __m128i b1 = _mm_loadu_si128((const __m128i *)(pp + x + 16));
+            const __m128i b2 = _mm_loadu_si128((const __m128i *)(pp + x + 32));
+            uint64_t same = mask48(_mm_cmpeq_epi8(a0, b0), _mm_cmpeq_epi8(a1, b1),
+                                   _mm_cmpeq_epi8(a2, b2));
+            if (same == SETTLE_BYTES48)
+                continue;
+            const __m128i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
+            changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
+            big += popcount48(settle_any3(over48(d0, d1, d2, st)));
+            for (uint64_t m = settle_any3(~same & SETTLE_BYTES48); m; m &= m - 1) {
+                const int i = x + __builtin_ctzll(m);
+                hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
+                hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
+                if (marker)
+                    mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
+            }
+            _mm_storeu_si128((__m128i *)(pp + x), a0);
+            _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
+            _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
+        }
+        if (body < w) {
+            SettleDelta d;
+            settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
+                             strong_tol, marker, mtol, hist, &d);
+            changed += d.changed;
+            big += d.strong;
+            mk += d.marker;
+        }
+    }
+    out->changed = changed;
+    out->strong = big;
+    out->marker = mk;
+    out->rows = rows;
+}
+
+/* Not SIMD (there is no scatter): four histograms, one for each pixel of a
+ * group of four, so that equal neighbours (a flat colour, a camera's
+ * noise about one level) do not wait on each other's increments. */
+void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
+                             uint32_t hist[SETTLE_HIST_BINS])
+{
+    uint32_t part[4][SETTLE_HIST_BINS];
+    memset(part, 0, sizeof(part));
+    const int body = w & ~3;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = p + y * stride;
+        for (int x = 0; x < 3 * body; x += 12) {
+            part[0][row[x]]++, part[0][256 + row[x + 1]]++, part[0][512 + row[x + 2]]++;
+            part[1][row[x + 3]]++, part[1][256 + row[x + 4]]++, part[1][512 + row[x + 5]]++;
+            part[2][row[x + 6]]++, part[2][256 + row[x + 7]]++, part[2][512 + row[x + 8]]++;
+            part[3][row[x + 9]]++, part[3][256 + row[x + 10]]++, part[3][512 + row[x + 11]]++;
+        }
+        for (int x = 3 * body; x < 3 * w; x += 3)
+            part[0][row[x]]++, part[0][256 + row[x + 1]]++, part[0][512 + row[x + 2]]++;
+    }
+    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        hist[i] += part[0][i] + part[1][i] + part[2][i] + part[3][i];
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Every kernel of every instruction set this CPU has (src/x86/) against the
+ * scalar reference, bit for bit: random pictures and the edges (widths that
+ * leave tails, padded strides, nothing changed, every byte changed,
+ * differences exactly at the tolerances, tolerances at and beyond their ends). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kernels.h"
+
+enum { MAXW = 200, MAXH = 3, PAD = 7 };
+
+static const int widths[] = { 1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 95, 96,
+                              97, 130, MAXW };
+static const int tols[][2] = { { 5, 96 }, { 0, 255 }, { 255, 0 }, { 1, 1 }, { 127, 128 },
+                               { -1, 300 } };
+static const int mtols[] = { 0, 20, 255, -1 };
+
+/* How cur differs from prev. */
+enum { SAME, ALL_BYTES, RANDOM, NEAR_TOL, SPARSE, MARKERS, CONTENTS };
+
+static unsigned seed = 1;
+static unsigned rnd(void)
+{
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 8;
+}
+
+static const uint8_t marker[3] = { 0xf4, 0x80, 0x2a };
+
+/* prev random; cur from it as `content` says, differences of tol and tol + 1 for NEAR_TOL. */
+static void make(uint8_t *cur, uint8_t *prev, ptrdiff_t stride, int w, int h, int content, int tol)
+{
+    for (ptrdiff_t i = 0; i < stride * h; i++)
+        prev[i] = (uint8_t)rnd();
+    memcpy(cur, prev, (size_t)(stride * h));
+    for (int y = 0; y < h; y++) {
+        uint8_t *c = cur + y * stride;
+        for (int x = 0; x < 3 * w; x++) {
+            unsigned r = rnd();
+            switch (content) {
+            case ALL_BYTES: c[x] ^= (uint8_t)(1 + r % 255); break;
+            case RANDOM: c[x] = (uint8_t)(r >> 4); break;
+            case NEAR_TOL: {
+                int d = tol + (int)(r % 3) - 1, v = c[x] + (r & 8 ? d : -d);
+                if (r % 4 == 0 && v >= 0 && v <= 255)
+                    c[x] = (uint8_t)v;
+                break;
+            }
+            case SPARSE: if (r % 97 == 0) c[x] = (uint8_t)(r >> 4); break;
+            case MARKERS:
+                if (x % 3 == 0 && r % 3 == 0)
+                    memcpy(c + x, marker, 3);
+                if (x % 3 == 0 && r % 5 == 0)
+                    memcpy(prev + y * stride + x, marker, 3);
+                break;
+            default: break;
+            }
+        }
+    }
+    /* a picture all one colour */
+    if (content == SAME && rnd() % 2)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < 3 * w; x++)
+                cur[y * stride + x] = prev[y * stride + x] = marker[x % 3];
+}
+
+static void check(const SettleKernels *k, const char *path)
+{
+    SettleKernels scalar;
+    settle_kernels_init(&scalar, 0);
+    const SettleKernels *ref = &scalar;
+    const ptrdiff_t max_stride = 3 * MAXW + PAD;
+    uint8_t *cur = malloc((size_t)max_stride * MAXH), *prev = malloc((size_t)max_stride * MAXH);
+    uint8_t *p_ref = malloc((size_t)max_stride * MAXH), *p_k = malloc((size_t)max_stride * MAXH);
+    assert_non_null(cur && prev && p_ref && p_k);
+    long checks = 0;
+    for (size_t wi = 0; wi < sizeof(widths) / sizeof(*widths); wi++)
+        for (int h = 1; h <= MAXH; h += 2)
+            for (int pad = 0; pad <= PAD; pad += PAD)
+                for (int content = 0; content < CONTENTS; content++)
+                    for (size_t ti = 0; ti < sizeof(tols) / sizeof(*tols); ti++) {
+        const int w = widths[wi], tol = tols[ti][0], stol = tols[ti][1];
+        const ptrdiff_t stride = 3 * w + pad;
+        const int mtol = mtols[(wi + ti) % 4];
+        make(cur, prev, stride, w, h, content, tol);
+        char what[160];
+        snprintf(what, sizeof(what), "%s: w %d h %d stride %td content %d tol %d/%d mtol %d",
+                 path, w, h, stride, content, tol, stol, mtol);
+
+        int64_t s_ref = -1, s_k = -2;
+        int64_t n_ref = ref->count_changed(cur, stride, prev, stride, w, h, tol, stol, &s_ref);
+        int64_t n_k = k->count_changed(cur, stride, prev, stride, w, h, tol, stol, &s_k);
+        if (n_ref != n_k || s_ref != s_k)
+            fail_msg("count_changed %s: %lld/%lld, reference %lld/%lld", what, (long long)n_k,
+                     (long long)s_k, (long long)n_ref, (long long)s_ref);
+        assert_int_equal(k->count_changed(cur, stride, prev, stride, w, h, tol, stol, NULL),
+                         n_ref);
+        /* bottom-up pictures: the last row first, a negative stride */
+        const uint8_t *cur_up = cur + (h - 1) * stride, *prev_up = prev + (h - 1) * stride;
+        assert_int_equal(k->count_changed(cur_up, -stride, prev_up, -stride, w, h, tol, stol,
+                                          &s_k),
+                         n_ref);
+        assert_int_equal(s_k, s_ref);
+        assert_int_equal(k->count_color(cur_up, -stride, w, h, marker, mtol),
+                         ref->count_color(cur, stride, w, h, marker, mtol));
+
+        if (k->count_color(cur, stride, w, h, marker, mtol) !=
+                ref->count_color(cur, stride, w, h, marker, mtol) ||
+            k->count_color(prev, stride, w, h, marker, mtol) !=
+                ref->count_color(prev, stride, w, h, marker, mtol))
+            fail_msg("count_color %s", what);
+
+        uint32_t h_ref[SETTLE_HIST_BINS] = { 0 }, h_k[SETTLE_HIST_BINS] = { 0 };
+        ref->histogram_rgb(cur, stride, w, h, h_ref);
+        k->histogram_rgb(cur, stride, w, h, h_k);
+        if (memcmp(h_ref, h_k, sizeof(h_ref)))
+            fail_msg("histogram_rgb %s", what);
+
+        /* the incremental kernel, with and without the marker: the counts,
+         * the histogram moved, prev updated and its padding untouched */
+        for (int m = 0; m < 2; m++) {
+            const uint8_t *mk = m ? marker : NULL;
+            memcpy(p_ref, prev, (size_t)(stride * h));
+            memcpy(p_k, prev, (size_t)(stride * h));
+            memset(h_ref, 0, sizeof(h_ref));
+            ref->histogram_rgb(prev, stride, w, h, h_ref);
+            memcpy(h_k, h_ref, sizeof(h_ref));
+            SettleDelta d_ref, d_k;
+            memset(&d_k, 0xa5, sizeof(d_k));
+            ref->delta_rgb(cur, stride, p_ref, stride, w, h, tol, stol, mk, mtol, h_ref, &d_ref);
+            k->delta_rgb(cur, stride, p_k, stride, w, h, tol, stol, mk, mtol, h_k, &d_k);
+            if (d_ref.changed != d_k.changed || d_ref.strong != d_k.strong ||
+                d_ref.marker != d_k.marker || d_ref.rows != d_k.rows)
+                fail_msg("delta_rgb %s marker %d: %lld/%lld/%lld/%lld, reference "
+                         "%lld/%lld/%lld/%lld", what, m, (long long)d_k.changed,
+                         (long long)d_k.strong, (long long)d_k.marker, (long long)d_k.rows,
+                         (long long)d_ref.changed, (long long)d_ref.strong,
+                         (long long)d_ref.marker, (long long)d_ref.rows);
+            if (memcmp(h_ref, h_k, sizeof(h_ref)))
+                fail_msg("delta_rgb %s marker %d: histogram", what, m);
+            if (memcmp(p_ref, p_k, (size_t)(stride * h)))
+                fail_msg("delta_rgb %s marker %d: previous picture", what, m);
+        }
+        checks++;
+    }
+    free(cur);
+    free(prev);
+    free(p_ref);
+    free(p_k);
+    print_message("%s: %ld cases agree with the scalar reference\n", path, checks);
+}
+
+/* Each instruction set on its own, as SETTLE_CPU would limit it. */
+static void test_sse2(void **state)
+{
+    (void)state;
+    if (!(settle_cpu_flags() & SETTLE_CPU_SSE2))
+        skip();
+    SettleKernels k;
+    settle_kernels_init(&k, SETTLE_CPU_SSE2);
+    assert_ptr_not_equal(k.count_changed, settle_count_changed);
+    check(&k, "sse2");
+}
+
+static void test_avx2(void **state)
+{
+    (void)state;
+    if (!(settle_cpu_flags() & SETTLE_CPU_AVX2))
+        skip();
+    SettleKernels k;
+    settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_AVX2);
+    assert_ptr_not_equal(k.count_changed, settle_count_changed);
+    check(&k, "avx2");
+}
+
+/* SETTLE_CPU=scalar leaves only the reference. */
+static void test_env_scalar(void **state)
+{
+    (void)state;
+    const char *old = getenv("SETTLE_CPU");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("SETTLE_CPU", "scalar", 1);
+    assert_int_equal(settle_cpu_flags(), 0);
+    SettleKernels k;
+    settle_kernels_init(&k, settle_cpu_flags());
+    assert_ptr_equal(k.count_changed, settle_count_changed);
+    assert_ptr_equal(k.delta_rgb, settle_delta_rgb);
+    setenv("SETTLE_CPU", "sse2", 1);
+    assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
+    if (saved)
+        setenv("SETTLE_CPU", saved, 1);
+    else
+        unsetenv("SETTLE_CPU");
+    free(saved);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sse2),
+        cmocka_unit_test(test_avx2),
+        cmocka_unit_test(test_env_scalar),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
