@@ -62,7 +62,7 @@ set format y "%.0s%c"
 set ylabel (method eq "diff" ? "changed pixels (decides)" : "changed pixels")
 set format x ""
 plot csv using 2:($3 + 1) with steps lc rgb "#1f5fbf" lw 1.5 title "changed pixels + 1", \
-     csv using 2:($8 > 0 ? $3 + 1 : 1/0) with points pt 7 ps 0.7 lc rgb "#909090" title "codec refresh (ignored)", \
+     csv using 2:($8 > 0 ? $3 + 1 : 1/0) with points pt 7 ps 1.3 lc rgb "#606060" title "codec refresh (ignored)", \
      diff_threshold with lines dt 2 lw 1.5 lc rgb "#c03030" title sprintf("threshold %g", diff_threshold)
 
 set tmargin at screen 0.45

@@ -112,12 +112,13 @@ static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCaptur
     row_begin(f, "stable");
     put_frame(f, num(o, "stable_frame"), num(o, "stable_time"));
     fputs("</td></tr>\n", f);
-    row_begin(f, "first visual change");
-    put_time(f, num(o, "first_visual_change"));
-    fputs(" after the start</td></tr>\n", f);
-    row_begin(f, "last visual change");
-    put_time(f, num(o, "last_visual_change"));
-    fputs(" after the start</td></tr>\n", f);
+    static const char *const vc[][2] = { { "first_visual_change", "first visual change" },
+                                         { "last_visual_change", "last visual change" } };
+    for (size_t k = 0; k < 2; k++) {
+        row_begin(f, vc[k][1]);
+        put_time(f, num(o, vc[k][0]));
+        fputs(isfinite(num(o, vc[k][0])) ? " after the start</td></tr>\n" : "</td></tr>\n", f);
+    }
     static const char *const vm[][2] = { { "speed_index", "Speed Index" },
                                          { "visually_complete_85", "visually complete 85 %" },
                                          { "visually_complete_95", "visually complete 95 %" },

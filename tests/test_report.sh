@@ -109,5 +109,17 @@ r=$?; check $r "--plot-script that is missing: exit 64"
 [ $? -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "report: .*nodir/r.html" "$tmp/err"
 r=$?; check $r "--report into a missing directory: exit 4, one line"
 
+# the progress line: on a terminal only, not with -q (script(1) gives a terminal)
+if command -v script >/dev/null 2>&1; then
+  script -qec "$settle analyze $sample" /dev/null >"$tmp/tty" 2>&1
+  grep -q "settle: .*sample-startup.mp4: .*%.* frames, [0-9]* fps" "$tmp/tty" && grep -q "stable at 2.500 s" "$tmp/tty"
+  r=$?; check $r "progress line on a terminal"
+  script -qec "$settle analyze -q $sample" /dev/null >"$tmp/tty" 2>&1
+  ! grep -q "fps" "$tmp/tty"
+  r=$?; check $r "no progress line with -q"
+else
+  echo "ok - progress line: skipped, no script(1)"
+fi
+
 echo "# $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

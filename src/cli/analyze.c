@@ -303,6 +303,10 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
         int gr = settle_grab_pictures(ctx, &pics);
         if (gr == SETTLE_ERR_NOMEM) {
             code = EXIT_INTERNAL;
+        } else if (gr == SETTLE_ERR_INVAL) {
+            fprintf(err, "settle: %s: no pictures: they need a capture that can be read twice "
+                         "(a file, not a pipe)\n", in);
+            code = EXIT_OUTPUT;
         } else if (gr < 0) {
             fprintf(err, "settle: %s: no pictures: %s\n", in, settle_strerror(gr));
             code = gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
@@ -896,6 +900,7 @@ int cmd_analyze(int argc, char **argv)
     for (int i = 1; i < jobs; i++)
         if (workers[i].started)
             pthread_join(workers[i].thread, NULL);
+    progress_clear();
     for (int i = 0; i < jobs; i++)
         b.ret = worse(b.ret, workers[i].ret);
     pthread_mutex_destroy(&b.lock);
