@@ -76,6 +76,8 @@ r=$?; check $r "plot: a failing script: exit 4, one line, no picture: $(cat "$tm
 
 # gnuplot missing: --plot fails with exit 4 and says how to install it; the rest is written
 mkdir "$tmp/bin"
+# (a PATH of only this directory; valgrind stays reachable for the valgrind setup's wrapper)
+if [ -n "${SETTLE_WRAPPER:-}" ]; then ln -s "$(command -v valgrind)" "$tmp/bin/valgrind"; fi
 PATH=$tmp/bin "$settle" analyze --plot "$tmp/np.png" --report "$tmp/nr.html" --csv "$tmp/n.csv" \
   "$sample" >"$tmp/out" 2>"$tmp/err"
 code=$?
@@ -108,6 +110,21 @@ r=$?; check $r "--plot-script that is missing: exit 64"
 "$settle" analyze -q --report "$tmp/nodir/r.html" "$sample" 2>"$tmp/err"
 [ $? -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "report: .*nodir/r.html" "$tmp/err"
 r=$?; check $r "--report into a missing directory: exit 4, one line"
+
+# settle compare --plot: a box plot of each metric's values in both groups
+mkdir -p "$tmp/ca" "$tmp/cb"
+for i in 1 2 3; do cp "$sample" "$tmp/ca/a$i.mp4"; cp "$sample" "$tmp/cb/b$i.mp4"; done
+"$settle" analyze -q -o "$tmp/ra" "$tmp"/ca/*.mp4 && "$settle" analyze -q -o "$tmp/rb" "$tmp"/cb/*.mp4
+"$settle" compare -q --baseline "$tmp/ra" --candidate "$tmp/rb" --plot "$tmp/cmp.png" 2>"$tmp/err"
+r=$?
+read -r w h _ < <("$pngstat" "$tmp/cmp.png")
+[ $r -eq 0 ] && [ "${w:-0}" -eq 800 ] && [ $(( (${h:-0} - 60) % 300 )) -eq 0 ] && [ "${h:-0}" -ge 360 ]
+r=$?; check $r "compare --plot: a panel of 800x300 per metric ($w x $h): $(cat "$tmp/err")"
+PATH=$tmp/bin "$settle" compare -q --baseline "$tmp/ra" --candidate "$tmp/rb" --plot "$tmp/cmp2.png" \
+  --json "$tmp/cmp.json" 2>"$tmp/err"
+r=$?
+[ $r -eq 4 ] && grep -q "apt-get install gnuplot-nox" "$tmp/err" && [ -s "$tmp/cmp.json" ] && [ ! -e "$tmp/cmp2.png" ]
+r=$?; check $r "compare --plot without gnuplot: exit 4, the JSON still written: $(cat "$tmp/err")"
 
 # the progress line: on a terminal only, not with -q (script(1) gives a terminal)
 if command -v script >/dev/null 2>&1; then

@@ -136,8 +136,7 @@ void plot_info_free(void **store)
     *store = NULL;
 }
 
-/* A gnuplot string: single quotes, a quote inside doubled. */
-static void put_string(FILE *f, const char *s)
+void plot_put_string(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) {
@@ -160,38 +159,56 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
-/* Runs gnuplot on `csv` writing `out` (not renamed). */
-static int run_gnuplot(const PlotInfo *pi, const char *csv, const char *out, int svg,
-                       const char *script, char *msg, size_t msglen)
+/* The variables of scripts/plot.gp, as gnuplot commands (malloc'ed). */
+static char *plot_vars(const PlotInfo *pi, const char *csv)
 {
-    int ret = -1;
-    char *gp = plot_temp_file("gp"), *errf = plot_temp_file("gperr");
-    FILE *f = gp ? fopen(gp, "w") : NULL;
-    if (!f) {
-        snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
-        goto end;
-    }
-    /* settle's numbers use '.' whatever the locale; so does this file */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    /* settle's numbers use '.' whatever the locale; so does this text */
     fputs("csv = ", f);
-    put_string(f, csv);
-    fputs("\nout = ", f);
-    put_string(f, out);
-    fprintf(f, "\nterm = '%s'\nname = ", svg ? "svg" : "png");
-    put_string(f, pi->name ? pi->name : csv);
+    plot_put_string(f, csv);
+    fputs("\nname = ", f);
+    plot_put_string(f, pi->name ? pi->name : csv);
     fputs("\nmethod = ", f);
-    put_string(f, pi->method ? pi->method : "diff");
+    plot_put_string(f, pi->method ? pi->method : "diff");
     fputc('\n', f);
     put_number(f, "diff_threshold", pi->diff_threshold, 4096);
     put_number(f, "entropy_threshold", pi->entropy_threshold, 0.05);
     put_number(f, "start", pi->start, -1);
     put_number(f, "stable", pi->stable, -1);
     put_number(f, "load", pi->load, -1);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Runs gnuplot: `vars`, then out and term, then the script (a file, or the
+ * built-in text), writing `out` (not renamed). */
+static int run_gnuplot(const char *vars, const char *builtin, const char *script,
+                       const char *out, int svg, char *msg, size_t msglen)
+{
+    int ret = -1;
+    char *gp = plot_temp_file("gp"), *errf = plot_temp_file("gperr");
+    FILE *f = gp && errf ? fopen(gp, "w") : NULL;
+    if (!f) {
+        snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
+        goto end;
+    }
+    fputs(vars, f);
+    fputs("out = ", f);
+    plot_put_string(f, out);
+    fprintf(f, "\nterm = '%s'\n", svg ? "svg" : "png");
     if (script) {
         fputs("load ", f);
-        put_string(f, script);
+        plot_put_string(f, script);
         fputc('\n', f);
     } else {
-        fputs(settle_plot_gp, f);
+        fputs(builtin, f);
     }
     if (fclose(f)) {
         snprintf(msg, msglen, "cannot write a temporary file: %s", strerror(errno));
@@ -248,8 +265,8 @@ end:
     return ret;
 }
 
-int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
-              char *msg, size_t msglen)
+int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
+                char *msg, size_t msglen)
 {
     if (!plot_have_gnuplot()) {
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
@@ -269,7 +286,7 @@ int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *
         return -1;
     }
     close(fd);
-    int ret = run_gnuplot(pi, csv, tmp, ends_with(out, ".svg"), script, msg, msglen);
+    int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), msg, msglen);
     if (!ret) {
         mode_t mask = umask(0);
         umask(mask);
@@ -285,6 +302,19 @@ int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *
     return ret;
 }
 
+int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
+              char *msg, size_t msglen)
+{
+    char *vars = plot_vars(pi, csv);
+    if (!vars) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    int ret = plot_render(vars, settle_plot_gp, script, out, msg, msglen);
+    free(vars);
+    return ret;
+}
+
 int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
                   size_t *len, char *msg, size_t msglen)
 {
@@ -294,12 +324,16 @@ int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
         return -1;
     }
-    char *tmp = plot_temp_file("plot");
+    char *vars = plot_vars(pi, csv);
+    char *tmp = vars ? plot_temp_file("plot") : NULL;
     if (!tmp) {
-        snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
+        snprintf(msg, msglen, vars ? "cannot make a temporary file: %s" : "out of memory",
+                 strerror(errno));
+        free(vars);
         return -1;
     }
-    int ret = run_gnuplot(pi, csv, tmp, 0, script, msg, msglen);
+    int ret = run_gnuplot(vars, settle_plot_gp, script, tmp, 0, msg, msglen);
+    free(vars);
     if (!ret && !(*png = (uint8_t *)plot_read_file(tmp, len))) {
         snprintf(msg, msglen, "cannot read the plot back: %s", strerror(errno));
         ret = -1;

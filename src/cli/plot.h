@@ -38,6 +38,17 @@ int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *
 int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
                   size_t *len, char *msg, size_t msglen);
 
+/* Runs gnuplot on the `vars` text (gnuplot commands that set the script's
+ * variables) and the script (the file `script`, or NULL for the `builtin`
+ * text), with `out` and `term` ("png", or "svg" when out ends in .svg) set,
+ * writing `out` under a temporary name renamed into place. Returns 0, or -1
+ * with a one-line reason in msg (PLOT_NO_GNUPLOT when it is missing). */
+int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
+                char *msg, size_t msglen);
+
+/* Writes `s` as a gnuplot string. */
+void plot_put_string(FILE *f, const char *s);
+
 /* Reads a whole file into memory (NUL-terminated). NULL with errno set. */
 char *plot_read_file(const char *path, size_t *len);
 
