@@ -160,13 +160,20 @@ static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
     g->cursor++;
     if (index > w->frame)
         return 0; /* the file changed since: that frame is not there */
+    const SettleImage *copy = NULL;
     for (int k = 0; k < NKEYS; k++) {
         if (!(w->keys & (1u << k)))
             continue;
         SettleImage *img = &g->pics->frame[k];
+        if (copy) { /* one frame in two roles (stable and last change): one copy */
+            *img = *copy;
+            img->role = key_role[k];
+            continue;
+        }
         int ret = copy_frame(p, w, k, img);
         if (ret < 0)
             return ret;
+        copy = img;
     }
     if (w->thumb) {
         SettleThumb *t = &g->thumbs[g->nthumbs];
@@ -269,8 +276,13 @@ void settle_pictures_free(SettlePictures **p)
 {
     if (!p || !*p)
         return;
-    for (int k = 0; k < 4; k++)
-        free((*p)->frame[k].rgb);
+    for (int k = 0; k < 4; k++) {
+        int shared = 0;
+        for (int j = 0; j < k; j++)
+            shared |= (*p)->frame[j].rgb == (*p)->frame[k].rgb;
+        if (!shared)
+            free((*p)->frame[k].rgb);
+    }
     free((*p)->filmstrip.rgb);
     free(*p);
     *p = NULL;

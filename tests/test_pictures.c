@@ -118,6 +118,9 @@ static void test_key_frames_and_filmstrip(void **state)
         assert_int_equal(im->height, 120);
         assert_colour(im->rgb + 60 * im->stride + 80 * 3, colour[k]);
     }
+    /* the stable frame is also the last change: kept once */
+    assert_ptr_equal(p->frame[1].rgb, p->frame[3].rgb);
+    assert_ptr_not_equal(p->frame[0].rgb, p->frame[2].rgb);
     /* four distinct pictures: 0, 10, 20, 30; not scaled (they fit the box) */
     assert_int_equal(p->thumbs, 4);
     assert_string_equal(p->filmstrip.role, "filmstrip");

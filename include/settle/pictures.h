@@ -21,7 +21,7 @@ typedef struct SettleImage {
     double time;        /* its time in seconds from the first frame (NaN for the filmstrip) */
     int width, height;
     ptrdiff_t stride;
-    uint8_t *rgb;       /* owned by the SettlePictures that holds it */
+    uint8_t *rgb;       /* owned by the SettlePictures that holds it; read only */
 } SettleImage;
 
 /* Largest number of thumbnails in a filmstrip. */
@@ -33,7 +33,7 @@ typedef struct SettlePictures {
     /* The key frames at full size, in this order, those that exist: start,
      * stable, first-change, last-change (a capture without a stable frame
      * has none; frames not reached when the file changed since are left out). */
-    SettleImage frame[4];
+    SettleImage frame[4];   /* two roles of one frame share their rgb */
     int nframes;
     /* The contact sheet: a thumbnail of every visually distinct frame from
      * the start (the start frame, and each frame whose change counted: not
@@ -48,9 +48,9 @@ typedef struct SettlePictures {
 /* Reads the capture of the last finished analysis of `c` (settle_analyze_file)
  * a second time and keeps the key frames and the filmstrip's thumbnails; the
  * first pass keeps no pictures, so an analysis without pictures costs nothing
- * more. Memory: the four key frames at full size plus at most
- * SETTLE_FILMSTRIP_MAX thumbnails of SETTLE_THUMB_BOX pixels a side (for a
- * 1080x2400 capture about 31 MB + 3.6 MB), whatever the capture's length.
+ * more. Memory: at most four key frames at full size (one frame in two roles
+ * is kept once) plus at most 4 * SETTLE_FILMSTRIP_MAX candidate thumbnails of
+ * SETTLE_THUMB_BOX pixels a side (120 KB each), whatever the capture's length.
  * On success *out owns the pictures; free them with settle_pictures_free.
  * Returns 0, SETTLE_ERR_STATE (no finished analysis, or it measured no
  * frame), SETTLE_ERR_INVAL (the analysis did not read a file, e.g.
