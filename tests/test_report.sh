@@ -77,7 +77,10 @@ r=$?; check $r "plot: a failing script: exit 4, one line, no picture: $(cat "$tm
 # gnuplot missing: --plot fails with exit 4 and says how to install it; the rest is written
 mkdir "$tmp/bin"
 # (a PATH of only this directory; valgrind stays reachable for the valgrind setup's wrapper)
-if [ -n "${SETTLE_WRAPPER:-}" ]; then ln -s "$(command -v valgrind)" "$tmp/bin/valgrind"; fi
+if [ -n "${SETTLE_WRAPPER:-}" ]; then
+  printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v valgrind)" >"$tmp/bin/valgrind"
+  chmod +x "$tmp/bin/valgrind"
+fi
 PATH=$tmp/bin "$settle" analyze --plot "$tmp/np.png" --report "$tmp/nr.html" --csv "$tmp/n.csv" \
   "$sample" >"$tmp/out" 2>"$tmp/err"
 code=$?

@@ -465,7 +465,8 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
             free(name);
         }
     }
-    if (r && r->frames > 0 && ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
+    if ((b->plot || b->frames || b->report) && r && r->frames > 0 &&
+        ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
         (j->code = worse(j->code, pictures(w, ctx, j, r, err))) == EXIT_INTERNAL)
         goto nomem;
     if (b->report && !j->rjson) {
