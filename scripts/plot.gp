@@ -1,22 +1,77 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Frame differences of a settle CSV over time, with the threshold and the
-# stable frame. Variables: csv, out (PNG), stable (seconds), threshold (pixels).
-# gnuplot -e "csv='a.csv'; out='a.png'; stable=2.5; threshold=4096" scripts/plot.gp
-set terminal pngcairo size 960,540 font ",10" noenhanced
+# settle's plot of a per-frame CSV: changed pixels (log scale) and entropy delta
+# over time, each with its threshold, the start and the stable frame marked.
+# settle runs it (settle plot, settle analyze --plot) with these variables set;
+# copy it, restyle it and give it back with --plot-script FILE.
+#   csv, out            the CSV to read, the picture to write
+#   term                "png" or "svg"
+#   name                the title (the capture)
+#   method              "diff" or "entropy": the method that decided
+#   diff_threshold      pixels;  entropy_threshold: bits
+#   start, stable       seconds from the first frame, negative when there is none
+#   load                load time in seconds, negative when there is none
+# By hand:
+#   gnuplot -e "csv='a.csv'; out='a.png'; stable=2.5" scripts/plot.gp
+if (!exists("term")) term = "png"
+if (!exists("name")) name = csv
+if (!exists("method")) method = "diff"
+if (!exists("diff_threshold")) diff_threshold = 4096
+if (!exists("entropy_threshold")) entropy_threshold = 0.05
+if (!exists("start")) start = -1
+if (!exists("stable")) stable = -1
+if (!exists("load")) load = -1
+
+if (term eq "svg") {
+    set terminal svg size 960,600 dynamic font "sans,11" noenhanced background "white"
+} else {
+    set terminal pngcairo size 960,600 font "sans,10" noenhanced background "white"
+}
 set output out
 set datafile separator ","
-set key autotitle columnhead top right
-set multiplot layout 2,1 title csv
+set datafile columnheaders
+stats csv using 2 nooutput
+tmax = STATS_max > 0 ? STATS_max : 1
+set xrange [0:tmax]
+set grid xtics ytics lc rgb "#e4e4e4" lw 1
+set border 3 lc rgb "#606060"
+set tics nomirror
+set key top right opaque box lc rgb "#c8c8c8"
+set lmargin at screen 0.09
+set rmargin at screen 0.97
+
+start_c = "#de640d"
+stable_c = "#2a9d3f"
+title = name . (load >= 0 ? sprintf("  -  load time %.3f s", load) : "  -  no stable frame")
+set multiplot layout 2,1 title title font ",13"
+
+# vertical lines at the start and the stable frame, with their times
+if (start >= 0) {
+    set arrow 1 from start, graph 0 to start, graph 1 nohead lc rgb start_c lw 2 dt 3 front
+    set label 1 sprintf("start %.3f s", start) at start, graph 0.08 offset 0.6,0 tc rgb start_c front
+}
+if (stable >= 0) {
+    set arrow 2 from stable, graph 0 to stable, graph 1 nohead lc rgb stable_c lw 2 front
+    set label 2 sprintf("stable %.3f s", stable) at stable, graph 0.92 offset 0.6,0 tc rgb stable_c front
+}
+
+set tmargin at screen 0.90
+set bmargin at screen 0.53
 set logscale y
 set yrange [0.8:*]
-set ylabel "changed pixels"
-set arrow 1 from stable, graph 0 to stable, graph 1 nohead lc rgb "#2a9d3f" lw 2
-set label 1 sprintf("stable %.3f s", stable) at stable, graph 0.92 offset 0.5,0 tc rgb "#2a9d3f"
-plot csv using 2:($3+1) with steps lc rgb "#1f5fbf" title "diff_pixels + 1", \
-     threshold with lines dt 2 lc rgb "#c03030" title "threshold"
+set format y "%.0s%c"
+set ylabel (method eq "diff" ? "changed pixels (decides)" : "changed pixels")
+set format x ""
+plot csv using 2:($3 + 1) with steps lc rgb "#1f5fbf" lw 1.5 title "changed pixels + 1", \
+     csv using 2:($8 > 0 ? $3 + 1 : 1/0) with points pt 7 ps 1.3 lc rgb "#606060" title "codec refresh (ignored)", \
+     diff_threshold with lines dt 2 lw 1.5 lc rgb "#c03030" title sprintf("threshold %g", diff_threshold)
+
+set tmargin at screen 0.45
+set bmargin at screen 0.08
 set yrange [1e-4:*]
-set ylabel "entropy delta (bits)"
+set format y "%g"
+set format x "%g"
+set ylabel (method eq "entropy" ? "entropy delta, bits (decides)" : "entropy delta, bits")
 set xlabel "time (s)"
-plot csv using 2:($5 > 1e-4 ? $5 : 1e-4) with steps lc rgb "#7a3fbf" title "entropy_delta", \
-     0.05 with lines dt 2 lc rgb "#c03030" title "0.05"
+plot csv using 2:($5 > 1e-4 ? $5 : 1e-4) with steps lc rgb "#7a3fbf" lw 1.5 title "entropy delta", \
+     entropy_threshold with lines dt 2 lw 1.5 lc rgb "#c03030" title sprintf("threshold %g", entropy_threshold)
 unset multiplot

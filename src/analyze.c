@@ -367,6 +367,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         if (ret < 0)
             return ret;
     }
+    if (c->grab) /* settle_grab_pictures: a second reading, that only looks */
+        return c->grab(c->grab_opaque, p, c->n++);
     const uint8_t *rgb = p->rgb + c->cy * p->stride + (ptrdiff_t)c->cx * 3;
 
     SettleRecord r;

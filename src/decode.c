@@ -59,6 +59,7 @@ typedef struct Decoder {
     pthread_t thread;
     int size_warned;
     int rotation;        /* of the display matrix, degrees clockwise */
+    double declared;     /* duration the file declares, for progress_cb; NaN = none */
 } Decoder;
 
 static int interrupt_cb(void *opaque)
@@ -264,7 +265,10 @@ static int deliver(Decoder *d, AVFrame *f)
         .keyframe = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I,
         .duration = dur,
     };
-    return settle_send_picture_bands(c, &p, d->all_changed ? NULL : d->changed, BAND);
+    ret = settle_send_picture_bands(c, &p, d->all_changed ? NULL : d->changed, BAND);
+    if (ret >= 0 && c->s.progress_cb)
+        c->s.progress_cb(c->s.progress_opaque, c->n ? t - c->t0 : 0, d->declared, c->n);
+    return ret;
 }
 
 static void note_decode_error(Decoder *d)
@@ -528,6 +532,10 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
     AVRational fr = vs->avg_frame_rate.num > 0 ? vs->avg_frame_rate : vs->r_frame_rate;
     d.nominal = fr.num > 0 && fr.den > 0 ? av_q2d(av_inv_q(fr)) : 1.0 / 30;
 
+    d.declared = vs->duration > 0 && vs->duration != AV_NOPTS_VALUE ? vs->duration * d.tb
+                 : d.fmt->duration > 0 && d.fmt->duration != AV_NOPTS_VALUE
+                     ? d.fmt->duration / (double)AV_TIME_BASE
+                     : NAN;
     int read_error = 0;
     start_analysis(&d);
     while (!c->interrupted) {

@@ -106,6 +106,11 @@ struct SettleContext {
     char *error_message;
     char reason[256];
     SettleResult res;
+
+    /* settle_grab_pictures' second reading: each picture goes to this hook
+     * (with its frame index, counted in n) instead of being measured. */
+    int (*grab)(void *opaque, const SettlePicture *p, int64_t index);
+    void *grab_opaque;
 };
 
 void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)

@@ -145,6 +145,13 @@ typedef struct SettleSettings {
     void (*log_cb)(void *opaque, SettleLogLevel level, const char *msg);
     void *log_opaque;
     SettleLogLevel log_level; /* most verbose level passed on, default WARNING */
+    /* Progress callback, NULL (default) = none: called from the thread that
+     * measures, after each frame of settle_analyze_file / settle_analyze_io,
+     * with the frame's time (seconds from the first frame), the duration the
+     * file declares (NaN when it declares none) and the frames measured so far.
+     * It must be quick; it must not call into this context. */
+    void (*progress_cb)(void *opaque, double time, double duration, int64_t frames);
+    void *progress_opaque;
 } SettleSettings;
 
 /* Fills `s` with the defaults documented above. */

@@ -10,9 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "settle/pictures.h"
+
 #include "cli.h"
 #include "inputs.h"
 #include "output.h"
+#include "plot.h"
+#include "progress.h"
 
 void usage_analyze(FILE *f)
 {
@@ -33,7 +37,17 @@ void usage_analyze(FILE *f)
             "  --skip-existing   with -o, leave a capture whose result is current: same\n"
             "                    input path, size and mtime, settings, labels, version\n"
             "  --label KEY=VALUE copied into every result's \"labels\" (repeatable)\n"
-            "  -q, --quiet       no summary lines\n"
+            "  --plot FILE       the per-frame curves drawn by gnuplot: PNG, or SVG when\n"
+            "                    FILE ends in .svg; with several captures FILE must\n"
+            "                    contain %%n\n"
+            "  --plot-script FILE\n"
+            "                    a gnuplot script instead of the built-in scripts/plot.gp\n"
+            "  --frames DIR      PNGs of the start, stable, first- and last-change frames\n"
+            "                    and a filmstrip: DIR/NAME-start.png ... NAME-filmstrip.png\n"
+            "                    (NAME-HASH with several captures)\n"
+            "  --report FILE     one self-contained HTML page: summary, plot, filmstrip and\n"
+            "                    settings of every capture\n"
+            "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
             "\n"
             "Batches:\n"
@@ -59,6 +73,7 @@ void usage_analyze(FILE *f)
             "  0 stable frame found   1 no stable frame or no start found\n"
             "  2 partial: capture damaged or cut short, result marked partial\n"
             "  3 capture could not be analysed   4 result could not be written\n"
+            "    (also --plot without gnuplot; --report then shows a note instead)\n"
             "  64 invalid command line   70 internal error   130 interrupted\n");
 }
 
@@ -68,11 +83,17 @@ typedef struct Job {
     char *stem;        /* result name in -o DIR, without extension */
     int done, code;
     char *out, *err, *json, *csv; /* summary, messages, JSON line, CSV for stdout */
+    /* for --report: the JSON line, the plot and the filmstrip (PNG bytes) */
+    char *rjson, *plot_note;
+    uint8_t *plot_png, *strip_png;
+    size_t plot_len, strip_len;
 } Job;
 
 typedef struct Batch {
     SettleSettings s;
     const char *csv, *json, *dir;
+    const char *plot, *plot_script, *frames, *report;
+    int no_gnuplot_said;
     int per_frame, skip_existing, quiet, verbose;
     char **labels;
     int nlabels;
@@ -91,6 +112,7 @@ typedef struct Worker {
     FILE *err; /* the current capture's messages */
     pthread_t thread;
     int started, ret;
+    Progress progress;
 } Worker;
 
 static int worse(int a, int b)
@@ -216,7 +238,144 @@ static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
     if (info.error)
         fprintf(err, "settle: %s: %s (current result in %s)\n", j->input, info.error, path);
     settle_result_info_free(&info);
+    if (b->report) {
+        j->rjson = strdup(j->json);
+        j->plot_note = strdup("skipped: its result was current (--skip-existing)");
+    }
     return 1;
+}
+
+static int write_png_file(const char *path, const SettleImage *img, FILE *err)
+{
+    OutFile o;
+    if (out_open(&o, path) < 0) {
+        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    if (settle_write_png(o.f, img) < 0 || out_commit(&o) < 0) {
+        fprintf(err, "settle: --frames: %s: cannot write: %s\n", path,
+                strerror(errno ? errno : EIO));
+        out_abort(&o);
+        return EXIT_OUTPUT;
+    }
+    return EXIT_OK;
+}
+
+static int png_bytes(const SettleImage *img, uint8_t **buf, size_t *len)
+{
+    char *p = NULL;
+    FILE *m = open_memstream(&p, len);
+    if (!m)
+        return -1;
+    int r = settle_write_png(m, img);
+    if (fclose(m) || r < 0) {
+        free(p);
+        return -1;
+    }
+    *buf = (uint8_t *)p;
+    return 0;
+}
+
+/* Says once per run that gnuplot is missing. */
+static void no_gnuplot(Batch *b, const char *what, FILE *err)
+{
+    pthread_mutex_lock(&b->lock);
+    int said = b->no_gnuplot_said;
+    b->no_gnuplot_said = 1;
+    pthread_mutex_unlock(&b->lock);
+    if (!said)
+        fprintf(err, "settle: %s%s: " PLOT_NO_GNUPLOT "; the other outputs are written\n",
+                strcmp(what, "--plot") ? "warning: " : "", what);
+}
+
+/* --frames, --plot and --report's pictures of one analysed capture. */
+static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, FILE *err)
+{
+    Batch *b = w->b;
+    const char *in = j->input;
+    int code = EXIT_OK;
+    char *stem = b->n == 1 ? csv_name("%n", in) : strdup(j->stem ? j->stem : "capture");
+    if (!stem)
+        return EXIT_INTERNAL;
+    if (b->frames || b->report) {
+        SettlePictures *pics = NULL;
+        progress_begin(&w->progress, in, "pictures");
+        int gr = settle_grab_pictures(ctx, &pics);
+        if (gr == SETTLE_ERR_NOMEM) {
+            code = EXIT_INTERNAL;
+        } else if (gr == SETTLE_ERR_INVAL) {
+            fprintf(err, "settle: %s: no pictures: they need a capture that can be read twice "
+                         "(a file, not a pipe)\n", in);
+            code = EXIT_OUTPUT;
+        } else if (gr < 0) {
+            fprintf(err, "settle: %s: no pictures: %s\n", in, settle_strerror(gr));
+            code = gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
+        } else {
+            for (int k = 0; b->frames && k <= pics->nframes && code != EXIT_INTERNAL; k++) {
+                const SettleImage *img = k < pics->nframes ? &pics->frame[k] : &pics->filmstrip;
+                if (!img->rgb)
+                    continue;
+                size_t n = strlen(stem) + strlen(img->role) + 6;
+                char *name = malloc(n);
+                char *path = name ? (snprintf(name, n, "%s-%s.png", stem, img->role), join(b->frames, name, "")) : NULL;
+                if (!path)
+                    code = EXIT_INTERNAL;
+                else
+                    code = worse(code, write_png_file(path, img, err));
+                free(name);
+                free(path);
+            }
+            if (b->report && pics->filmstrip.rgb &&
+                png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
+                code = EXIT_INTERNAL;
+        }
+        settle_pictures_free(&pics);
+    }
+    if ((b->plot || b->report) && code != EXIT_INTERNAL) {
+        char msg[512];
+        char *tcsv = plot_temp_file("csv");
+        FILE *f = tcsv ? fopen(tcsv, "w") : NULL;
+        int ok = f && settle_write_csv(ctx, f) == 0;
+        if (f && fclose(f))
+            ok = 0;
+        PlotInfo pi = {
+            .name = in, .method = settle_method_name(r->method),
+            .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
+            .start = r->start_frame >= 0 ? r->start_time : NAN,
+            .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
+        };
+        if (!ok) {
+            fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
+                    strerror(errno ? errno : EIO));
+            code = worse(code, EXIT_OUTPUT);
+        } else {
+            char *name = b->plot ? csv_name(b->plot, in) : NULL;
+            if (b->plot && !name) {
+                code = EXIT_INTERNAL;
+            } else if (b->plot && plot_draw(&pi, tcsv, name, b->plot_script, msg, sizeof(msg)) < 0) {
+                if (!strcmp(msg, PLOT_NO_GNUPLOT))
+                    no_gnuplot(b, "--plot", err);
+                else
+                    fprintf(err, "settle: --plot: %s: %s\n", name, msg);
+                code = worse(code, EXIT_OUTPUT);
+            }
+            free(name);
+            if (b->report && code != EXIT_INTERNAL &&
+                plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, msg,
+                              sizeof(msg)) < 0) {
+                if (!strcmp(msg, PLOT_NO_GNUPLOT))
+                    no_gnuplot(b, "--report", err);
+                else
+                    fprintf(err, "settle: warning: --report: %s: no plot: %s\n", in, msg);
+                j->plot_note = strdup(msg);
+            }
+        }
+        if (tcsv)
+            unlink(tcsv);
+        free(tcsv);
+    }
+    free(stem);
+    return code;
 }
 
 static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
@@ -235,6 +394,7 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     }
 
     const SettleResult *r = NULL;
+    progress_begin(&w->progress, in, NULL);
     int ar = settle_analyze_file(ctx, in, &r);
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
@@ -305,6 +465,20 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
             free(name);
         }
     }
+    if ((b->plot || b->frames || b->report) && r && r->frames > 0 &&
+        ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
+        (j->code = worse(j->code, pictures(w, ctx, j, r, err))) == EXIT_INTERNAL)
+        goto nomem;
+    if (b->report && !j->rjson) {
+        size_t len = 0;
+        FILE *m = open_memstream(&j->rjson, &len);
+        if (!m)
+            goto nomem;
+        int wr = settle_write_json(ctx, m);
+        fclose(m);
+        if (wr < 0)
+            goto nomem;
+    }
     goto end;
 nomem:
     fprintf(err, "settle: %s: out of memory\n", in);
@@ -319,6 +493,7 @@ static void emit_ready(Batch *b)
 {
     while (b->emitted < b->n && b->jobs[b->emitted].done) {
         Job *j = &b->jobs[b->emitted++];
+        progress_clear();
         if (j->out && *j->out)
             fputs(j->out, b->summary);
         if (j->err && *j->err)
@@ -346,6 +521,10 @@ static void *worker_main(void *opaque)
     SettleSettings s = b->s;
     s.log_cb = log_cb;
     s.log_opaque = w;
+    if (progress_enabled()) {
+        s.progress_cb = progress_cb;
+        s.progress_opaque = &w->progress;
+    }
     SettleContext *ctx = NULL;
     if (settle_open(&ctx, &s) < 0) {
         w->ret = EXIT_INTERNAL;
@@ -396,6 +575,40 @@ static void *worker_main(void *opaque)
     return NULL;
 }
 
+/* --report: one page, a row per capture, in the order of the inputs. */
+static int write_report(Batch *b)
+{
+    SettleReportCapture *caps = calloc(b->n + 1, sizeof(*caps));
+    if (!caps) {
+        fprintf(stderr, "settle: --report: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    int n = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const Job *j = &b->jobs[i];
+        if (!j->rjson)
+            continue;
+        caps[n++] = (SettleReportCapture){
+            .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
+            .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
+            .filmstrip_len = j->strip_len,
+        };
+    }
+    int ret = EXIT_OK;
+    OutFile o;
+    if (out_open(&o, b->report) < 0) {
+        fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
+        ret = EXIT_OUTPUT;
+    } else if (settle_write_report(o.f, caps, n) < 0 || out_commit(&o) < 0) {
+        fprintf(stderr, "settle: --report: %s: cannot write: %s\n", b->report,
+                strerror(errno ? errno : EIO));
+        out_abort(&o);
+        ret = EXIT_OUTPUT;
+    }
+    free(caps);
+    return ret;
+}
+
 static int mkdirs(const char *dir)
 {
     char *p = strdup(dir);
@@ -443,12 +656,12 @@ int cmd_analyze(int argc, char **argv)
     Worker *workers = NULL;
 
     enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-           OPT_SHARD, OPT_TABLE };
+           OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
     int ntable = 0;
     const SettleOption *table = settle_options();
     while (table[ntable].name)
         ntable++;
-    struct option *longopts = calloc((size_t)ntable + 16, sizeof(*longopts));
+    struct option *longopts = calloc((size_t)ntable + 20, sizeof(*longopts));
     b.labels = calloc((size_t)argc, sizeof(*b.labels));
     files_from = calloc((size_t)argc, sizeof(*files_from));
     if (!longopts || !b.labels || !files_from) {
@@ -466,6 +679,10 @@ int cmd_analyze(int argc, char **argv)
     longopts[k++] = (struct option){ "files-from", required_argument, NULL, OPT_FILES_FROM };
     longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
     longopts[k++] = (struct option){ "shard", required_argument, NULL, OPT_SHARD };
+    longopts[k++] = (struct option){ "plot", required_argument, NULL, OPT_PLOT };
+    longopts[k++] = (struct option){ "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT };
+    longopts[k++] = (struct option){ "frames", required_argument, NULL, OPT_FRAMES };
+    longopts[k++] = (struct option){ "report", required_argument, NULL, OPT_REPORT };
     longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
     longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
     longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -481,6 +698,10 @@ int cmd_analyze(int argc, char **argv)
         case OPT_JSON: b.json = optarg; break;
         case 'o': b.dir = optarg; break;
         case OPT_PER_FRAME: b.per_frame = 1; break;
+        case OPT_PLOT: b.plot = optarg; break;
+        case OPT_PLOT_SCRIPT: b.plot_script = optarg; break;
+        case OPT_FRAMES: b.frames = optarg; break;
+        case OPT_REPORT: b.report = optarg; break;
         case OPT_SKIP: b.skip_existing = 1; break;
         case OPT_LABEL: {
             const char *eq = strchr(optarg, '=');
@@ -557,6 +778,22 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_USAGE;
         goto end;
     }
+    if (b.plot && in.n > 1 && !strstr(b.plot, "%n")) {
+        fprintf(stderr, "settle: --plot: several captures need a file name with %%n "
+                        "(the capture's name), got '%s'\n", b.plot);
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if ((b.plot && !strcmp(b.plot, "-")) || (b.report && !strcmp(b.report, "-"))) {
+        fprintf(stderr, "settle: --%s: expected a file name, got '-'\n", b.plot ? "plot" : "report");
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    if (b.plot_script && access(b.plot_script, R_OK)) {
+        fprintf(stderr, "settle: --plot-script: %s: %s\n", b.plot_script, strerror(errno));
+        ret = EXIT_USAGE;
+        goto end;
+    }
     if ((b.per_frame || b.skip_existing) && !b.dir) {
         fprintf(stderr, "settle: --%s needs -o DIR\n", b.per_frame ? "per-frame" : "skip-existing");
         ret = EXIT_USAGE;
@@ -608,7 +845,7 @@ int cmd_analyze(int argc, char **argv)
         Job *j = &b.jobs[kept++];
         b.n = kept;
         j->input = in.v[i];
-        if (b.dir && !(j->stem = result_stem(keys[i])))
+        if ((b.dir || b.frames) && !(j->stem = result_stem(keys[i])))
             ret = EXIT_INTERNAL;
     }
     for (size_t i = 0; i < in.n; i++)
@@ -623,6 +860,12 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_OUTPUT;
         goto end;
     }
+    if (b.frames && mkdirs(b.frames) < 0) {
+        fprintf(stderr, "settle: --frames: %s: %s\n", b.frames, strerror(errno));
+        ret = EXIT_OUTPUT;
+        goto end;
+    }
+    progress_enable(!b.quiet);
     int cores = cli_cores();
     if (!jobs)
         jobs = cores;
@@ -658,6 +901,7 @@ int cmd_analyze(int argc, char **argv)
     for (int i = 1; i < jobs; i++)
         if (workers[i].started)
             pthread_join(workers[i].thread, NULL);
+    progress_clear();
     for (int i = 0; i < jobs; i++)
         b.ret = worse(b.ret, workers[i].ret);
     pthread_mutex_destroy(&b.lock);
@@ -666,6 +910,8 @@ int cmd_analyze(int argc, char **argv)
         fprintf(stderr, "settle: %zu captures were not analysed\n", b.n - b.emitted);
         ret = worse(ret, EXIT_INTERNAL);
     }
+    if (b.report)
+        ret = worse(ret, write_report(&b));
     if (b.jout.f && out_commit(&b.jout) < 0) {
         fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b.json, strerror(errno));
         out_abort(&b.jout);
@@ -684,6 +930,10 @@ end:
         free(b.jobs[i].err);
         free(b.jobs[i].json);
         free(b.jobs[i].csv);
+        free(b.jobs[i].rjson);
+        free(b.jobs[i].plot_note);
+        free(b.jobs[i].plot_png);
+        free(b.jobs[i].strip_png);
     }
     free(b.jobs);
     free(workers);

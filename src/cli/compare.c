@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "settle/compare.h"
 #include "output.h"
+#include "plot.h"
+
+/* scripts/compare.gp, compiled in by tools/embed.c */
+extern const char settle_compare_gp[];
 
 /* The results of one group, in the order read, and where each came from. */
 typedef struct Group {
@@ -60,13 +65,17 @@ void usage_compare(FILE *f)
             "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
             "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
             "  --json FILE       one JSON object per metric, one a line ('-' = stdout)\n"
+            "  --plot FILE       each metric's counted values of both groups as a box plot\n"
+            "                    with every value over it, drawn by gnuplot: PNG, or SVG\n"
+            "                    when FILE ends in .svg\n"
+            "  --plot-script FILE  a gnuplot script instead of the built-in scripts/compare.gp\n"
             "  -j, --jobs N      captures analysed in parallel (default: the cores)\n"
             "  -q, --quiet       no text report\n"
             "  plus the analysis options of 'settle help analyze' for captures\n"
             "\n"
             "Exit codes:\n"
             "  0 no regression   1 a regression   2 too few values for a verdict\n"
-            "  3 an item could not be read   4 a report could not be written\n"
+            "  3 an item could not be read   4 a report or the plot could not be written\n"
             "  64 invalid command line   70 internal error   130 interrupted\n"
             "Errors (3 and up) outrank verdicts; 1 outranks 2.\n");
 }
@@ -369,6 +378,80 @@ static int write_report(const char *path, const SettleReport *r, int json)
     return 0;
 }
 
+/* --plot: the counted values of each compared metric, by gnuplot. */
+static int write_plot(const char *path, const char *script, const SettleReport *r)
+{
+    char *data = plot_temp_file("cmp"), *vars = NULL;
+    size_t vlen = 0;
+    int ret = CMP_OUTPUT, n = 0;
+    FILE *d = data ? fopen(data, "w") : NULL;
+    FILE *v = d ? open_memstream(&vars, &vlen) : NULL;
+    char msg[512];
+    if (!v) {
+        fprintf(stderr, "settle: --plot: cannot make a temporary file: %s\n", strerror(errno));
+        goto end;
+    }
+    for (int j = 0; j < r->nm; j++) {
+        const SettleMetricComparison *mc = &r->m[j];
+        if (!mc->compared || !mc->cmp.baseline.n || !mc->cmp.candidate.n)
+            continue;
+        /* one block of values per group, two blank lines apart (gnuplot's index) */
+        for (int g = 0; g < 2; g++) {
+            const SettleReportGroup *grp = &r->group[g];
+            if (n || g)
+                fputs("\n\n", d);
+            for (size_t i = 0; i < grp->n; i++) {
+                if (settle_result_counts(grp->results, grp->n, i, mc->metric, NULL) != SETTLE_COUNTED)
+                    continue;
+                /* the program never sets LC_NUMERIC: '.' is the decimal point */
+                fprintf(d, "%.6f\n", grp->results[i].value[mc->metric]);
+            }
+        }
+        n++;
+        char line[160];
+        if (isfinite(mc->cmp.difference))
+            snprintf(line, sizeof(line), "%s, median %+.3f%s", settle_verdict_name(mc->cmp.verdict),
+                     mc->cmp.difference, strcmp(settle_metric_name(mc->metric), "speed_index") ? " s" : "");
+        else
+            snprintf(line, sizeof(line), "%s", settle_verdict_name(mc->cmp.verdict));
+        fprintf(v, "metric_%d = ", n);
+        plot_put_string(v, settle_metric_name(mc->metric));
+        fprintf(v, "\nverdict_%d = ", n);
+        plot_put_string(v, line);
+        fputc('\n', v);
+    }
+    fprintf(v, "n = %d\ndata = ", n);
+    plot_put_string(v, data);
+    fputc('\n', v);
+    int bad = fclose(d) != 0;
+    d = NULL;
+    bad |= fclose(v) != 0;
+    v = NULL;
+    if (bad) {
+        fprintf(stderr, "settle: --plot: cannot write a temporary file\n");
+        goto end;
+    }
+    if (!n) {
+        fprintf(stderr, "settle: --plot: %s: no metric has values in both groups\n", path);
+        goto end;
+    }
+    if (plot_render(vars, settle_compare_gp, script, path, msg, sizeof(msg)) < 0) {
+        fprintf(stderr, "settle: --plot: %s: %s\n", path, msg);
+        goto end;
+    }
+    ret = 0;
+end:
+    if (d)
+        fclose(d);
+    if (v)
+        fclose(v);
+    if (data)
+        unlink(data);
+    free(data);
+    free(vars);
+    return ret;
+}
+
 static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -393,16 +476,17 @@ int cmd_compare(int argc, char **argv)
     const char **items[2] = { NULL, NULL };
     size_t nitems[2] = { 0, 0 };
     const char *markdown = NULL, *json = NULL, *min_effect_text = "0";
+    const char *plot = NULL, *plot_script = NULL;
     int quiet = 0, ret = 0, want_metric[SETTLE_NB_METRICS] = { 0 }, any_metric = 0;
     struct option *longopts = NULL;
 
     enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
-           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_TABLE };
+           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_TABLE };
     int ntable = 0;
     const SettleOption *table = settle_options();
     while (table[ntable].name)
         ntable++;
-    longopts = calloc((size_t)ntable + 16, sizeof(*longopts));
+    longopts = calloc((size_t)ntable + 20, sizeof(*longopts));
     items[0] = calloc((size_t)argc, sizeof(char *));
     items[1] = calloc((size_t)argc, sizeof(char *));
     if (!longopts || !items[0] || !items[1]) {
@@ -420,6 +504,8 @@ int cmd_compare(int argc, char **argv)
     longopts[k++] = (struct option){ "seed", required_argument, NULL, OPT_SEED };
     longopts[k++] = (struct option){ "markdown", required_argument, NULL, OPT_MD };
     longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
+    longopts[k++] = (struct option){ "plot", required_argument, NULL, OPT_PLOT };
+    longopts[k++] = (struct option){ "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT };
     longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
     longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
     longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
@@ -520,6 +606,8 @@ int cmd_compare(int argc, char **argv)
             break;
         case OPT_MD: markdown = optarg; break;
         case OPT_JSON: json = optarg; break;
+        case OPT_PLOT: plot = optarg; break;
+        case OPT_PLOT_SCRIPT: plot_script = optarg; break;
         case 'q': quiet = 1; break;
         case 'v': l.verbose++; break;
         case 'h':
@@ -599,6 +687,8 @@ int cmd_compare(int argc, char **argv)
         out = worse(out, write_report(markdown, &r, 0));
     if (json)
         out = worse(out, write_report(json, &r, 1));
+    if (plot)
+        out = worse(out, write_plot(plot, plot_script, &r));
     ret = out ? out : verdict;
 end:
     free(l.pending);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plot.h"
 
 volatile sig_atomic_t cli_stop;
 static SettleContext *volatile contexts[CLI_MAX_CONTEXTS];
@@ -89,10 +90,13 @@ static void usage(FILE *f)
             "  analyze CAPTURE...   report when each capture's screen became stable\n"
             "  compare --baseline A... --candidate B...\n"
             "                       did build B get slower than A? statistics and a verdict\n"
+            "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
+            "                       stable frame (gnuplot)\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze' or 'settle help compare' for their options.\n");
+            "Run 'settle help analyze', 'settle help compare' or 'settle help plot' for their\n"
+            "options.\n");
 }
 
 int main(int argc, char **argv)
@@ -106,6 +110,8 @@ int main(int argc, char **argv)
         return cmd_analyze(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plot"))
+        return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("settle %s\n", SETTLE_VERSION);
         return EXIT_OK;
@@ -115,6 +121,8 @@ int main(int argc, char **argv)
             usage_analyze(stdout);
         else if (argc > 2 && !strcmp(argv[2], "compare"))
             usage_compare(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "plot"))
+            usage_plot(stdout);
         else
             usage(stdout);
         return EXIT_OK;

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Pictures of an analysis: the key frames, a filmstrip, PNG files and an
+ * HTML report, for an engineer who wants to see what the numbers say. */
+#ifndef SETTLE_PICTURES_H
+#define SETTLE_PICTURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "settle/settle.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One picture, packed RGB24 (3 bytes a pixel, `stride` bytes a row). */
+typedef struct SettleImage {
+    const char *role;   /* "start", "stable", "first-change", "last-change" or "filmstrip"; static */
+    int64_t frame;      /* the frame shown (-1 for the filmstrip) */
+    double time;        /* its time in seconds from the first frame (NaN for the filmstrip) */
+    int width, height;
+    ptrdiff_t stride;
+    uint8_t *rgb;       /* owned by the SettlePictures that holds it; read only */
+} SettleImage;
+
+/* Largest number of thumbnails in a filmstrip. */
+#define SETTLE_FILMSTRIP_MAX 60
+/* Thumbnails fit a box of this many pixels a side (never scaled up). */
+#define SETTLE_THUMB_BOX 200
+
+typedef struct SettlePictures {
+    /* The key frames at full size, in this order, those that exist: start,
+     * stable, first-change, last-change (a capture without a stable frame
+     * has none; frames not reached when the file changed since are left out). */
+    SettleImage frame[4];   /* two roles of one frame share their rgb */
+    int nframes;
+    /* The contact sheet: a thumbnail of every visually distinct frame from
+     * the start (the start frame, and each frame whose change counted: not
+     * quiet and not a codec refresh), at most SETTLE_FILMSTRIP_MAX (evenly
+     * thinned beyond, always keeping the key frames), up to 6 a row, each with
+     * its time in seconds under it; the stable frame outlined in green and the
+     * start frame in orange. rgb is NULL when there was no frame to show. */
+    SettleImage filmstrip;
+    int thumbs;         /* thumbnails on it */
+} SettlePictures;
+
+/* Reads the capture of the last finished analysis of `c` (settle_analyze_file)
+ * a second time and keeps the key frames and the filmstrip's thumbnails; the
+ * first pass keeps no pictures, so an analysis without pictures costs nothing
+ * more. Memory: at most four key frames at full size (one frame in two roles
+ * is kept once) plus at most 4 * SETTLE_FILMSTRIP_MAX candidate thumbnails of
+ * SETTLE_THUMB_BOX pixels a side (120 KB each), whatever the capture's length.
+ * On success *out owns the pictures; free them with settle_pictures_free.
+ * Returns 0, SETTLE_ERR_STATE (no finished analysis, or it measured no
+ * frame), SETTLE_ERR_INVAL (the analysis did not read a file, e.g.
+ * settle_analyze_io: a pipe cannot be read twice), SETTLE_ERR_NOMEM,
+ * SETTLE_ERR_INTERRUPTED (settle_interrupt on `c`), or the error of reading
+ * the file again (it went away). */
+SETTLE_API int settle_grab_pictures(SettleContext *c, SettlePictures **out);
+
+/* Frees the pictures and sets *p to NULL. Safe on NULL. */
+SETTLE_API void settle_pictures_free(SettlePictures **p);
+
+/* Writes the picture as an 8-bit RGB PNG with libpng. Returns 0,
+ * SETTLE_ERR_INVAL (bad size) or SETTLE_ERR_IO (the stream failed). */
+SETTLE_API int settle_write_png(FILE *f, const SettleImage *img);
+
+/* One capture of an HTML report. */
+typedef struct SettleReportCapture {
+    const char *json;             /* its result, one object as settle_write_json wrote it */
+    const uint8_t *plot_png;      /* the plot as PNG bytes, NULL when there is none */
+    size_t plot_len;
+    const char *plot_note;        /* why there is no plot (shown instead), or NULL */
+    const uint8_t *filmstrip_png; /* the filmstrip as PNG bytes, NULL when there is none */
+    size_t filmstrip_len;
+} SettleReportCapture;
+
+/* Writes one self-contained HTML page (no external resources: the images are
+ * embedded as data: URIs) for `n` captures: with several, an overview table
+ * with a row per capture first; then for each, its summary (status, load
+ * time, start, stable frame, method and thresholds, visual metrics when
+ * present), the plot, the filmstrip and the settings used. Returns 0,
+ * SETTLE_ERR_INVAL, SETTLE_ERR_FORMAT (a json that is not a result) or
+ * SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_write_report(FILE *f, const SettleReportCapture *caps, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SETTLE_PICTURES_H */

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* settle plot, and the gnuplot runner that settle analyze --plot and --report use. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "plot.h"
+
+extern char **environ;
+/* scripts/plot.gp, compiled in by tools/embed.c */
+extern const char settle_plot_gp[];
+
+int plot_have_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    const char *p = path;
+    for (;;) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char buf[4096];
+        if (n + 9 < sizeof(buf)) {
+            snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int)n, n ? p : ".");
+            struct stat st;
+            if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK))
+                return 1;
+        }
+        if (!e)
+            return 0;
+        p = e + 1;
+    }
+}
+
+char *plot_temp_file(const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    size_t n = strlen(dir) + strlen(tag) + 32;
+    char *path = malloc(n);
+    if (!path)
+        return NULL;
+    snprintf(path, n, "%s/settle-%s-XXXXXX", dir, tag);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        int e = errno;
+        free(path);
+        errno = e;
+        return NULL;
+    }
+    close(fd);
+    return path;
+}
+
+char *plot_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 4097 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, 4096, f);
+        n += got;
+        if (got < 4096)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int plot_info_from_json(const char *json, PlotInfo *pi, void **store)
+{
+    cJSON *o = cJSON_Parse(json);
+    *store = o;
+    if (!o || !cJSON_IsObject(o))
+        return -1;
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(o, "input");
+    if (!cJSON_IsString(in))
+        return -1;
+    pi->name = in->valuestring;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "method");
+    pi->method = cJSON_IsString(m) ? m->valuestring : "diff";
+    pi->diff_threshold = num(o, "diff_threshold_pixels");
+    const cJSON *set = cJSON_GetObjectItemCaseSensitive(o, "settings");
+    const cJSON *et = cJSON_GetObjectItemCaseSensitive(set, "entropy-threshold");
+    pi->entropy_threshold = cJSON_IsString(et) ? strtod(et->valuestring, NULL) : NAN;
+    pi->start = num(o, "start_time");
+    pi->stable = num(o, "stable_time");
+    pi->load = num(o, "load_time");
+    return 0;
+}
+
+void plot_info_free(void **store)
+{
+    cJSON_Delete(*store);
+    *store = NULL;
+}
+
+void plot_put_string(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    }
+    fputc('\'', f);
+}
+
+static void put_number(FILE *f, const char *name, double v, double none)
+{
+    /* %.17g keeps the value; NaN means none */
+    fprintf(f, "%s = %.17g\n", name, isfinite(v) ? v : none);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcasecmp(s + n - m, suffix);
+}
+
+/* The variables of scripts/plot.gp, as gnuplot commands (malloc'ed). */
+static char *plot_vars(const PlotInfo *pi, const char *csv)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    /* settle's numbers use '.' whatever the locale; so does this text */
+    fputs("csv = ", f);
+    plot_put_string(f, csv);
+    fputs("\nname = ", f);
+    plot_put_string(f, pi->name ? pi->name : csv);
+    fputs("\nmethod = ", f);
+    plot_put_string(f, pi->method ? pi->method : "diff");
+    fputc('\n', f);
+    put_number(f, "diff_threshold", pi->diff_threshold, 4096);
+    put_number(f, "entropy_threshold", pi->entropy_threshold, 0.05);
+    put_number(f, "start", pi->start, -1);
+    put_number(f, "stable", pi->stable, -1);
+    put_number(f, "load", pi->load, -1);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Runs gnuplot: `vars`, then out and term, then the script (a file, or the
+ * built-in text), writing `out` (not renamed). */
+static int run_gnuplot(const char *vars, const char *builtin, const char *script,
+                       const char *out, int svg, char *msg, size_t msglen)
+{
+    int ret = -1;
+    char *gp = plot_temp_file("gp"), *errf = plot_temp_file("gperr");
+    FILE *f = gp && errf ? fopen(gp, "w") : NULL;
+    if (!f) {
+        snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
+        goto end;
+    }
+    fputs(vars, f);
+    fputs("out = ", f);
+    plot_put_string(f, out);
+    fprintf(f, "\nterm = '%s'\n", svg ? "svg" : "png");
+    if (script) {
+        fputs("load ", f);
+        plot_put_string(f, script);
+        fputc('\n', f);
+    } else {
+        fputs(builtin, f);
+    }
+    if (fclose(f)) {
+        snprintf(msg, msglen, "cannot write a temporary file: %s", strerror(errno));
+        goto end;
+    }
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa)) {
+        snprintf(msg, msglen, "out of memory");
+        goto end;
+    }
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, errf, O_WRONLY | O_TRUNC, 0600);
+    char *argv[] = { "gnuplot", gp, NULL };
+    pid_t pid;
+    int sr = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (sr) {
+        snprintf(msg, msglen, sr == ENOENT ? PLOT_NO_GNUPLOT : "cannot run gnuplot: %s",
+                 strerror(sr));
+        goto end;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            snprintf(msg, msglen, "gnuplot: %s", strerror(errno));
+            goto end;
+        }
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        /* gnuplot's own last line says what went wrong */
+        char *text = plot_read_file(errf, NULL);
+        char *last = NULL;
+        for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n"))
+            if (strspn(line, " ^") < strlen(line))
+                last = line;
+        snprintf(msg, msglen, "gnuplot failed%s%s", last ? ": " : "", last ? last : "");
+        free(text);
+        goto end;
+    }
+    struct stat st;
+    if (stat(out, &st) || st.st_size == 0) {
+        snprintf(msg, msglen, "gnuplot wrote no picture");
+        goto end;
+    }
+    ret = 0;
+end:
+    if (gp)
+        unlink(gp);
+    if (errf)
+        unlink(errf);
+    free(gp);
+    free(errf);
+    return ret;
+}
+
+int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
+                char *msg, size_t msglen)
+{
+    if (!plot_have_gnuplot()) {
+        snprintf(msg, msglen, PLOT_NO_GNUPLOT);
+        return -1;
+    }
+    size_t n = strlen(out) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(msg, msglen, "%s", strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    close(fd);
+    int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), msg, msglen);
+    if (!ret) {
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(tmp, 0666 & ~mask);
+        if (rename(tmp, out)) {
+            snprintf(msg, msglen, "%s", strerror(errno));
+            ret = -1;
+        }
+    }
+    if (ret)
+        unlink(tmp);
+    free(tmp);
+    return ret;
+}
+
+int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
+              char *msg, size_t msglen)
+{
+    char *vars = plot_vars(pi, csv);
+    if (!vars) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    int ret = plot_render(vars, settle_plot_gp, script, out, msg, msglen);
+    free(vars);
+    return ret;
+}
+
+int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
+                  size_t *len, char *msg, size_t msglen)
+{
+    *png = NULL;
+    *len = 0;
+    if (!plot_have_gnuplot()) {
+        snprintf(msg, msglen, PLOT_NO_GNUPLOT);
+        return -1;
+    }
+    char *vars = plot_vars(pi, csv);
+    char *tmp = vars ? plot_temp_file("plot") : NULL;
+    if (!tmp) {
+        snprintf(msg, msglen, vars ? "cannot make a temporary file: %s" : "out of memory",
+                 strerror(errno));
+        free(vars);
+        return -1;
+    }
+    int ret = run_gnuplot(vars, settle_plot_gp, script, tmp, 0, msg, msglen);
+    free(vars);
+    if (!ret && !(*png = (uint8_t *)plot_read_file(tmp, len))) {
+        snprintf(msg, msglen, "cannot read the plot back: %s", strerror(errno));
+        ret = -1;
+    }
+    unlink(tmp);
+    free(tmp);
+    return ret;
+}
+
+void usage_plot(FILE *f)
+{
+    fprintf(f,
+            "usage: settle plot [OPTIONS] RESULT.csv\n"
+            "\n"
+            "Draws the per-frame CSV of 'settle analyze --csv' (or -o DIR --per-frame):\n"
+            "changed pixels (log scale) and entropy delta over time, each with its\n"
+            "threshold, the start and the stable frame marked with their times.\n"
+            "The thresholds, start and stable frame come from the JSON result written\n"
+            "beside the CSV: RESULT.json (as -o DIR --per-frame writes them), or --json.\n"
+            "Drawn by gnuplot, found on PATH (apt-get install gnuplot-nox).\n"
+            "\n"
+            "  -o, --output FILE   the picture: PNG, or SVG when FILE ends in .svg\n"
+            "                      (default RESULT.png beside the CSV)\n"
+            "  --json FILE         the JSON result (one a line, as --json writes them; with\n"
+            "                      several, the one whose capture is named like the CSV)\n"
+            "  --plot-script FILE  a gnuplot script to use instead of the built-in one\n"
+            "                      (scripts/plot.gp: copy it and restyle it)\n"
+            "\n"
+            "Exit codes: 0 drawn, 3 the CSV or the JSON cannot be read, 4 the plot\n"
+            "could not be drawn or written (gnuplot missing or failing), 64 invalid\n"
+            "command line.\n");
+}
+
+static char *swap_ext(const char *path, const char *ext)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    size_t n = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : strlen(path);
+    char *p = malloc(n + strlen(ext) + 1);
+    if (p) {
+        memcpy(p, path, n);
+        strcpy(p + n, ext);
+    }
+    return p;
+}
+
+/* The base name without its extension, in a static buffer. */
+static const char *stem_of(const char *path, char *buf, size_t len)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(buf, len, "%s", b);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf)
+        *dot = 0;
+    return buf;
+}
+
+/* The line of `text` (JSON Lines) that is the result for `csv`. */
+static char *pick_result(char *text, const char *csv, const char *jpath)
+{
+    char want[512], have[512];
+    stem_of(csv, want, sizeof(want));
+    int lines = 0;
+    char *only = NULL, *match = NULL;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!*line || strspn(line, " \t\r") == strlen(line))
+            continue;
+        lines++;
+        only = line;
+        cJSON *o = cJSON_Parse(line);
+        const cJSON *in = cJSON_GetObjectItemCaseSensitive(o, "input");
+        /* -o DIR names results NAME-HASH: the capture's name and 9 characters */
+        if (cJSON_IsString(in)) {
+            stem_of(in->valuestring, have, sizeof(have));
+            size_t hl = strlen(have), wl = strlen(want);
+            if (!strcmp(have, want) ||
+                (wl == hl + 9 && !strncmp(want, have, hl) && want[hl] == '-'))
+                match = match ? match : line;
+        }
+        cJSON_Delete(o);
+    }
+    if (lines == 1)
+        return only;
+    if (!lines)
+        fprintf(stderr, "settle: plot: %s: no result in it\n", jpath);
+    else if (!match)
+        fprintf(stderr, "settle: plot: %s: holds %d results, none for a capture named like "
+                        "%s; give its result with --json FILE\n", jpath, lines, csv);
+    return match;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    const char *out = NULL, *json = NULL, *script = NULL;
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "json", required_argument, NULL, 1000 },
+        { "plot-script", required_argument, NULL, 1001 },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 1000: json = optarg; break;
+        case 1001: script = optarg; break;
+        case 'h': usage_plot(stdout); return EXIT_OK;
+        default: cli_bad_option("plot", argv); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "settle: plot: expected one per-frame CSV; see 'settle help plot'\n");
+        return EXIT_USAGE;
+    }
+    const char *csv = argv[optind];
+    int ret = EXIT_OK;
+    char *jpath = json ? strdup(json) : swap_ext(csv, ".json");
+    char *opath = out ? strdup(out) : swap_ext(csv, ".png");
+    char *text = NULL;
+    void *store = NULL;
+    if (!jpath || !opath) {
+        fprintf(stderr, "settle: out of memory\n");
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    if (script && access(script, R_OK)) {
+        fprintf(stderr, "settle: --plot-script: %s: %s\n", script, strerror(errno));
+        ret = EXIT_USAGE;
+        goto end;
+    }
+    size_t len;
+    char *head = plot_read_file(csv, &len);
+    if (!head) {
+        fprintf(stderr, "settle: plot: %s: %s\n", csv, strerror(errno));
+        ret = EXIT_INPUT;
+        goto end;
+    }
+    int is_csv = !strncmp(head, "frame,time,diff_pixels,entropy,entropy_delta,", 45);
+    free(head);
+    if (!is_csv) {
+        fprintf(stderr, "settle: plot: %s: not a per-frame CSV of settle\n", csv);
+        ret = EXIT_INPUT;
+        goto end;
+    }
+    text = plot_read_file(jpath, NULL);
+    if (!text) {
+        if (json)
+            fprintf(stderr, "settle: plot: %s: %s\n", jpath, strerror(errno));
+        else
+            fprintf(stderr, "settle: plot: %s: no result beside it (%s: %s); give it with "
+                            "--json FILE\n", csv, jpath, strerror(errno));
+        ret = EXIT_INPUT;
+        goto end;
+    }
+    char *line = pick_result(text, csv, jpath);
+    if (!line) {
+        ret = EXIT_INPUT;
+        goto end;
+    }
+    PlotInfo pi;
+    if (plot_info_from_json(line, &pi, &store) < 0) {
+        fprintf(stderr, "settle: plot: %s: not a settle result\n", jpath);
+        ret = EXIT_INPUT;
+        goto end;
+    }
+    char msg[512];
+    if (plot_draw(&pi, csv, opath, script, msg, sizeof(msg)) < 0) {
+        fprintf(stderr, "settle: plot: %s: %s\n", opath, msg);
+        ret = EXIT_OUTPUT;
+    }
+end:
+    plot_info_free(&store);
+    free(text);
+    free(jpath);
+    free(opath);
+    return ret;
+}

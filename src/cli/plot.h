@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Plots of per-frame CSVs, drawn by gnuplot (found on PATH). */
+#ifndef SETTLE_CLI_PLOT_H
+#define SETTLE_CLI_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What the plot marks, from a result. */
+typedef struct PlotInfo {
+    const char *name;          /* title: the capture */
+    const char *method;        /* "diff" or "entropy" */
+    double diff_threshold;     /* pixels */
+    double entropy_threshold;  /* bits */
+    double start, stable, load; /* seconds; NaN when there is none */
+} PlotInfo;
+
+/* The message for a missing gnuplot. */
+#define PLOT_NO_GNUPLOT "gnuplot not found on PATH; install it (apt-get install gnuplot-nox)"
+
+/* 1 when an executable gnuplot is on PATH. */
+int plot_have_gnuplot(void);
+
+/* Fills `pi` from one JSON result; strings point into `store`, which the
+ * caller frees with plot_info_free. Returns 0 or -1 (not a result). */
+int plot_info_from_json(const char *json, PlotInfo *pi, void **store);
+void plot_info_free(void **store);
+
+/* Draws the per-frame CSV at `csv` into `out`, PNG or SVG as `out` ends in
+ * .svg or not, written under a temporary name and renamed into place.
+ * `script` is a gnuplot script file, NULL for the built-in one
+ * (scripts/plot.gp). Returns 0, or -1 with a one-line reason in msg. */
+int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
+              char *msg, size_t msglen);
+
+/* The same into memory: *png (malloc'ed, *len bytes), a PNG. */
+int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
+                  size_t *len, char *msg, size_t msglen);
+
+/* Runs gnuplot on the `vars` text (gnuplot commands that set the script's
+ * variables) and the script (the file `script`, or NULL for the `builtin`
+ * text), with `out` and `term` ("png", or "svg" when out ends in .svg) set,
+ * writing `out` under a temporary name renamed into place. Returns 0, or -1
+ * with a one-line reason in msg (PLOT_NO_GNUPLOT when it is missing). */
+int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
+                char *msg, size_t msglen);
+
+/* Writes `s` as a gnuplot string. */
+void plot_put_string(FILE *f, const char *s);
+
+/* Reads a whole file into memory (NUL-terminated). NULL with errno set. */
+char *plot_read_file(const char *path, size_t *len);
+
+/* A new empty file in $TMPDIR (or /tmp) named settle-TAG-XXXXXX; its path
+ * (malloc'ed) or NULL with errno set. */
+char *plot_temp_file(const char *tag);
+
+int cmd_plot(int argc, char **argv);
+void usage_plot(FILE *f);
+
+#endif

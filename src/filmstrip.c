@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Thumbnails, and the contact sheet that shows them with their times. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "font.h"
+#include "pictures.h"
+
+#define COLS 6
+#define PAD 10
+#define OUTLINE 4
+#define SCALE 2
+#define LINE (SETTLE_FONT_H * SCALE + 5)
+
+static const uint8_t ink[3] = { 0x20, 0x20, 0x20 };
+static const uint8_t green[3] = { 0x2a, 0x9d, 0x3f };
+static const uint8_t orange[3] = { 0xde, 0x64, 0x0d };
+
+int settle_thumbnail(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int box, SettleImage *dst)
+{
+    double f = fmin(1.0, fmin((double)box / w, (double)box / h));
+    int tw = (int)lround(w * f), th = (int)lround(h * f);
+    tw = tw < 1 ? 1 : tw;
+    th = th < 1 ? 1 : th;
+    memset(dst, 0, sizeof(*dst));
+    dst->rgb = malloc((size_t)tw * th * 3);
+    int *x0 = malloc(sizeof(int) * ((size_t)tw + 1));
+    if (!dst->rgb || !x0) {
+        free(dst->rgb);
+        free(x0);
+        dst->rgb = NULL;
+        return SETTLE_ERR_NOMEM;
+    }
+    for (int x = 0; x <= tw; x++)
+        x0[x] = (int)((int64_t)x * w / tw);
+    for (int y = 0; y < th; y++) {
+        int ya = (int)((int64_t)y * h / th), yb = (int)((int64_t)(y + 1) * h / th);
+        if (yb <= ya)
+            yb = ya + 1;
+        uint8_t *out = dst->rgb + (size_t)y * tw * 3;
+        for (int x = 0; x < tw; x++) {
+            int xa = x0[x], xb = x0[x + 1] > xa ? x0[x + 1] : xa + 1;
+            uint64_t sum[3] = { 0, 0, 0 };
+            for (int sy = ya; sy < yb; sy++) {
+                const uint8_t *p = rgb + (ptrdiff_t)sy * stride + (ptrdiff_t)xa * 3;
+                for (int sx = xa; sx < xb; sx++, p += 3) {
+                    sum[0] += p[0];
+                    sum[1] += p[1];
+                    sum[2] += p[2];
+                }
+            }
+            uint64_t area = (uint64_t)(yb - ya) * (uint64_t)(xb - xa);
+            for (int k = 0; k < 3; k++)
+                out[3 * x + k] = (uint8_t)((sum[k] + area / 2) / area);
+        }
+    }
+    free(x0);
+    dst->width = tw;
+    dst->height = th;
+    dst->stride = (ptrdiff_t)tw * 3;
+    dst->frame = -1;
+    dst->time = NAN;
+    return 0;
+}
+
+static void fill(SettleImage *s, int x, int y, int w, int h, const uint8_t c[3])
+{
+    for (int yy = y < 0 ? 0 : y; yy < y + h && yy < s->height; yy++)
+        for (int xx = x < 0 ? 0 : x; xx < x + w && xx < s->width; xx++)
+            memcpy(s->rgb + (ptrdiff_t)yy * s->stride + (ptrdiff_t)xx * 3, c, 3);
+}
+
+int settle_filmstrip(const SettleThumb *t, int n, SettleImage *sheet)
+{
+    memset(sheet, 0, sizeof(*sheet));
+    sheet->role = "filmstrip";
+    sheet->frame = -1;
+    sheet->time = NAN;
+    if (n < 1)
+        return 0;
+    int maxw = settle_text_width("stable", SCALE), maxh = 1;
+    char label[48];
+    for (int i = 0; i < n; i++) {
+        snprintf(label, sizeof(label), "%.3f s", t[i].time);
+        int lw = settle_text_width(label, SCALE);
+        maxw = t[i].img.width > maxw ? t[i].img.width : maxw;
+        maxw = lw > maxw ? lw : maxw;
+        maxh = t[i].img.height > maxh ? t[i].img.height : maxh;
+    }
+    int cols = n < COLS ? n : COLS, rows = (n + COLS - 1) / COLS;
+    int cw = maxw + 2 * PAD, ch = maxh + 2 * PAD + 2 * LINE;
+    sheet->width = cols * cw;
+    sheet->height = rows * ch;
+    sheet->stride = (ptrdiff_t)sheet->width * 3;
+    sheet->rgb = malloc((size_t)sheet->stride * sheet->height);
+    if (!sheet->rgb)
+        return SETTLE_ERR_NOMEM;
+    memset(sheet->rgb, 0xff, (size_t)sheet->stride * sheet->height);
+    for (int i = 0; i < n; i++) {
+        const SettleImage *im = &t[i].img;
+        int x = (i % COLS) * cw + (cw - im->width) / 2;
+        int y = (i / COLS) * ch + PAD + (maxh - im->height) / 2;
+        const uint8_t *mark = t[i].stable ? green : t[i].start ? orange : NULL;
+        if (mark)
+            fill(sheet, x - OUTLINE, y - OUTLINE, im->width + 2 * OUTLINE,
+                 im->height + 2 * OUTLINE, mark);
+        else /* a hairline, so that white pictures show where they end */
+            fill(sheet, x - 1, y - 1, im->width + 2, im->height + 2, (const uint8_t[3]){ 0xc8, 0xc8, 0xc8 });
+        for (int r = 0; r < im->height; r++)
+            memcpy(sheet->rgb + (ptrdiff_t)(y + r) * sheet->stride + (ptrdiff_t)x * 3,
+                   im->rgb + (ptrdiff_t)r * im->stride, (size_t)im->width * 3);
+        int ty = (i / COLS) * ch + PAD + maxh + PAD - 2;
+        snprintf(label, sizeof(label), "%.3f s", t[i].time);
+        int cx = (i % COLS) * cw + cw / 2;
+        settle_draw_text(sheet->rgb, sheet->stride, sheet->width, sheet->height,
+                         cx - settle_text_width(label, SCALE) / 2, ty, label, SCALE, ink);
+        const char *word = t[i].stable ? "stable" : t[i].start ? "start" : NULL;
+        if (word)
+            settle_draw_text(sheet->rgb, sheet->stride, sheet->width, sheet->height,
+                             cx - settle_text_width(word, SCALE) / 2, ty + LINE, word, SCALE, mark);
+    }
+    return 0;
+}

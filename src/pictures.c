@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* settle_grab_pictures: a second reading of the capture that keeps the key
+ * frames and the filmstrip's thumbnails, chosen from the first one's measures. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "pictures.h"
+
+/* Returned by the grab hook once every wanted frame went by: stops decoding. */
+#define GRAB_DONE (-10000)
+/* Frames whose change counted that are looked at again, at most (evenly thinned). */
+#define CANDIDATES (4 * SETTLE_FILMSTRIP_MAX)
+/* A thumbnail is visually distinct from the one before it on the filmstrip
+ * when this share of its pixels moved by more than DISTINCT_LEVELS. */
+#define DISTINCT_SHARE 0.005
+#define DISTINCT_LEVELS 25
+
+enum { KEY_START, KEY_STABLE, KEY_FIRST, KEY_LAST, NKEYS };
+static const char *const key_role[NKEYS] = { "start", "stable", "first-change", "last-change" };
+
+typedef struct Want {
+    int64_t frame;
+    double time;
+    unsigned keys;  /* bit k: key frame k */
+    int thumb;
+} Want;
+
+typedef struct Grab {
+    SettleContext *parent;
+    int64_t key[NKEYS];   /* frame of each key frame, -1 when none */
+    double first_at, last_at; /* times (from the first frame) of the visual changes */
+    int64_t from;         /* the filmstrip starts here */
+    int64_t distinct, picked, seen;
+    int64_t thin;         /* distinct frames kept evenly: at most this many */
+    Want *want;
+    int nwant, cap, cursor;
+    SettlePictures *pics;
+    SettleThumb *thumbs;
+    int nthumbs;
+} Grab;
+
+static int is_distinct(const Grab *g, const SettleFrame *f)
+{
+    return f->index == g->from || (f->index > g->from && !f->quiet && !f->codec_refresh);
+}
+
+static int count_cb(void *opaque, const SettleFrame *f)
+{
+    Grab *g = opaque;
+    if (is_distinct(g, f))
+        g->distinct++;
+    /* the first frame at or after each visual change's time */
+    if (g->key[KEY_FIRST] < 0 && isfinite(g->first_at) && f->time >= g->first_at - 1e-6)
+        g->key[KEY_FIRST] = f->index;
+    if (g->key[KEY_LAST] < 0 && isfinite(g->last_at) && f->time >= g->last_at - 1e-6)
+        g->key[KEY_LAST] = f->index;
+    return 0;
+}
+
+static int add_want(Grab *g, const SettleFrame *f, unsigned keys, int thumb)
+{
+    if (g->nwant == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 16;
+        Want *w = realloc(g->want, sizeof(*w) * (size_t)cap);
+        if (!w)
+            return SETTLE_ERR_NOMEM;
+        g->want = w;
+        g->cap = cap;
+    }
+    g->want[g->nwant++] = (Want){ .frame = f->index, .time = f->time, .keys = keys, .thumb = thumb };
+    return 0;
+}
+
+static int pick_cb(void *opaque, const SettleFrame *f)
+{
+    Grab *g = opaque;
+    unsigned keys = 0;
+    for (int k = 0; k < NKEYS; k++)
+        if (g->key[k] == f->index)
+            keys |= 1u << k;
+    int thumb = 0;
+    if (is_distinct(g, f)) {
+        int64_t j = g->seen++;
+        /* evenly thinned: the j-th distinct frame when it starts a new share */
+        thumb = g->distinct <= g->thin || j == 0 ||
+                j * g->thin / g->distinct != (j - 1) * g->thin / g->distinct;
+    }
+    if (keys && f->index >= g->from)
+        thumb = 1;
+    if (!keys && !thumb)
+        return 0;
+    return add_want(g, f, keys, thumb);
+}
+
+static int copy_frame(const SettlePicture *p, const Want *w, int k, SettleImage *img)
+{
+    img->role = key_role[k];
+    img->frame = w->frame;
+    img->time = w->time;
+    img->width = p->width;
+    img->height = p->height;
+    img->stride = (ptrdiff_t)p->width * 3;
+    img->rgb = malloc((size_t)img->stride * p->height);
+    if (!img->rgb)
+        return SETTLE_ERR_NOMEM;
+    for (int y = 0; y < p->height; y++)
+        memcpy(img->rgb + (ptrdiff_t)y * img->stride, p->rgb + (ptrdiff_t)y * p->stride,
+               (size_t)img->stride);
+    return 0;
+}
+
+static int distinct(const SettleImage *a, const SettleImage *b)
+{
+    int64_t moved = 0, n = (int64_t)a->width * a->height;
+    for (int y = 0; y < a->height; y++) {
+        const uint8_t *pa = a->rgb + (ptrdiff_t)y * a->stride, *pb = b->rgb + (ptrdiff_t)y * b->stride;
+        for (int x = 0; x < 3 * a->width; x += 3)
+            moved += abs(pa[x] - pb[x]) > DISTINCT_LEVELS || abs(pa[x + 1] - pb[x + 1]) > DISTINCT_LEVELS ||
+                     abs(pa[x + 2] - pb[x + 2]) > DISTINCT_LEVELS;
+    }
+    return moved > DISTINCT_SHARE * n;
+}
+
+/* At most SETTLE_FILMSTRIP_MAX thumbnails: the key frames and the others evenly. */
+static void thin(Grab *g)
+{
+    int keys = 0;
+    for (int i = 0; i < g->nthumbs; i++)
+        keys += g->thumbs[i].key;
+    int others = g->nthumbs - keys, room = SETTLE_FILMSTRIP_MAX - keys, n = 0, seen = 0;
+    if (g->nthumbs <= SETTLE_FILMSTRIP_MAX)
+        return;
+    for (int i = 0; i < g->nthumbs; i++) {
+        SettleThumb *t = &g->thumbs[i];
+        int keep = t->key;
+        if (!keep) {
+            int j = seen++;
+            keep = room > 0 && (j == 0 || (int64_t)j * room / others != (int64_t)(j - 1) * room / others);
+        }
+        if (keep)
+            g->thumbs[n++] = *t;
+        else
+            free(t->img.rgb);
+    }
+    g->nthumbs = n;
+}
+
+static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
+{
+    Grab *g = opaque;
+    if (g->parent->interrupted)
+        return SETTLE_ERR_INTERRUPTED;
+    if (g->cursor >= g->nwant)
+        return GRAB_DONE;
+    const Want *w = &g->want[g->cursor];
+    if (index < w->frame)
+        return 0;
+    g->cursor++;
+    if (index > w->frame)
+        return 0; /* the file changed since: that frame is not there */
+    const SettleImage *copy = NULL;
+    for (int k = 0; k < NKEYS; k++) {
+        if (!(w->keys & (1u << k)))
+            continue;
+        SettleImage *img = &g->pics->frame[k];
+        if (copy) { /* one frame in two roles (stable and last change): one copy */
+            *img = *copy;
+            img->role = key_role[k];
+            continue;
+        }
+        int ret = copy_frame(p, w, k, img);
+        if (ret < 0)
+            return ret;
+        copy = img;
+    }
+    if (w->thumb) {
+        SettleThumb *t = &g->thumbs[g->nthumbs];
+        memset(t, 0, sizeof(*t));
+        int ret = settle_thumbnail(p->rgb, p->stride, p->width, p->height, SETTLE_THUMB_BOX,
+                                   &t->img);
+        if (ret < 0)
+            return ret;
+        t->frame = w->frame;
+        t->time = w->time;
+        t->start = !!(w->keys & (1u << KEY_START));
+        t->stable = !!(w->keys & (1u << KEY_STABLE));
+        t->key = w->keys != 0;
+        /* a change that does not show at the thumbnail's size is left out */
+        if (!t->key && g->nthumbs && !distinct(&g->thumbs[g->nthumbs - 1].img, &t->img)) {
+            free(t->img.rgb);
+            t->img.rgb = NULL;
+        } else {
+            g->nthumbs++;
+        }
+    }
+    return g->cursor >= g->nwant ? GRAB_DONE : 0;
+}
+
+int settle_grab_pictures(SettleContext *c, SettlePictures **out)
+{
+    if (!c || !out)
+        return SETTLE_ERR_INVAL;
+    *out = NULL;
+    if (c->state != 2 || c->res.frames < 1)
+        return SETTLE_ERR_STATE;
+    if (!c->in_known)
+        return SETTLE_ERR_INVAL;
+    const SettleResult *r = &c->res;
+    Grab g = { .parent = c, .thin = CANDIDATES };
+    for (int k = 0; k < NKEYS; k++)
+        g.key[k] = -1;
+    g.key[KEY_START] = r->start_frame;
+    g.key[KEY_STABLE] = r->stable_frame;
+    g.from = r->start_frame >= 0 ? r->start_frame : 0;
+    double st = isfinite(r->start_time) ? r->start_time : 0;
+    g.first_at = st + r->first_visual_change;
+    g.last_at = st + r->last_visual_change;
+    SettleContext *gc = NULL;
+    SettlePictures *pics = calloc(1, sizeof(*pics));
+    int ret = pics ? 0 : SETTLE_ERR_NOMEM;
+    if (!ret)
+        ret = settle_foreach_frame(c, count_cb, &g);
+    if (!ret)
+        ret = settle_foreach_frame(c, pick_cb, &g);
+    if (!ret && !(g.thumbs = calloc((size_t)g.nwant + 1, sizeof(*g.thumbs))))
+        ret = SETTLE_ERR_NOMEM;
+    if (ret < 0)
+        goto end;
+    for (int k = 0; k < 4; k++)
+        pics->frame[k].frame = -1;
+    g.pics = pics;
+
+    SettleSettings s = c->s;
+    s.log_cb = NULL;
+    s.log_opaque = NULL;
+    if ((ret = settle_open(&gc, &s)) < 0)
+        goto end;
+    gc->grab = grab_cb;
+    gc->grab_opaque = &g;
+    ret = settle_decode_file(gc, c->name);
+    if (ret == GRAB_DONE)
+        ret = 0;
+    if (ret < 0)
+        goto end;
+    if (c->interrupted) {
+        ret = SETTLE_ERR_INTERRUPTED;
+        goto end;
+    }
+    /* the key frames that were found, in their order */
+    int n = 0;
+    for (int k = 0; k < NKEYS; k++)
+        if (pics->frame[k].rgb)
+            pics->frame[n++] = pics->frame[k];
+    for (int k = n; k < NKEYS; k++)
+        memset(&pics->frame[k], 0, sizeof(pics->frame[k]));
+    pics->nframes = n;
+    thin(&g);
+    if ((ret = settle_filmstrip(g.thumbs, g.nthumbs, &pics->filmstrip)) < 0)
+        goto end;
+    pics->thumbs = g.nthumbs;
+end:
+    settle_close(&gc);
+    for (int i = 0; i < g.nthumbs; i++)
+        free(g.thumbs[i].img.rgb);
+    free(g.thumbs);
+    free(g.want);
+    if (ret < 0)
+        settle_pictures_free(&pics);
+    *out = pics;
+    return ret;
+}
+
+void settle_pictures_free(SettlePictures **p)
+{
+    if (!p || !*p)
+        return;
+    for (int k = 0; k < 4; k++) {
+        int shared = 0;
+        for (int j = 0; j < k; j++)
+            shared |= (*p)->frame[j].rgb == (*p)->frame[k].rgb;
+        if (!shared)
+            free((*p)->frame[k].rgb);
+    }
+    free((*p)->filmstrip.rgb);
+    free(*p);
+    *p = NULL;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Test helper: decodes a PNG with libpng and describes it.
+ *   pngstat FILE                 -> "WIDTH HEIGHT DISTINCT"  (distinct: colours seen, up to 4096)
+ *   pngstat FILE RRGGBB TOL      -> pixels within TOL levels of that colour in every channel
+ *   pngstat FILE X Y W H         -> pixels in that rectangle that are not near-white (any channel < 235)
+ * Exit 1 when the file is not a PNG that decodes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <png.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 2 && argc != 4 && argc != 6) {
+        fprintf(stderr, "usage: pngstat FILE [RRGGBB TOL | X Y W H]\n");
+        return 64;
+    }
+    png_image im;
+    memset(&im, 0, sizeof(im));
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, argv[1])) {
+        fprintf(stderr, "pngstat: %s: %s\n", argv[1], im.message);
+        return 1;
+    }
+    im.format = PNG_FORMAT_RGB;
+    size_t size = PNG_IMAGE_SIZE(im);
+    unsigned char *px = malloc(size);
+    if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
+        fprintf(stderr, "pngstat: %s: %s\n", argv[1], px ? im.message : "out of memory");
+        free(px);
+        png_image_free(&im);
+        return 1;
+    }
+    size_t n = (size_t)im.width * im.height;
+    if (argc == 2) {
+        static unsigned seen[4096];
+        unsigned distinct = 0;
+        for (size_t i = 0; i < n && distinct < 4096; i++) {
+            unsigned v = (unsigned)px[3 * i] << 16 | (unsigned)px[3 * i + 1] << 8 | px[3 * i + 2];
+            unsigned k;
+            for (k = 0; k < distinct && seen[k] != v; k++)
+                ;
+            if (k == distinct)
+                seen[distinct++] = v;
+        }
+        printf("%u %u %u\n", im.width, im.height, distinct);
+    } else if (argc == 4) {
+        unsigned long rgb = strtoul(argv[2], NULL, 16);
+        int tol = atoi(argv[3]), want[3] = { (int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255, (int)rgb & 255 };
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++)
+            count += abs(px[3 * i] - want[0]) <= tol && abs(px[3 * i + 1] - want[1]) <= tol &&
+                     abs(px[3 * i + 2] - want[2]) <= tol;
+        printf("%zu\n", count);
+    } else {
+        long x0 = atol(argv[2]), y0 = atol(argv[3]), w = atol(argv[4]), h = atol(argv[5]);
+        size_t count = 0;
+        for (long y = y0 < 0 ? 0 : y0; y < y0 + h && y < (long)im.height; y++)
+            for (long x = x0 < 0 ? 0 : x0; x < x0 + w && x < (long)im.width; x++) {
+                const unsigned char *p = px + 3 * ((size_t)y * im.width + (size_t)x);
+                count += p[0] < 235 || p[1] < 235 || p[2] < 235;
+            }
+        printf("%zu\n", count);
+    }
+    free(px);
+    png_image_free(&im);
+    return 0;
+}

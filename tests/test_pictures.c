@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Pictures of an analysis: the key frames, the filmstrip, PNG files that
+ * decode with the expected sizes and pixels, and the HTML report.
+ * Args: the source tree (for testdata/sample-startup.mp4). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <png.h>
+
+#include "capgen.h"
+#include "settle/pictures.h"
+#include "settle/settle.h"
+#include "test_util.h"
+
+static const char *src_dir = "..";
+
+/* Each frame one flat colour, by a table of (first frame, colour). */
+typedef struct Flat {
+    int nsteps;
+    const int *first;
+    const uint8_t (*rgb)[3];
+    int every; /* > 0: frame i has its own colour up to this frame (many changes) */
+} Flat;
+
+static void draw_flat(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
+{
+    const Flat *f = opaque;
+    uint8_t c[3];
+    if (f->every && index < f->every) {
+        c[0] = (uint8_t)(index * 37);
+        c[1] = (uint8_t)(255 - index * 11);
+        c[2] = (uint8_t)(index * 101);
+    } else {
+        int k = 0;
+        while (k + 1 < f->nsteps && index >= f->first[k + 1])
+            k++;
+        memcpy(c, f->rgb[k], 3);
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            memcpy(rgb + (ptrdiff_t)y * stride + 3 * x, c, 3);
+}
+
+static void make(const char *path, Flat *f, int frames)
+{
+    CapgenSpec spec = { .path = path, .encoder = "ffv1", .width = 160, .height = 120,
+                        .nb_frames = frames, .fps = 30, .draw = draw_flat, .opaque = f };
+    assert_int_equal(capgen_write(&spec), 0);
+}
+
+/* Decodes a PNG file; returns its pixels (RGB) and size. */
+static uint8_t *read_png(const char *path, int *w, int *h)
+{
+    png_image im;
+    memset(&im, 0, sizeof(im));
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, path))
+        return NULL;
+    im.format = PNG_FORMAT_RGB;
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(im));
+    if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
+        free(px);
+        png_image_free(&im);
+        return NULL;
+    }
+    *w = (int)im.width;
+    *h = (int)im.height;
+    return px;
+}
+
+static void assert_colour(const uint8_t *p, const uint8_t want[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (abs(p[k] - want[k]) > 4)
+            fail_msg("pixel %d,%d,%d, expected %d,%d,%d", p[0], p[1], p[2], want[0], want[1],
+                     want[2]);
+}
+
+static const uint8_t gray[3] = { 50, 50, 50 }, red[3] = { 220, 30, 30 },
+                     blue[3] = { 30, 30, 220 }, green[3] = { 30, 200, 60 };
+
+static void test_key_frames_and_filmstrip(void **state)
+{
+    (void)state;
+    static const int first[] = { 0, 10, 20, 30 };
+    static const uint8_t cols[][3] = { { 50, 50, 50 }, { 220, 30, 30 }, { 30, 30, 220 }, { 30, 200, 60 } };
+    Flat f = { .nsteps = 4, .first = first, .rgb = cols };
+    const char *path = "pictures-steps.mkv";
+    make(path, &f, 45);
+
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, NULL), 0);
+    SettlePictures *p = NULL;
+    assert_int_equal(settle_grab_pictures(c, &p), SETTLE_ERR_STATE); /* nothing analysed */
+    assert_null(p);
+    const SettleResult *r;
+    assert_int_equal(settle_analyze_file(c, path, &r), 0);
+    assert_int_equal(r->stable_frame, 30);
+    assert_int_equal(settle_grab_pictures(c, &p), 0);
+    assert_non_null(p);
+    assert_int_equal(p->nframes, 4);
+    static const char *const roles[] = { "start", "stable", "first-change", "last-change" };
+    static const int64_t frames[] = { 0, 30, 10, 30 };
+    const uint8_t *colour[] = { gray, green, red, green };
+    for (int k = 0; k < 4; k++) {
+        const SettleImage *im = &p->frame[k];
+        assert_string_equal(im->role, roles[k]);
+        assert_int_equal(im->frame, frames[k]);
+        assert_near(im->time, frames[k] / 30.0, 1e-3); /* Matroska: milliseconds */
+        assert_int_equal(im->width, 160);
+        assert_int_equal(im->height, 120);
+        assert_colour(im->rgb + 60 * im->stride + 80 * 3, colour[k]);
+    }
+    /* the stable frame is also the last change: kept once */
+    assert_ptr_equal(p->frame[1].rgb, p->frame[3].rgb);
+    assert_ptr_not_equal(p->frame[0].rgb, p->frame[2].rgb);
+    /* four distinct pictures: 0, 10, 20, 30; not scaled (they fit the box) */
+    assert_int_equal(p->thumbs, 4);
+    assert_string_equal(p->filmstrip.role, "filmstrip");
+    /* a cell: the widest of the picture and the label "1.000 s" (82 pixels)
+     * plus 10 each side; picture + 10 above and below + two label lines of 19 */
+    assert_int_equal(p->filmstrip.width, 4 * (160 + 20));
+    assert_int_equal(p->filmstrip.height, 120 + 20 + 2 * 19);
+
+    /* the PNGs decode to the same sizes and pixels */
+    const char *png = "pictures-filmstrip.png";
+    FILE *o = fopen(png, "wb");
+    assert_non_null(o);
+    assert_int_equal(settle_write_png(o, &p->filmstrip), 0);
+    fclose(o);
+    int w, h;
+    uint8_t *px = read_png(png, &w, &h);
+    assert_non_null(px);
+    assert_int_equal(w, p->filmstrip.width);
+    assert_int_equal(h, p->filmstrip.height);
+    assert_memory_equal(px, p->filmstrip.rgb, (size_t)w * h * 3);
+    /* thumbnail i at x = i * 180 + 10, y = 10: its centre has its colour */
+    const uint8_t *thumb_colour[] = { gray, red, blue, green };
+    for (int i = 0; i < 4; i++)
+        assert_colour(px + (size_t)(10 + 60) * w * 3 + (size_t)(i * 180 + 10 + 80) * 3, thumb_colour[i]);
+    /* the stable frame (the 4th) is outlined in green, the start (1st) in orange */
+    assert_colour(px + (size_t)(10 - 2) * w * 3 + (size_t)(3 * 180 + 10 + 80) * 3,
+                  (const uint8_t[3]){ 0x2a, 0x9d, 0x3f });
+    assert_colour(px + (size_t)(10 - 2) * w * 3 + (size_t)(10 + 80) * 3,
+                  (const uint8_t[3]){ 0xde, 0x64, 0x0d });
+    /* the times are written under each thumbnail: dark pixels in the label row */
+    for (int i = 0; i < 4; i++) {
+        int ink = 0;
+        for (int y = 140; y < 160; y++)
+            for (int x = i * 180; x < (i + 1) * 180; x++)
+                ink += px[((size_t)y * w + x) * 3] < 100;
+        assert_true(ink > 40);
+    }
+    free(px);
+    const char *key = "pictures-stable.png";
+    o = fopen(key, "wb");
+    assert_non_null(o);
+    assert_int_equal(settle_write_png(o, &p->frame[1]), 0);
+    fclose(o);
+    px = read_png(key, &w, &h);
+    assert_non_null(px);
+    assert_int_equal(w, 160);
+    assert_int_equal(h, 120);
+    assert_memory_equal(px, p->frame[1].rgb, (size_t)w * h * 3);
+    free(px);
+    unlink(png);
+    unlink(key);
+    settle_pictures_free(&p);
+    assert_null(p);
+    settle_close(&c);
+    unlink(path);
+}
+
+static void test_many_changes(void **state)
+{
+    (void)state;
+    static const int first[] = { 0 };
+    static const uint8_t cols[][3] = { { 30, 200, 60 } };
+    Flat f = { .nsteps = 1, .first = first, .rgb = cols, .every = 150 };
+    const char *path = "pictures-many.mkv";
+    make(path, &f, 170);
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, NULL), 0);
+    const SettleResult *r;
+    assert_int_equal(settle_analyze_file(c, path, &r), 0);
+    assert_int_equal(r->stable_frame, 150);
+    SettlePictures *p = NULL;
+    assert_int_equal(settle_grab_pictures(c, &p), 0);
+    /* 151 distinct pictures, thinned to the limit, the stable frame kept */
+    assert_int_equal(p->thumbs, SETTLE_FILMSTRIP_MAX);
+    assert_int_equal(p->filmstrip.width, 6 * 180);
+    assert_int_equal(p->filmstrip.height, 10 * (120 + 20 + 38));
+    assert_int_equal(p->frame[1].frame, 150);
+    /* the last thumbnail is the stable frame, outlined */
+    const SettleImage *s = &p->filmstrip;
+    int last = SETTLE_FILMSTRIP_MAX - 1;
+    const uint8_t *edge = s->rgb + (ptrdiff_t)((last / 6) * 178 + 8) * s->stride + ((last % 6) * 180 + 90) * 3;
+    assert_colour(edge, (const uint8_t[3]){ 0x2a, 0x9d, 0x3f });
+    settle_pictures_free(&p);
+    settle_close(&c);
+    unlink(path);
+}
+
+static void test_sample(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/testdata/sample-startup.mp4", src_dir);
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, NULL), 0);
+    const SettleResult *r;
+    assert_int_equal(settle_analyze_file(c, path, &r), 0);
+    SettlePictures *p = NULL;
+    assert_int_equal(settle_grab_pictures(c, &p), 0);
+    assert_int_equal(p->nframes, 4);
+    assert_int_equal(p->frame[1].frame, r->stable_frame);
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(p->frame[k].width, 480);
+        assert_int_equal(p->frame[k].height, 270);
+    }
+    /* thumbnails of 200x113: scaled to fit the box */
+    assert_true(p->thumbs >= 4 && p->thumbs <= SETTLE_FILMSTRIP_MAX);
+    assert_int_equal(p->filmstrip.width, (p->thumbs < 6 ? p->thumbs : 6) * 220);
+    assert_int_equal(p->filmstrip.height, (p->thumbs + 5) / 6 * (113 + 20 + 38));
+    settle_pictures_free(&p);
+    settle_close(&c);
+}
+
+typedef struct Mem {
+    const uint8_t *p;
+    size_t n, pos;
+} Mem;
+
+static int mem_read(void *opaque, uint8_t *buf, int size)
+{
+    Mem *m = opaque;
+    size_t n = m->n - m->pos < (size_t)size ? m->n - m->pos : (size_t)size;
+    memcpy(buf, m->p + m->pos, n);
+    m->pos += n;
+    return (int)n;
+}
+
+static void test_not_a_file(void **state)
+{
+    (void)state;
+    static const int first[] = { 0, 5 };
+    static const uint8_t cols[][3] = { { 50, 50, 50 }, { 30, 200, 60 } };
+    Flat f = { .nsteps = 2, .first = first, .rgb = cols };
+    const char *path = "pictures-pipe.mkv";
+    make(path, &f, 20);
+    FILE *in = fopen(path, "rb");
+    assert_non_null(in);
+    static uint8_t buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof(buf), in);
+    fclose(in);
+    Mem m = { buf, n, 0 };
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, NULL), 0);
+    const SettleResult *r;
+    assert_int_equal(settle_analyze_io(c, "pipe.mkv", mem_read, NULL, &m, &r), 0);
+    SettlePictures *p = NULL;
+    /* a capture that was not a file cannot be read a second time */
+    assert_int_equal(settle_grab_pictures(c, &p), SETTLE_ERR_INVAL);
+    assert_null(p);
+    settle_close(&c);
+    unlink(path);
+}
+
+static void test_png_errors(void **state)
+{
+    (void)state;
+    uint8_t px[12] = { 0 };
+    SettleImage im = { .width = 2, .height = 2, .stride = 6, .rgb = px };
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    SettleImage bad = im;
+    bad.stride = 3;
+    assert_int_equal(settle_write_png(f, &bad), SETTLE_ERR_INVAL);
+    bad = im;
+    bad.width = 0;
+    assert_int_equal(settle_write_png(f, &bad), SETTLE_ERR_INVAL);
+    assert_int_equal(settle_write_png(f, &im), 0);
+    fclose(f);
+}
+
+static char *report(const SettleReportCapture *caps, int n, int *ret)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    *ret = settle_write_report(m, caps, n);
+    fclose(m);
+    return buf;
+}
+
+static void test_report(void **state)
+{
+    (void)state;
+    static const uint8_t png[] = { 0x00, 0xff, 0x10, 'a' };
+    const char *json =
+        "{\"input\":\"a<b>&c.mp4\",\"frames\":10,\"duration\":1,\"width\":4,\"height\":2,"
+        "\"method\":\"diff\",\"method_reason\":\"why\",\"diff_threshold_pixels\":4096,"
+        "\"start_frame\":0,\"start_time\":0,\"stable_frame\":5,\"stable_time\":0.5,"
+        "\"load_time\":0.5,\"first_visual_change\":0.1,\"last_visual_change\":0.5,"
+        "\"speed_index\":0.25,\"status\":\"stable\",\"error\":null,"
+        "\"settings\":{\"tolerance\":\"5\",\"entropy-threshold\":\"0.05\",\"window\":\"5\"},"
+        "\"labels\":{\"build\":\"4711\"},\"settle_version\":\"0.1.0\"}";
+    SettleReportCapture cap = { .json = json, .plot_png = png, .plot_len = 4,
+                                .filmstrip_png = png, .filmstrip_len = 3 };
+    int ret;
+    char *html = report(&cap, 1, &ret);
+    assert_int_equal(ret, 0);
+    assert_non_null(strstr(html, "<!DOCTYPE html>"));
+    assert_non_null(strstr(html, "a&lt;b&gt;&amp;c.mp4"));
+    assert_null(strstr(html, "a<b>"));
+    assert_non_null(strstr(html, "data:image/png;base64,AP8QYQ==\""));
+    assert_non_null(strstr(html, "data:image/png;base64,AP8Q\""));
+    assert_non_null(strstr(html, "0.500&nbsp;s"));
+    assert_non_null(strstr(html, "Speed Index"));
+    assert_non_null(strstr(html, "4711"));
+    /* self-contained: nothing fetched from elsewhere */
+    assert_null(strstr(html, "http"));
+    assert_null(strstr(html, "class=\"overview\""));
+    free(html);
+
+    SettleReportCapture two[2] = { cap, { .json = json, .plot_note = "gnuplot <missing>" } };
+    html = report(two, 2, &ret);
+    assert_int_equal(ret, 0);
+    assert_non_null(strstr(html, "class=\"overview\""));
+    assert_non_null(strstr(html, "id=\"c2\""));
+    assert_non_null(strstr(html, "No plot: gnuplot &lt;missing&gt;"));
+    free(html);
+
+    SettleReportCapture broken = { .json = "[1,2]" };
+    html = report(&broken, 1, &ret);
+    assert_int_equal(ret, SETTLE_ERR_FORMAT);
+    free(html);
+    broken.json = "{\"input\": ";
+    html = report(&broken, 1, &ret);
+    assert_int_equal(ret, SETTLE_ERR_FORMAT);
+    free(html);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        src_dir = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_frames_and_filmstrip),
+        cmocka_unit_test(test_many_changes),
+        cmocka_unit_test(test_sample),
+        cmocka_unit_test(test_not_a_file),
+        cmocka_unit_test(test_png_errors),
+        cmocka_unit_test(test_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
