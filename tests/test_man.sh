@@ -10,7 +10,7 @@ fail=0
 check() { # name, condition result (0 = ok)
   if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $1"; else fail=$((fail + 1)); echo "not ok - $1"; fi
 }
-for cmd in analyze compare; do
+for cmd in analyze compare plot; do
   opts=$("$settle" help "$cmd" | grep -oE -- '(^|[ ,])--[a-z][a-z-]*' | sed 's/^[ ,]//' | sort -u)
   [ -n "$opts" ]
   check "settle help $cmd lists options" $?
