@@ -169,6 +169,10 @@ void camera_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h
             }
         }
     }
+    if (c->led[2] > 0 && c->led_period > 1 && (index % c->led_period) < c->led_period / 2) {
+        for (int y = c->led[1]; y < c->led[1] + c->led[3] && y < h; y++)
+            memset(rgb + (ptrdiff_t)y * stride + c->led[0] * 3, 250, (size_t)c->led[2] * 3);
+    }
     if (c->blur > 0) {
         uint8_t *line = malloc((size_t)(w > h ? w : h) * 3);
         if (line) {

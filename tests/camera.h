@@ -26,6 +26,10 @@ typedef struct CameraSpec {
     int drift_frames;
     double noise;             /* standard deviation of the sensor noise in levels */
     int blur;                 /* radius of the lens's box blur in pixels (0 = sharp) */
+    int led[4];               /* x, y, w, h of a light beside the screen (a charging LED,
+                               * a reflection) that blinks: white for led_period / 2
+                               * frames, off for as many; w = 0: none */
+    int led_period;
     uint8_t *screen;          /* scratch for one screen picture; camera_init allocates it */
 } CameraSpec;
 
