@@ -548,6 +548,13 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
      * that appears on a screen moves pixels by far more. (Faint frames after
      * a big change that is not a keyframe are not judged: a skeleton's
      * shimmer is as faint as an encoder converging, and it is real.) */
+    /* --noise-factor: the diff threshold rises with the noise floor measured
+     * so far, so that a camera's noise alone never makes a frame a change */
+    double limit = c->diff_limit;
+    if (c->s.noise_factor > 0 && c->floor_n > 0) {
+        double f = c->s.noise_factor * noise_floor(c);
+        limit = f > limit ? f : limit;
+    }
     if (c->n > 0) {
         int faint = r.strong <= c->refresh_limit;
         if (r.keyframe)
@@ -558,13 +565,13 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             c->since_event++;
         int eligible = faint && c->since_event <= REFRESH_FOLLOWERS;
         if (c->s.codec_filter && eligible &&
-            (r.diff > c->diff_limit || r.delta > c->s.entropy_threshold)) {
+            (r.diff > limit || r.delta > c->s.entropy_threshold)) {
             r.refresh = 1;
             c->refreshes++;
             c->ring_len = 0; /* the entropy baseline restarts from the re-coded picture */
         }
     }
-    r.quiet[T_DIFF] = r.refresh || r.diff <= c->diff_limit;
+    r.quiet[T_DIFF] = r.refresh || r.diff <= limit;
     r.quiet[T_ENTROPY] = r.refresh || r.delta <= c->s.entropy_threshold;
 
     SettleHistory *hp = &c->ring[c->ring_pos];
@@ -643,17 +650,20 @@ static int choose_method(SettleContext *c, double floor)
     /* A clean capture repeats a still picture almost exactly; a camera's
      * sensor noise changes pixels in every frame. */
     double clean = c->diff_limit / 4;
+    const char *after = c->s.blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
+                        : c->s.blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
+                                                        : "";
     if (isnan(floor) || floor <= clean) {
         snprintf(c->reason, sizeof(c->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile), "
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
                  "within a quarter of the diff threshold (%.0f)",
-                 isnan(floor) ? 0.0 : floor, c->diff_limit);
+                 isnan(floor) ? 0.0 : floor, after, c->diff_limit);
         return T_DIFF;
     }
     snprintf(c->reason, sizeof(c->reason),
              "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
-             "(10th percentile), more than a quarter of the diff threshold (%.0f)",
-             floor, c->diff_limit);
+             "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
+             floor, after, c->diff_limit);
     return T_ENTROPY;
 }
 

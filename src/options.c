@@ -40,6 +40,9 @@ static const SettleOption options[] = {
     { "blur", "off|N|box:N|median:N",
       "prefilter against sensor noise before measuring: box (mean) of radius N (1-8) "
       "or median of radius N (1-2); N alone = box", "off" },
+    { "noise-factor", "FACTOR",
+      "method diff: the threshold follows the noise floor measured so far, "
+      "max(diff threshold, FACTOR x noise floor); 0 = fixed threshold", "0" },
     { "visual-metrics", "on|off",
       "compute visual progress, Speed Index, visually complete 85/95/99 (WebPageTest)", "off" },
     { "last-change", "fuzzy|exact",
@@ -294,6 +297,10 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
                         v);
         s->blur = kind;
         s->blur_radius = (int)n;
+    } else if (!strcmp(name, "noise-factor")) {
+        if (parse_double(v, 0, 1000, &d))
+            return fail(err, errlen, "expected a factor from 0 to 1000, got '%s'", v);
+        s->noise_factor = d;
     } else if (!strcmp(name, "visual-metrics")) {
         if (!strcmp(v, "on"))
             s->visual_metrics = 1;
@@ -380,6 +387,8 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
             : s->crop == SETTLE_CROP_RECT
                 ? snprintf(buf, len, "%d,%d,%d,%d", s->crop_x, s->crop_y, s->crop_w, s->crop_h)
                 : snprintf(buf, len, "none");
+    else if (!strcmp(name, "noise-factor"))
+        n = snprintf(buf, len, "%.15g", s->noise_factor);
     else if (!strcmp(name, "visual-metrics"))
         n = snprintf(buf, len, "%s", s->visual_metrics ? "on" : "off");
     else if (!strcmp(name, "last-change"))
@@ -435,6 +444,8 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         (s->blur == SETTLE_BLUR_BOX && (s->blur_radius < 1 || s->blur_radius > 8)) ||
         (s->blur == SETTLE_BLUR_MEDIAN && (s->blur_radius < 1 || s->blur_radius > 2)))
         return fail(err, errlen, "--blur: expected off, box:N (1-8) or median:N (1-2)");
+    if (!(s->noise_factor >= 0) || !(s->noise_factor <= 1000))
+        return fail(err, errlen, "--noise-factor: expected a factor from 0 to 1000");
     if (s->visual_metrics != 0 && s->visual_metrics != 1)
         return fail(err, errlen, "--visual-metrics: expected on or off");
     if (s->last_change_exact != 0 && s->last_change_exact != 1)

@@ -250,6 +250,31 @@ static void test_blur(void **state)
     remove(path);
 }
 
+/* --noise-factor: the fixed diff threshold never settles on sensor noise;
+ * one that follows the noise floor finds the content. */
+static void test_noise_factor(void **state)
+{
+    (void)state;
+    const char *path = "cam-factor.mp4";
+    SceneSpec s = startup();
+    CameraSpec cam;
+    film(path, "libx264", 16, 4, &s, &cam);
+    int ret;
+    static const char *const fixed[] = { "method", "diff", NULL };
+    SettleContext *c = open_with(fixed);
+    const SettleResult *r = analyze(c, path, &ret);
+    assert_int_equal(ret, SETTLE_ERR_NOT_STABLE);
+    settle_close(&c);
+    static const char *const follow[] = { "method", "diff", "noise-factor", "3", NULL };
+    c = open_with(follow);
+    r = analyze(c, path, &ret);
+    assert_int_equal(ret, 0);
+    assert_int_equal(r->method, SETTLE_METHOD_DIFF);
+    assert_true(fabs(r->stable_time - (double)CONTENT / FPS) <= WITHIN);
+    settle_close(&c);
+    remove(path);
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -265,7 +290,8 @@ static int group_teardown(void **state)
     (void)state;
     /* what a failed test left behind */
     static const char *const files[] = { "cam-noisy.mp4", "cam-noisy.webm", "cam-quiet.mp4",
-                                         "cam-crop.mp4", "cam-led.mp4", "cam-blur.mp4" };
+                                         "cam-crop.mp4", "cam-led.mp4", "cam-blur.mp4",
+                                         "cam-factor.mp4" };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
         remove(files[i]);
     if (chdir("..") < 0)
@@ -282,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_crop_auto),
         cmocka_unit_test(test_blinking_light),
         cmocka_unit_test(test_blur),
+        cmocka_unit_test(test_noise_factor),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

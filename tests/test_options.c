@@ -195,6 +195,12 @@ static void test_camera_options(void **state)
     for (size_t i = 0; i < sizeof(bad_blur) / sizeof(bad_blur[0]); i++)
         assert_int_equal(settle_settings_set(&s, "blur", bad_blur[i], err, sizeof(err)),
                          SETTLE_ERR_INVAL);
+    assert_int_equal(settle_settings_set(&s, "noise-factor", "2.5", err, sizeof(err)), 0);
+    assert_true(s.noise_factor == 2.5);
+    assert_int_equal(settle_settings_set(&s, "noise-factor", "-1", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
+    assert_int_equal(settle_settings_set(&s, "noise-factor", "x", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
     s.blur = SETTLE_BLUR_MEDIAN;
     s.blur_radius = 3;
     assert_int_equal(settle_settings_check(&s, err, sizeof(err)), SETTLE_ERR_INVAL);

@@ -160,6 +160,12 @@ typedef struct SettleSettings {
      * Default SETTLE_BLUR_NONE. blur_radius: 1-8 for BOX, 1-2 for MEDIAN. */
     SettleBlur blur;
     int blur_radius;
+    /* Method diff: when > 0, a frame is quiet when at most
+     * max(diff threshold, noise_factor * the noise floor of the frames before
+     * it) pixels changed, the noise floor being the 10th percentile of their
+     * changed-pixel counts (as SettleResult.noise_floor). 0 (default): the
+     * fixed threshold. 0..1000. */
+    double noise_factor;
     /* 1: compute the web's visual metrics (visual progress, Speed Index,
      * visually complete 85/95/99, and first/last visual change as WebPageTest
      * defines them). 0 (default): not computed. */
