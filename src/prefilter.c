@@ -32,10 +32,45 @@ static void sort_small(uint8_t *v, int n)
     }
 }
 
+/* The median of nine values with 19 compare-exchanges (the classic network
+ * for 3x3 median filters). */
+#define SORT2(a, b) do { if ((a) > (b)) { uint8_t t_ = (a); (a) = (b); (b) = t_; } } while (0)
+static uint8_t median9(uint8_t p[9])
+{
+    SORT2(p[1], p[2]); SORT2(p[4], p[5]); SORT2(p[7], p[8]);
+    SORT2(p[0], p[1]); SORT2(p[3], p[4]); SORT2(p[6], p[7]);
+    SORT2(p[1], p[2]); SORT2(p[4], p[5]); SORT2(p[7], p[8]);
+    SORT2(p[0], p[3]); SORT2(p[5], p[8]); SORT2(p[4], p[7]);
+    SORT2(p[3], p[6]); SORT2(p[1], p[4]); SORT2(p[2], p[5]);
+    SORT2(p[4], p[7]); SORT2(p[4], p[2]); SORT2(p[6], p[4]);
+    SORT2(p[4], p[2]);
+    return p[4];
+}
+
 void settle_blur_rgb(const uint8_t *src, ptrdiff_t sstride, int w, int h, int top, int bottom,
                      int median, int r, uint8_t *dst, ptrdiff_t dstride, int *col)
 {
     const int side = 2 * r + 1, area = side * side;
+    if (median && r == 1) {
+        uint8_t v[9];
+        for (int y = 0; y < h; y++) {
+            const uint8_t *rows[3];
+            for (int k = 0; k < 3; k++)
+                rows[k] = src + clampi(y + k - 1, -top, h - 1 + bottom) * sstride;
+            for (int x = 0; x < w; x++) {
+                int xs[3] = { clampi(x - 1, 0, w - 1) * 3, x * 3, clampi(x + 1, 0, w - 1) * 3 };
+                for (int ch = 0; ch < 3; ch++) {
+                    for (int k = 0; k < 3; k++) {
+                        v[3 * k] = rows[k][xs[0] + ch];
+                        v[3 * k + 1] = rows[k][xs[1] + ch];
+                        v[3 * k + 2] = rows[k][xs[2] + ch];
+                    }
+                    dst[y * dstride + x * 3 + ch] = median9(v);
+                }
+            }
+        }
+        return;
+    }
     if (median) {
         uint8_t v[25];
         for (int y = 0; y < h; y++) {
