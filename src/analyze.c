@@ -543,11 +543,6 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (use_marker)
         r.marker = (double)c->marker_count / (double)c->npix;
 
-    /* Encoders re-code a still picture at a keyframe and converge on it over
-     * the next frames: thousands of pixels move, but only faintly. Content
-     * that appears on a screen moves pixels by far more. (Faint frames after
-     * a big change that is not a keyframe are not judged: a skeleton's
-     * shimmer is as faint as an encoder converging, and it is real.) */
     /* --noise-factor: the diff threshold rises with the noise floor measured
      * so far, so that a camera's noise alone never makes a frame a change */
     double limit = c->diff_limit;
@@ -555,6 +550,11 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         double f = c->s.noise_factor * noise_floor(c);
         limit = f > limit ? f : limit;
     }
+    /* Encoders re-code a still picture at a keyframe and converge on it over
+     * the next frames: thousands of pixels move, but only faintly. Content
+     * that appears on a screen moves pixels by far more. (Faint frames after
+     * a big change that is not a keyframe are not judged: a skeleton's
+     * shimmer is as faint as an encoder converging, and it is real.) */
     if (c->n > 0) {
         int faint = r.strong <= c->refresh_limit;
         if (r.keyframe)
