@@ -206,6 +206,8 @@ int settle_find_screen(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int r
     if (edges >= 2 || (double)nx * ny < 0.25 * (double)w * h)
         goto end;
     int mx = nx / 50 + 1, my = ny / 50 + 1;
+    if (nx - 2 * mx < 1 || ny - 2 * my < 1)
+        goto end; /* a picture of a few pixels */
     rect[0] = x0 + mx;
     rect[1] = y0 + my;
     rect[2] = nx - 2 * mx;

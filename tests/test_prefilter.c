@@ -139,6 +139,14 @@ static void test_find_screen(void **state)
             set_px(p, W, x, y, 240, 240, 240);
     assert_int_equal(settle_find_screen(p, W * 3, W, H, rect), 0);
     assert_int_equal(rect[2], W);
+    /* a bright 2x2 in a 4x4 picture leaves nothing inside the margin */
+    fill(p, 4, 4, 0);
+    for (int y = 1; y < 3; y++)
+        for (int x = 1; x < 3; x++)
+            set_px(p, 4, x, y, 255, 255, 255);
+    assert_int_equal(settle_find_screen(p, 4 * 3, 4, 4, rect), 0);
+    assert_int_equal(rect[2], 4);
+    assert_int_equal(rect[3], 4);
     free(p);
 }
 
