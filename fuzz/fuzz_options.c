@@ -25,8 +25,11 @@ static void roundtrip(SettleSettings *s, const char *name, const char *value)
     int n = settle_settings_get(s, name, buf, sizeof(buf));
     if (n < 0 || (size_t)n >= sizeof(buf))
         return;
-    /* what get prints, set must take back and print the same way */
+    /* what get prints, set must take back and print the same way (--ignore
+     * adds to its list, so the list is emptied first) */
     SettleSettings t = *s;
+    if (!strcmp(name, "ignore"))
+        t.nignore = 0;
     if (settle_settings_set(&t, name, buf, err, sizeof(err)) < 0)
         __builtin_trap();
     n = settle_settings_get(&t, name, again, sizeof(again));

@@ -69,6 +69,52 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
      * one-pixel change is content, not codec noise */
     if (c->refresh_limit < 16)
         c->refresh_limit = share < 16 ? share : 16;
+    /* --ignore in the rectangle's coordinates, clipped to it */
+    c->nmask = 0;
+    for (int i = 0; i < c->s.nignore; i++) {
+        const int *g = c->s.ignore[i];
+        int x0 = g[0] - x, y0 = g[1] - y;
+        int x1 = x0 + g[2], y1 = y0 + g[3];
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > w ? w : x1;
+        y1 = y1 > h ? h : y1;
+        if (x0 >= x1 || y0 >= y1)
+            continue;
+        int *m = c->mask[c->nmask++];
+        m[0] = x0, m[1] = y0, m[2] = x1 - x0, m[3] = y1 - y0;
+    }
+    c->mask_pix = 0;
+    for (int yy = 0; yy < h && c->nmask; yy++) {
+        /* rectangles may overlap: count each pixel of a row once */
+        int covered = 0, end = 0;
+        for (;;) {
+            int best = -1;
+            for (int i = 0; i < c->nmask; i++) {
+                const int *m = c->mask[i];
+                if (yy < m[1] || yy >= m[1] + m[3] || m[0] + m[2] <= end)
+                    continue;
+                if (best < 0 || m[0] < c->mask[best][0])
+                    best = i;
+            }
+            if (best < 0)
+                break;
+            const int *m = c->mask[best];
+            int a = m[0] > end ? m[0] : end;
+            covered += m[0] + m[2] - a;
+            end = m[0] + m[2];
+        }
+        c->mask_pix += covered;
+    }
+    c->blur_r = c->s.blur != SETTLE_BLUR_NONE ? c->s.blur_radius : 0;
+    c->prefilter = c->nmask > 0 || c->blur_r > 0;
+    if (c->prefilter) {
+        c->pre_src = malloc((size_t)w * 3 * (SETTLE_BAND_ROWS + 2 * c->blur_r));
+        c->pre_out = malloc((size_t)w * 3 * SETTLE_BAND_ROWS);
+        c->pre_col = malloc((size_t)w * 3 * sizeof(*c->pre_col));
+        if (!c->pre_src || !c->pre_out || !c->pre_col)
+            return SETTLE_ERR_NOMEM;
+    }
     if (c->s.visual_metrics) {
         if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact) < 0)
             return SETTLE_ERR_NOMEM;
@@ -88,6 +134,13 @@ static void reset(SettleContext *c)
     c->band_hist = NULL;
     free(c->dirty);
     c->dirty = NULL;
+    free(c->pre_src);
+    c->pre_src = NULL;
+    free(c->pre_out);
+    c->pre_out = NULL;
+    free(c->pre_col);
+    c->pre_col = NULL;
+    c->prefilter = 0;
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -209,7 +262,7 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
         int ret = set_region(c, c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h);
         if (ret < 0)
             return ret;
-    } else if (c->s.crop == SETTLE_CROP_VIEWPORT) {
+    } else if (c->s.crop == SETTLE_CROP_VIEWPORT || c->s.crop == SETTLE_CROP_AUTO) {
         c->crop_pending = 1;
     } else {
         int ret = set_region(c, 0, 0, w, h);
@@ -326,6 +379,32 @@ static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
     }
 }
 
+/* Rows [y0, y0 + rows) of the measured rectangle as they are measured: the
+ * picture itself, or with --ignore and --blur a prepared copy. */
+static const uint8_t *band_pixels(SettleContext *c, const uint8_t *rgb, ptrdiff_t stride, int y0,
+                                  int rows, ptrdiff_t *out_stride)
+{
+    if (!c->prefilter) {
+        *out_stride = stride;
+        return rgb + y0 * stride;
+    }
+    const ptrdiff_t ws = (ptrdiff_t)c->w * 3;
+    int r = c->blur_r;
+    int top = y0 < r ? y0 : r;
+    int bottom = c->h - y0 - rows < r ? c->h - y0 - rows : r;
+    for (int y = -top; y < rows + bottom; y++)
+        memcpy(c->pre_src + (y + top) * ws, rgb + (y0 + y) * stride, (size_t)ws);
+    settle_mask_rows(c->pre_src, ws, y0 - top, top + rows + bottom, (const int (*)[4])c->mask,
+                     c->nmask);
+    *out_stride = ws;
+    if (!r)
+        return c->pre_src;
+    settle_blur_rgb(c->pre_src + top * ws, ws, c->w, rows, top, bottom,
+                    c->s.blur == SETTLE_BLUR_MEDIAN, r, c->pre_out, ws, c->pre_col);
+    settle_mask_rows(c->pre_out, ws, y0, rows, (const int (*)[4])c->mask, c->nmask);
+    return c->pre_out;
+}
+
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
     return settle_send_picture_bands(c, p, NULL, 0);
@@ -343,6 +422,20 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
         (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;
+    if (c->crop_pending && c->s.crop == SETTLE_CROP_AUTO) {
+        /* decided on the first frame, so that every frame is measured alike */
+        int v[4];
+        if (settle_find_screen(p->rgb, p->stride, c->fw, c->fh, v))
+            settle_log(c, SETTLE_LOG_INFO, "%s: screen found at %d,%d,%d,%d", c->name, v[0], v[1],
+                       v[2], v[3]);
+        else
+            settle_log(c, SETTLE_LOG_INFO, "%s: no screen against a darker surround in the "
+                       "first frame; measuring the whole picture", c->name);
+        c->crop_pending = 0;
+        int ret = set_region(c, v[0], v[1], v[2], v[3]);
+        if (ret < 0)
+            return ret;
+    }
     if (c->crop_pending) {
         int v[4];
         settle_find_viewport(p->rgb, p->stride, c->fw, c->fh, v);
@@ -390,20 +483,27 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     int nbands = (c->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     if (c->n == 0) {
         memset(c->hist, 0, sizeof(c->hist));
+        c->marker_count = 0;
         for (int i = 0; i < nbands; i++) {
             uint32_t *bh = c->band_hist + (size_t)i * SETTLE_HIST_BINS;
             int y0 = i * SETTLE_BAND_ROWS;
+            int rows = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
+            ptrdiff_t bs;
+            const uint8_t *band = band_pixels(c, rgb, p->stride, y0, rows, &bs);
             memset(bh, 0, SETTLE_HIST_BINS * sizeof(*bh));
-            c->dsp.histogram_rgb(rgb + y0 * p->stride, p->stride, c->w,
-                                 c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS, bh);
+            c->dsp.histogram_rgb(band, bs, c->w, rows, bh);
             for (int k = 0; k < SETTLE_HIST_BINS; k++)
                 c->hist[k] += bh[k];
+            if (use_marker)
+                c->marker_count += c->dsp.count_color(band, bs, c->w, rows, c->s.marker_rgb,
+                                                      c->s.marker_tolerance);
+            for (int y = 0; y < rows; y++)
+                memcpy(c->prev + (size_t)(y0 + y) * c->w * 3, band + y * bs, (size_t)c->w * 3);
         }
-        c->marker_count = use_marker ? c->dsp.count_color(rgb, p->stride, c->w, c->h,
-                                                          c->s.marker_rgb, c->s.marker_tolerance)
-                                     : 0;
-        for (int y = 0; y < c->h; y++)
-            memcpy(c->prev + (size_t)y * c->w * 3, rgb + y * p->stride, (size_t)c->w * 3);
+        /* the masked pixels are black in every picture: out of the histogram */
+        c->hist[0] -= (uint32_t)c->mask_pix;
+        c->hist[256] -= (uint32_t)c->mask_pix;
+        c->hist[512] -= (uint32_t)c->mask_pix;
     } else {
         if (changed && band_h < 1)
             changed = NULL;
@@ -411,17 +511,22 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
             int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
             if (changed) {
-                /* the source's bands are rows of the whole picture */
+                /* the source's bands are rows of the whole picture; a blur
+                 * reads blur_r rows beyond the band */
+                int top = c->cy + y0 - c->blur_r, bottom = c->cy + y0 + bh - 1 + c->blur_r;
+                top = top < 0 ? 0 : top;
+                bottom = bottom > c->fh - 1 ? c->fh - 1 : bottom;
                 int any = 0;
-                for (int k = (c->cy + y0) / band_h; k <= (c->cy + y0 + bh - 1) / band_h; k++)
+                for (int k = top / band_h; k <= bottom / band_h; k++)
                     any |= changed[k];
                 if (!any)
                     continue;
             }
+            ptrdiff_t bs;
+            const uint8_t *band = band_pixels(c, rgb, p->stride, y0, bh, &bs);
             SettleDelta dl;
-            settle_update_band(&c->dsp, rgb + y0 * p->stride, p->stride,
-                               c->prev + (size_t)y0 * c->w * 3, (ptrdiff_t)c->w * 3, c->w, bh,
-                               c->s.tolerance, STRONG_TOLERANCE,
+            settle_update_band(&c->dsp, band, bs, c->prev + (size_t)y0 * c->w * 3,
+                               (ptrdiff_t)c->w * 3, c->w, bh, c->s.tolerance, STRONG_TOLERANCE,
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
                                c->band_hist + (size_t)i * SETTLE_HIST_BINS, c->hist, &dl);
             r.diff += dl.changed;
@@ -441,6 +546,13 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (use_marker)
         r.marker = (double)c->marker_count / (double)c->npix;
 
+    /* --noise-factor: the diff threshold rises with the noise floor measured
+     * so far, so that a camera's noise alone never makes a frame a change */
+    double limit = c->diff_limit;
+    if (c->s.noise_factor > 0 && c->floor_n > 0) {
+        double f = c->s.noise_factor * noise_floor(c);
+        limit = f > limit ? f : limit;
+    }
     /* Encoders re-code a still picture at a keyframe and converge on it over
      * the next frames: thousands of pixels move, but only faintly. Content
      * that appears on a screen moves pixels by far more. (Faint frames after
@@ -456,13 +568,13 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             c->since_event++;
         int eligible = faint && c->since_event <= REFRESH_FOLLOWERS;
         if (c->s.codec_filter && eligible &&
-            (r.diff > c->diff_limit || r.delta > c->s.entropy_threshold)) {
+            (r.diff > limit || r.delta > c->s.entropy_threshold)) {
             r.refresh = 1;
             c->refreshes++;
             c->ring_len = 0; /* the entropy baseline restarts from the re-coded picture */
         }
     }
-    r.quiet[T_DIFF] = r.refresh || r.diff <= c->diff_limit;
+    r.quiet[T_DIFF] = r.refresh || r.diff <= limit;
     r.quiet[T_ENTROPY] = r.refresh || r.delta <= c->s.entropy_threshold;
 
     SettleHistory *hp = &c->ring[c->ring_pos];
@@ -541,17 +653,20 @@ static int choose_method(SettleContext *c, double floor)
     /* A clean capture repeats a still picture almost exactly; a camera's
      * sensor noise changes pixels in every frame. */
     double clean = c->diff_limit / 4;
+    const char *after = c->s.blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
+                        : c->s.blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
+                                                        : "";
     if (isnan(floor) || floor <= clean) {
         snprintf(c->reason, sizeof(c->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile), "
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
                  "within a quarter of the diff threshold (%.0f)",
-                 isnan(floor) ? 0.0 : floor, c->diff_limit);
+                 isnan(floor) ? 0.0 : floor, after, c->diff_limit);
         return T_DIFF;
     }
     snprintf(c->reason, sizeof(c->reason),
              "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
-             "(10th percentile), more than a quarter of the diff threshold (%.0f)",
-             floor, c->diff_limit);
+             "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
+             floor, after, c->diff_limit);
     return T_ENTROPY;
 }
 

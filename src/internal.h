@@ -8,6 +8,7 @@
 
 #include "settle/settle.h"
 #include "kernels.h"
+#include "prefilter.h"
 #include "visual.h"
 
 #define SETTLE_MAX_WINDOW 120
@@ -69,6 +70,16 @@ struct SettleContext {
     uint32_t *band_hist;              /* the histogram of each band of BAND_ROWS rows */
     uint8_t *dirty;                   /* per band: differs from the previous picture */
     SettleKernels dsp;                /* the kernels for this CPU */
+
+    /* --ignore and --blur: bands are measured from a prepared copy */
+    int prefilter;
+    int mask[SETTLE_MAX_IGNORE][4];   /* --ignore within the measured rectangle, its coordinates */
+    int nmask;
+    int64_t mask_pix;                 /* pixels they cover (no overlap counted twice) */
+    int blur_r;                       /* 0 = no blur */
+    uint8_t *pre_src;                 /* a band and blur_r rows either side, masked */
+    uint8_t *pre_out;                 /* the band blurred */
+    int *pre_col;                     /* the box blur's column sums */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

@@ -56,7 +56,7 @@ int settle_json_add_setup(SettleContext *c, cJSON *o)
     if (!set)
         return -1;
     for (const SettleOption *opt = settle_options(); opt->name; opt++) {
-        char v[128];
+        char v[512];
         /* decoder threads change the speed, not the result: leaving them out
          * lets machines with different core counts write the same result */
         if (!strcmp(opt->name, "threads"))

@@ -30,9 +30,19 @@ static const SettleOption options[] = {
     { "marker-coverage", "PERCENT%", "share of the picture the marker colour must cover", "50%" },
     { "codec-filter", "on|off",
       "ignore keyframes and intra refreshes that change only codec noise", "on" },
-    { "crop", "none|viewport|X,Y,W,H",
-      "measure only this part of the picture; viewport = the browser viewport in the first frame",
+    { "crop", "none|viewport|auto|X,Y,W,H",
+      "measure only this part of the picture; viewport = the browser viewport in the first "
+      "frame; auto = a camera capture's screen, the bright region of the first frame",
       "none" },
+    { "ignore", "X,Y,W,H|none",
+      "repeatable: a region of the input picture (before --crop) that does not count, "
+      "such as a status-bar clock; none clears the list", "none" },
+    { "blur", "off|N|box:N|median:N",
+      "prefilter against sensor noise before measuring: box (mean) of radius N (1-8) "
+      "or median of radius N (1-2); N alone = box", "off" },
+    { "noise-factor", "FACTOR",
+      "method diff: the threshold follows the noise floor measured so far, "
+      "max(diff threshold, FACTOR x noise floor); 0 = fixed threshold", "0" },
     { "visual-metrics", "on|off",
       "compute visual progress, Speed Index, visually complete 85/95/99 (WebPageTest)", "off" },
     { "last-change", "fuzzy|exact",
@@ -229,6 +239,8 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->crop = SETTLE_CROP_NONE;
         } else if (!strcmp(v, "viewport")) {
             s->crop = SETTLE_CROP_VIEWPORT;
+        } else if (!strcmp(v, "auto")) {
+            s->crop = SETTLE_CROP_AUTO;
         } else if (sscanf(v, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) == 4 && !v[used] &&
                    isdigit((unsigned char)v[0]) && x >= 0 && y >= 0 && w >= 1 && h >= 1 &&
                    x <= 65535 && y <= 65535 && w <= 65536 && h <= 65536) {
@@ -238,8 +250,57 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->crop_w = w;
             s->crop_h = h;
         } else {
-            return fail(err, errlen, "expected none, viewport or X,Y,W,H in pixels, got '%s'", v);
+            return fail(err, errlen, "expected none, viewport, auto or X,Y,W,H in pixels, got '%s'",
+                        v);
         }
+    } else if (!strcmp(name, "ignore")) {
+        if (!strcmp(v, "none")) {
+            s->nignore = 0;
+            return 0;
+        }
+        /* one rectangle, or a list separated by ';' as settle_settings_get writes it */
+        int cnt = s->nignore;
+        for (const char *p = v;;) {
+            int x, y, w, h, used = 0;
+            if (cnt >= SETTLE_MAX_IGNORE)
+                return fail(err, errlen, "at most %d regions, got '%s'", SETTLE_MAX_IGNORE, v);
+            if (sscanf(p, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) != 4 ||
+                !isdigit((unsigned char)p[0]) || (p[used] && p[used] != ';') || x < 0 || y < 0 ||
+                w < 1 || h < 1 || x > 65535 || y > 65535 || w > 65536 || h > 65536)
+                return fail(err, errlen, "expected X,Y,W,H in pixels or none, got '%s'", v);
+            s->ignore[cnt][0] = x;
+            s->ignore[cnt][1] = y;
+            s->ignore[cnt][2] = w;
+            s->ignore[cnt][3] = h;
+            cnt++;
+            if (!p[used])
+                break;
+            p += used + 1;
+        }
+        s->nignore = cnt;
+    } else if (!strcmp(name, "blur")) {
+        SettleBlur kind = SETTLE_BLUR_BOX;
+        const char *num = v;
+        if (!strcmp(v, "off") || !strcmp(v, "0")) {
+            s->blur = SETTLE_BLUR_NONE;
+            s->blur_radius = 0;
+            return 0;
+        }
+        if (!strncmp(v, "box:", 4)) {
+            num = v + 4;
+        } else if (!strncmp(v, "median:", 7)) {
+            kind = SETTLE_BLUR_MEDIAN;
+            num = v + 7;
+        }
+        if (parse_int(num, 1, kind == SETTLE_BLUR_MEDIAN ? 2 : 8, &n))
+            return fail(err, errlen, "expected off, N or box:N (1-8), or median:N (1-2), got '%s'",
+                        v);
+        s->blur = kind;
+        s->blur_radius = (int)n;
+    } else if (!strcmp(name, "noise-factor")) {
+        if (parse_double(v, 0, 1000, &d))
+            return fail(err, errlen, "expected a factor from 0 to 1000, got '%s'", v);
+        s->noise_factor = d;
     } else if (!strcmp(name, "visual-metrics")) {
         if (!strcmp(v, "on"))
             s->visual_metrics = 1;
@@ -305,11 +366,29 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%.15g%%", s->marker_coverage * 100);
     else if (!strcmp(name, "codec-filter"))
         n = snprintf(buf, len, "%s", s->codec_filter ? "on" : "off");
+    else if (!strcmp(name, "ignore")) {
+        n = 0;
+        for (int i = 0; i < s->nignore; i++) {
+            int k = snprintf(buf + (n < (int)len ? n : 0), n < (int)len ? len - (size_t)n : 0,
+                             "%s%d,%d,%d,%d", i ? ";" : "", s->ignore[i][0], s->ignore[i][1],
+                             s->ignore[i][2], s->ignore[i][3]);
+            n += k;
+        }
+        if (!s->nignore)
+            n = snprintf(buf, len, "none");
+    } else if (!strcmp(name, "blur"))
+        n = s->blur == SETTLE_BLUR_NONE ? snprintf(buf, len, "off")
+                                        : snprintf(buf, len, "%s:%d",
+                                                   s->blur == SETTLE_BLUR_MEDIAN ? "median" : "box",
+                                                   s->blur_radius);
     else if (!strcmp(name, "crop"))
         n = s->crop == SETTLE_CROP_VIEWPORT ? snprintf(buf, len, "viewport")
+            : s->crop == SETTLE_CROP_AUTO ? snprintf(buf, len, "auto")
             : s->crop == SETTLE_CROP_RECT
                 ? snprintf(buf, len, "%d,%d,%d,%d", s->crop_x, s->crop_y, s->crop_w, s->crop_h)
                 : snprintf(buf, len, "none");
+    else if (!strcmp(name, "noise-factor"))
+        n = snprintf(buf, len, "%.15g", s->noise_factor);
     else if (!strcmp(name, "visual-metrics"))
         n = snprintf(buf, len, "%s", s->visual_metrics ? "on" : "off");
     else if (!strcmp(name, "last-change"))
@@ -349,11 +428,24 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--marker-tolerance: expected levels from 0 to 255");
     if (!(s->marker_coverage > 0) || !(s->marker_coverage <= 1))
         return fail(err, errlen, "--marker-coverage: expected a percentage above 0%% and up to 100%%");
-    if (s->crop < SETTLE_CROP_NONE || s->crop > SETTLE_CROP_RECT)
+    if (s->crop < SETTLE_CROP_NONE || s->crop > SETTLE_CROP_AUTO)
         return fail(err, errlen, "--crop: unknown crop rule %d", (int)s->crop);
     if (s->crop == SETTLE_CROP_RECT &&
         (s->crop_x < 0 || s->crop_y < 0 || s->crop_w < 1 || s->crop_h < 1))
         return fail(err, errlen, "--crop: expected X,Y,W,H with X, Y >= 0 and W, H >= 1");
+    if (s->nignore < 0 || s->nignore > SETTLE_MAX_IGNORE)
+        return fail(err, errlen, "--ignore: at most %d regions", SETTLE_MAX_IGNORE);
+    for (int i = 0; i < s->nignore; i++)
+        if (s->ignore[i][0] < 0 || s->ignore[i][1] < 0 || s->ignore[i][2] < 1 ||
+            s->ignore[i][3] < 1 || s->ignore[i][0] > 65535 || s->ignore[i][1] > 65535 ||
+            s->ignore[i][2] > 65536 || s->ignore[i][3] > 65536)
+            return fail(err, errlen, "--ignore: expected X,Y,W,H with X, Y >= 0 and W, H >= 1");
+    if (s->blur < SETTLE_BLUR_NONE || s->blur > SETTLE_BLUR_MEDIAN ||
+        (s->blur == SETTLE_BLUR_BOX && (s->blur_radius < 1 || s->blur_radius > 8)) ||
+        (s->blur == SETTLE_BLUR_MEDIAN && (s->blur_radius < 1 || s->blur_radius > 2)))
+        return fail(err, errlen, "--blur: expected off, box:N (1-8) or median:N (1-2)");
+    if (!(s->noise_factor >= 0) || !(s->noise_factor <= 1000))
+        return fail(err, errlen, "--noise-factor: expected a factor from 0 to 1000");
     if (s->visual_metrics != 0 && s->visual_metrics != 1)
         return fail(err, errlen, "--visual-metrics: expected on or off");
     if (s->last_change_exact != 0 && s->last_change_exact != 1)

@@ -148,5 +148,19 @@ expect_exit "output directory missing" 4 "$settle" analyze -q --json "$tmp/no/su
 grep -q "x.json" "$tmp/err"
 check "output error names the file" $?
 
+# camera options: a screen recording is left whole by --crop auto, regions
+# repeat, and a bad region is one line that names the option
+expect_exit "crop auto on a screen recording" 0 "$settle" analyze -q --crop auto --json - "$sample"
+grep -q '"stable_frame":75,' "$tmp/out" && grep -q '"crop":{"x":0,"y":0,"width":480,"height":270}' "$tmp/out"
+check "crop auto measures the whole screen recording: $(grep -o '"crop":{[^}]*}' "$tmp/out")" $?
+expect_exit "ignore twice, blur" 0 "$settle" analyze -q --ignore 0,0,40,20 --ignore 400,250,80,20 \
+  --blur median:1 --noise-factor 3 --json - "$sample"
+grep -q '"ignore":"0,0,40,20;400,250,80,20"' "$tmp/out" && grep -q '"blur":"median:1"' "$tmp/out" &&
+  grep -q '"stable_frame":75,' "$tmp/out"
+check "ignore and blur in the settings, same stable frame" $?
+expect_exit "bad ignore" 64 "$settle" analyze --ignore 1,2,3 "$sample"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: --ignore: expected X,Y,W,H" "$tmp/err"
+check "bad ignore: one line: $(cat "$tmp/err")" $?
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

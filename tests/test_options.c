@@ -136,6 +136,77 @@ static void test_check_and_open(void **state)
     assert_string_equal(settle_strerror(SETTLE_ERR_NO_VIDEO), "no video stream");
 }
 
+/* --crop auto, --ignore (repeatable, a list read back as written) and --blur. */
+static void test_camera_options(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    char buf[512], err[256];
+    settle_default_settings(&s);
+    assert_int_equal(s.nignore, 0);
+    assert_int_equal(s.blur, SETTLE_BLUR_NONE);
+    assert_int_equal(settle_settings_set(&s, "crop", "auto", err, sizeof(err)), 0);
+    assert_int_equal(s.crop, SETTLE_CROP_AUTO);
+    assert_true(settle_settings_get(&s, "crop", buf, sizeof(buf)) > 0);
+    assert_string_equal(buf, "auto");
+
+    assert_int_equal(settle_settings_set(&s, "ignore", "10,20,30,40", err, sizeof(err)), 0);
+    assert_int_equal(settle_settings_set(&s, "ignore", "0,0,5,6;7,8,9,10", err, sizeof(err)), 0);
+    assert_int_equal(s.nignore, 3);
+    assert_int_equal(s.ignore[2][3], 10);
+    assert_true(settle_settings_get(&s, "ignore", buf, sizeof(buf)) > 0);
+    assert_string_equal(buf, "10,20,30,40;0,0,5,6;7,8,9,10");
+    SettleSettings t;
+    settle_default_settings(&t);
+    assert_int_equal(settle_settings_set(&t, "ignore", buf, err, sizeof(err)), 0);
+    assert_int_equal(t.nignore, 3);
+    assert_memory_equal(t.ignore, s.ignore, sizeof(s.ignore));
+    assert_int_equal(settle_settings_check(&s, err, sizeof(err)), 0);
+    assert_int_equal(settle_settings_set(&s, "ignore", "none", err, sizeof(err)), 0);
+    assert_int_equal(s.nignore, 0);
+    static const char *const bad_ignore[] = { "", "1,2,3", "1,2,0,4", "-1,2,3,4", "1,2,3,4;",
+                                              "1,2,3,4x", " 1,2,3,4", "a" };
+    for (size_t i = 0; i < sizeof(bad_ignore) / sizeof(bad_ignore[0]); i++) {
+        err[0] = 0;
+        assert_int_equal(settle_settings_set(&s, "ignore", bad_ignore[i], err, sizeof(err)),
+                         SETTLE_ERR_INVAL);
+        assert_non_null(strstr(err, "X,Y,W,H"));
+    }
+    for (int i = 0; i < SETTLE_MAX_IGNORE; i++)
+        assert_int_equal(settle_settings_set(&s, "ignore", "1,1,1,1", err, sizeof(err)), 0);
+    assert_int_equal(settle_settings_set(&s, "ignore", "1,1,1,1", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
+    assert_int_equal(s.nignore, SETTLE_MAX_IGNORE);
+
+    static const struct { const char *in, *out; SettleBlur kind; int r; } blur[] = {
+        { "2", "box:2", SETTLE_BLUR_BOX, 2 },      { "box:8", "box:8", SETTLE_BLUR_BOX, 8 },
+        { "median:1", "median:1", SETTLE_BLUR_MEDIAN, 1 },
+        { "median:2", "median:2", SETTLE_BLUR_MEDIAN, 2 },
+        { "off", "off", SETTLE_BLUR_NONE, 0 },     { "0", "off", SETTLE_BLUR_NONE, 0 },
+    };
+    for (size_t i = 0; i < sizeof(blur) / sizeof(blur[0]); i++) {
+        assert_int_equal(settle_settings_set(&s, "blur", blur[i].in, err, sizeof(err)), 0);
+        assert_int_equal(s.blur, blur[i].kind);
+        assert_int_equal(s.blur_radius, blur[i].r);
+        assert_true(settle_settings_get(&s, "blur", buf, sizeof(buf)) > 0);
+        assert_string_equal(buf, blur[i].out);
+    }
+    static const char *const bad_blur[] = { "9", "box:0", "median:3", "gauss:1", "-1", "" };
+    for (size_t i = 0; i < sizeof(bad_blur) / sizeof(bad_blur[0]); i++)
+        assert_int_equal(settle_settings_set(&s, "blur", bad_blur[i], err, sizeof(err)),
+                         SETTLE_ERR_INVAL);
+    assert_int_equal(settle_settings_set(&s, "noise-factor", "2.5", err, sizeof(err)), 0);
+    assert_true(s.noise_factor == 2.5);
+    assert_int_equal(settle_settings_set(&s, "noise-factor", "-1", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
+    assert_int_equal(settle_settings_set(&s, "noise-factor", "x", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
+    s.blur = SETTLE_BLUR_MEDIAN;
+    s.blur_radius = 3;
+    assert_int_equal(settle_settings_check(&s, err, sizeof(err)), SETTLE_ERR_INVAL);
+    assert_non_null(strstr(err, "--blur"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_valid_values),
         cmocka_unit_test(test_invalid_values),
         cmocka_unit_test(test_check_and_open),
+        cmocka_unit_test(test_camera_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

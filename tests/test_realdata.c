@@ -102,6 +102,64 @@ static void test_elmo_camera(void **state)
     settle_close(&c);
 }
 
+/* The camera options on Eideticker's camera captures, as the README's
+ * "Camera captures" section reports them. Both captures were cropped to the
+ * device before encoding, so --crop auto must leave them whole; the contacts
+ * capture keeps its 2.9-3.0 s with a blur; the Elmo capture settles at the
+ * same frame measured whole or cropped by hand to the phone's screen. */
+static void test_camera_options(void **state)
+{
+    (void)state;
+    SettleContext *c;
+    const SettleResult *r;
+    const char *crop[] = { "crop", "auto", NULL };
+    assert_int_equal(analyze(CONTACTS, crop, &c, &r), 0);
+    assert_int_equal(r->crop_x, 0);
+    assert_int_equal(r->crop_y, 0);
+    assert_int_equal(r->crop_w, r->width);
+    assert_int_equal(r->crop_h, r->height);
+    assert_int_equal(r->stable_frame, 179);
+    settle_close(&c);
+    const char *blur[] = { "blur", "1", NULL };
+    assert_int_equal(analyze(CONTACTS, blur, &c, &r), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_DIFF);
+    assert_true(r->stable_time >= 2.9 && r->stable_time <= 3.0);
+    settle_close(&c);
+
+    assert_int_equal(analyze("startup-test-elmo.webm", crop, &c, &r), 0);
+    assert_int_equal(r->crop_w, r->width);
+    assert_int_equal(r->method, SETTLE_METHOD_ENTROPY);
+    assert_int_equal(r->stable_frame, 312);
+    settle_close(&c);
+    const char *pinned[] = { "crop", "570,40,390,620", NULL };
+    assert_int_equal(analyze("startup-test-elmo.webm", pinned, &c, &r), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_ENTROPY);
+    assert_int_equal(r->stable_frame, 312);
+    settle_close(&c);
+    /* a fixed diff threshold never settles on the Elmo's noise and drift */
+    const char *diff[] = { "method", "diff", NULL };
+    assert_int_equal(analyze("startup-test-elmo.webm", diff, &c, &r), SETTLE_ERR_NOT_STABLE);
+    settle_close(&c);
+}
+
+/* The white-balance capture switches apps for 15 s: "stable" only 0.55 s
+ * before its end, which --settle turns into the honest answer. */
+static void test_white_balance(void **state)
+{
+    (void)state;
+    SettleContext *c;
+    const SettleResult *r;
+    assert_int_equal(analyze("elmo-white-balance-problem.webm", NULL, &c, &r), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_ENTROPY);
+    assert_int_equal(r->stable_frame, 880);
+    assert_true(r->quiet_tail < 0.6);
+    settle_close(&c);
+    const char *settle2[] = { "settle", "2", NULL };
+    assert_int_equal(analyze("elmo-white-balance-problem.webm", settle2, &c, &r),
+                     SETTLE_ERR_NOT_STABLE);
+    settle_close(&c);
+}
+
 /* Cut short in its source repository: 334 frames decode, then the file ends
  * mid-cluster. The result is kept and marked partial. */
 static void test_truncated(void **state)
@@ -303,6 +361,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_contacts_default),
         cmocka_unit_test(test_contacts_keyframe_spike),
         cmocka_unit_test(test_elmo_camera),
+        cmocka_unit_test(test_camera_options),
+        cmocka_unit_test(test_white_balance),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_all_captures),
         cmocka_unit_test(test_browsertime_videos),

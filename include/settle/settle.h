@@ -80,8 +80,19 @@ typedef enum SettleStart {
 typedef enum SettleCrop {
     SETTLE_CROP_NONE = 0,  /* the whole picture */
     SETTLE_CROP_VIEWPORT,  /* the browser viewport, found in the first frames (see crop_*) */
-    SETTLE_CROP_RECT       /* the rectangle crop_x, crop_y, crop_w, crop_h */
+    SETTLE_CROP_RECT,      /* the rectangle crop_x, crop_y, crop_w, crop_h */
+    SETTLE_CROP_AUTO       /* a camera capture: the device's screen, found in the first frame */
 } SettleCrop;
+
+/* The prefilter applied before measuring (SettleSettings.blur). */
+typedef enum SettleBlur {
+    SETTLE_BLUR_NONE = 0,
+    SETTLE_BLUR_BOX,       /* mean of the (2r+1) x (2r+1) square around each pixel */
+    SETTLE_BLUR_MEDIAN     /* median of that square, per channel */
+} SettleBlur;
+
+/* Most --ignore rectangles. */
+#define SETTLE_MAX_IGNORE 16
 
 typedef enum SettleLogLevel {
     SETTLE_LOG_ERROR = 0,
@@ -125,9 +136,36 @@ typedef struct SettleSettings {
      * does: the area around the centre of the first frame that has the
      * centre's colour (an orange or blank first frame fills exactly the
      * viewport); a result narrower or lower than 101 pixels is retried on the
-     * next frames (up to 60), which are not measured meanwhile. */
+     * next frames (up to 60), which are not measured meanwhile.
+     * SETTLE_CROP_AUTO finds a device's screen in a camera's picture: the
+     * bright, roughly rectangular region against a darker surround in the
+     * first frame (Otsu's threshold on the luma, the longest runs of mostly
+     * bright rows and columns, 2 % margin inside). When the first frame has
+     * no such region (one that reaches two edges of the picture, as in a
+     * screen recording or a capture already cropped to the screen, or one
+     * under a quarter of the picture) the whole picture is measured. The
+     * region found is in the result's crop_*, to pin it with
+     * SETTLE_CROP_RECT for a series of captures. */
     SettleCrop crop;
     int crop_x, crop_y, crop_w, crop_h; /* SETTLE_CROP_RECT, pixels; must fit the picture */
+    /* Rectangles x, y, w, h of the input picture (before any crop) whose
+     * pixels do not count: a status-bar clock, a blinking caret, a
+     * notification area. They are left out of the changed-pixel count and the
+     * histogram (so of the entropy) alike; the visual metrics still see them.
+     * Parts outside the measured rectangle are dropped. Default none. */
+    int nignore;
+    int ignore[SETTLE_MAX_IGNORE][4];
+    /* A prefilter against sensor noise, applied to the pictures before the
+     * changed-pixel count and the histogram (only to the bands measured).
+     * Default SETTLE_BLUR_NONE. blur_radius: 1-8 for BOX, 1-2 for MEDIAN. */
+    SettleBlur blur;
+    int blur_radius;
+    /* Method diff: when > 0, a frame is quiet when at most
+     * max(diff threshold, noise_factor * the noise floor of the frames before
+     * it) pixels changed, the noise floor being the 10th percentile of their
+     * changed-pixel counts (as SettleResult.noise_floor). 0 (default): the
+     * fixed threshold. 0..1000. */
+    double noise_factor;
     /* 1: compute the web's visual metrics (visual progress, Speed Index,
      * visually complete 85/95/99, and first/last visual change as WebPageTest
      * defines them). 0 (default): not computed. */
