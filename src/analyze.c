@@ -217,6 +217,7 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
         return SETTLE_ERR_STATE;
     reset(c);
     memset(&c->res, 0, sizeof(c->res));
+    c->res.start_frame = c->res.stable_frame = -1;
     /* c->interrupted is left alone: an interrupt that came before the first
      * frame still stops this analysis (settle_finish clears it) */
     c->in_known = 0;
@@ -253,11 +254,16 @@ int settle_begin(SettleContext *c, const char *name, int w, int h)
     c->crop_tries = 0;
     if (c->s.crop == SETTLE_CROP_RECT) {
         if ((int64_t)c->s.crop_x + c->s.crop_w > w || (int64_t)c->s.crop_y + c->s.crop_h > h) {
+            /* begun on the whole picture, so that the result reports why */
             char msg[160];
-            snprintf(msg, sizeof(msg), "crop %d,%d,%d,%d does not fit the %dx%d picture",
+            snprintf(msg, sizeof(msg), "--crop %d,%d,%d,%d does not fit the %dx%d picture",
                      c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h, w, h);
-            settle_set_error(c, SETTLE_ERR_INVAL, msg);
-            return SETTLE_ERR_INVAL;
+            int ret = set_region(c, 0, 0, w, h);
+            if (ret < 0)
+                return ret;
+            c->state = 1;
+            settle_set_error(c, SETTLE_ERR_CROP, msg);
+            return SETTLE_ERR_CROP;
         }
         int ret = set_region(c, c->s.crop_x, c->s.crop_y, c->s.crop_w, c->s.crop_h);
         if (ret < 0)

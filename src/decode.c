@@ -85,7 +85,7 @@ static int fail_input(SettleContext *c, const char *path, int err, const char *f
      * keeps it valid while nothing is measured */
     if (c->state != 1) {
         int ret = settle_begin(c, path, 1, 1);
-        if (ret < 0)
+        if (ret < 0 && c->state != 1) /* begun with an error of its own: this one wins */
             return ret;
     }
     settle_set_error(c, err, msg);

@@ -32,6 +32,7 @@ const char *settle_strerror(int err)
     case SETTLE_ERR_NOT_STABLE: return "no stable frame";
     case SETTLE_ERR_STATE: return "function called out of order";
     case SETTLE_ERR_INTERRUPTED: return "interrupted";
+    case SETTLE_ERR_CROP: return "crop rectangle outside the picture";
     default: return "unknown error";
     }
 }

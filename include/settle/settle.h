@@ -57,7 +57,8 @@ enum {
     SETTLE_ERR_NO_START = -9,    /* the start of the measurement was not found */
     SETTLE_ERR_NOT_STABLE = -10, /* no frame qualifies as stable */
     SETTLE_ERR_STATE = -11,      /* function called out of order */
-    SETTLE_ERR_INTERRUPTED = -12 /* settle_interrupt() stopped the analysis */
+    SETTLE_ERR_INTERRUPTED = -12, /* settle_interrupt() stopped the analysis */
+    SETTLE_ERR_CROP = -13        /* the --crop rectangle does not fit the picture */
 };
 
 /* A short English description of an error code ("no video stream"). Static. */
