@@ -834,9 +834,10 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->error_message = c->error_message;
     if (out)
         *out = r;
-    /* a damaged or interrupted stream outranks the decision's own outcome */
+    /* a damaged or interrupted stream, or a crop that cannot apply, outranks
+     * the decision's own outcome */
     if (c->error == SETTLE_ERR_DECODE || c->error == SETTLE_ERR_INTERRUPTED ||
-        c->error == SETTLE_ERR_IO)
+        c->error == SETTLE_ERR_IO || c->error == SETTLE_ERR_CROP)
         return c->error;
     return ret;
 }

@@ -228,7 +228,12 @@ static void test_crop_rect(void **state)
     /* a crop that does not fit the picture */
     assert_int_equal(settle_settings_set(&s, "crop", "150,0,60,100", err, sizeof(err)), 0);
     assert_int_equal(settle_open(&c, &s), 0);
-    assert_int_equal(settle_begin(c, "blocks", W, H), SETTLE_ERR_INVAL);
+    assert_int_equal(settle_begin(c, "blocks", W, H), SETTLE_ERR_CROP);
+    /* the context is begun all the same, so the result says why */
+    assert_int_equal(settle_finish(c, &r), SETTLE_ERR_CROP);
+    assert_int_equal(r->error, SETTLE_ERR_CROP);
+    assert_non_null(strstr(r->error_message, "does not fit the 200x100 picture"));
+    assert_int_equal(r->stable_frame, -1);
     settle_close(&c);
     assert_int_not_equal(settle_settings_set(&s, "crop", "1,2,3", err, sizeof(err)), 0);
     assert_int_not_equal(settle_settings_set(&s, "crop", "1,2,0,4", err, sizeof(err)), 0);
