@@ -187,7 +187,11 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             y = ye;
             continue;
         }
-        for (; y < ye; y++) {
+        /* the first row sets the sums, so that they need no clearing */
+        const uint8_t *first = rgb + y * stride;
+        for (int i = 0; i < w3; i++)
+            acc[i] = first[i];
+        for (y++; y < ye; y++) {
             const uint8_t *row = rgb + y * stride;
             for (int i = 0; i < w3; i++)
                 acc[i] += row[i];
@@ -205,7 +209,6 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             for (int k = 0; k < 3; k++)
                 out[3 * tx + k] = (uint8_t)(((sum[k] + half) * inv[tx]) >> INV_SHIFT);
         }
-        memset(acc, 0, sizeof(*acc) * (size_t)w3);
     }
 }
 
@@ -260,8 +263,11 @@ static int block_changed(const SettleVisual *v, const uint8_t *a, const uint8_t 
             for (int y = by; y < ye; y++) {
                 const uint8_t *pa = a + ((size_t)y * v->tw + bx) * 3;
                 const uint8_t *pb = b + ((size_t)y * v->tw + bx) * 3;
-                for (int i = 0; i < (xe - bx) * 3; i++)
-                    sad[i % 3] += abs(pa[i] - pb[i]);
+                for (int x = 0; x < xe - bx; x++, pa += 3, pb += 3) {
+                    sad[0] += abs(pa[0] - pb[0]);
+                    sad[1] += abs(pa[1] - pb[1]);
+                    sad[2] += abs(pa[2] - pb[2]);
+                }
             }
             if (sad[0] > KEEP_SAD || sad[1] > KEEP_SAD || sad[2] > KEEP_SAD)
                 return 1;
