@@ -395,14 +395,15 @@ int main(int argc, char **argv)
         return 77;
     }
     /* SETTLE_REALDATA=small (set by `meson test --setup valgrind`): only the
-     * small contacts capture, which takes minutes under valgrind instead of
-     * the hour the whole set would */
+     * small contacts capture and the lemons capture (81 frames), which take
+     * minutes under valgrind instead of the hour the whole set would */
     const char *mode = getenv("SETTLE_REALDATA");
     if (mode && !strcmp(mode, "small")) {
         const struct CMUnitTest small[] = {
             cmocka_unit_test(test_contacts_entropy),
             cmocka_unit_test(test_contacts_default),
             cmocka_unit_test(test_contacts_keyframe_spike),
+            cmocka_unit_test(test_lemons),
         };
         return cmocka_run_group_tests_name("realdata (small)", small, NULL, NULL);
     }
