@@ -24,8 +24,9 @@ enum { T_DIFF = 0, T_ENTROPY = 1 };
  * frames. */
 #define VIEWPORT_MIN 100
 #define VIEWPORT_TRIES 60
+/* In Android screen recordings WebPageTest leaves out the viewport's top rows,
+ * where mobile browsers draw their loading bar. */
 #define VIEWPORT_TOP 10
-#define VIEWPORT_BOTTOM 4
 
 int settle_open(SettleContext **pc, const SettleSettings *s)
 {
@@ -116,7 +117,7 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
             return SETTLE_ERR_NOMEM;
     }
     if (c->s.visual_metrics) {
-        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact) < 0)
+        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile) < 0)
             return SETTLE_ERR_NOMEM;
         c->visual_on = 1;
         if (!c->visual.spool)
@@ -211,11 +212,17 @@ static void tracker_init(SettleTracker *t)
 
 int settle_begin(SettleContext *c, const char *name, int w, int h)
 {
+    return settle_begin_capture(c, name, w, h, 0);
+}
+
+int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int mobile)
+{
     if (!c)
         return SETTLE_ERR_INVAL;
     if (c->state == 1)
         return SETTLE_ERR_STATE;
     reset(c);
+    c->mobile = mobile;
     memset(&c->res, 0, sizeof(c->res));
     c->res.start_frame = c->res.stable_frame = -1;
     /* c->interrupted is left alone: an interrupt that came before the first
@@ -446,10 +453,10 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         int v[4];
         settle_find_viewport(p->rgb, p->stride, c->fw, c->fh, v);
         if (v[2] > VIEWPORT_MIN && v[3] > VIEWPORT_MIN) {
-            /* Mobile browsers draw a loading bar along the top of the page;
-             * WebPageTest leaves out 10 rows there and 4 at the bottom. */
-            v[1] += VIEWPORT_TOP;
-            v[3] -= VIEWPORT_TOP + VIEWPORT_BOTTOM;
+            if (c->mobile && v[3] > VIEWPORT_TOP) {
+                v[1] += VIEWPORT_TOP;
+                v[3] -= VIEWPORT_TOP;
+            }
             settle_log(c, SETTLE_LOG_INFO, "%s: viewport %d,%d,%d,%d", c->name, v[0], v[1], v[2],
                        v[3]);
         } else if (++c->crop_tries < VIEWPORT_TRIES) {
@@ -633,7 +640,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         settle_visual_frame(&c->visual, rgb, p->stride, r.index, r.time, is_start,
                             is_start && c->s.start != SETTLE_START_FIRST_CHANGE
                                 ? c->common_start_time : r.time,
-                            c->n ? c->dirty : NULL);
+                            c->n ? c->dirty : NULL,
+                            use_marker && r.marker >= c->s.marker_coverage);
     }
 
     if (c->spool && fwrite(&r, sizeof(r), 1, c->spool) != 1) {

@@ -60,6 +60,7 @@ typedef struct Decoder {
     int size_warned;
     int rotation;        /* of the display matrix, degrees clockwise */
     double declared;     /* duration the file declares, for progress_cb; NaN = none */
+    int mobile;          /* tagged com.android.version: an Android screen recording */
 } Decoder;
 
 static int interrupt_cb(void *opaque)
@@ -233,7 +234,7 @@ static int deliver(Decoder *d, AVFrame *f)
                               f->width, f->height, (long long)c->s.max_pixels);
         d->w = f->width;
         d->h = f->height;
-        if ((ret = settle_begin(c, d->path, d->w, d->h)) < 0)
+        if ((ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile)) < 0)
             return ret;
         d->begun = 1;
         c->res.rotation = d->rotation;
@@ -451,6 +452,9 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
                                                   : av_err(ret, eb, sizeof(eb)));
         goto end;
     }
+    /* Android's screenrecord tags its files; WebPageTest (browsertime) applies
+     * its mobile viewport rules to files with this tag */
+    d.mobile = av_dict_get(d.fmt->metadata, "com.android.version", NULL, 0) != NULL;
     for (unsigned i = 0; i < d.fmt->nb_streams; i++) {
         const AVCodecParameters *par = d.fmt->streams[i]->codecpar;
         if (par->codec_type == AVMEDIA_TYPE_VIDEO && (ret = check_size(c, path, par)) < 0)

@@ -60,6 +60,7 @@ struct SettleContext {
     int fw, fh;           /* the pictures given to settle_begin */
     int cx, cy, w, h;     /* the measured rectangle (--crop) */
     int crop_pending;     /* --crop viewport: not found yet */
+    int mobile;           /* an Android screen recording (WebPageTest's mobile rules) */
     int crop_tries;
     int64_t npix;
     double diff_limit;    /* effective diff threshold in pixels */
@@ -123,6 +124,11 @@ struct SettleContext {
     int (*grab)(void *opaque, const SettlePicture *p, int64_t index);
     void *grab_opaque;
 };
+
+/* settle_begin for a capture the decoder opened; mobile: the container says
+ * it is an Android screen recording (com.android.version), for which
+ * WebPageTest's viewport and visual metrics leave out other rows. */
+int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int mobile);
 
 void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
 #ifdef __GNUC__

@@ -41,6 +41,9 @@ typedef struct SettleVisual {
     int frames_ok;
     int64_t stored;         /* records in `frames` */
     int exact_end;          /* the last change is the last stored frame */
+    int mobile;             /* an Android recording: no desktop status-line strip */
+    int64_t last_content;   /* the last frame from the start on not covered by the start
+                             * marker's colour (-1 for none) */
 } SettleVisual;
 
 /* One spooled frame. */
@@ -56,15 +59,20 @@ typedef struct SettleVisualRecord {
  * y, w, h into rect. */
 void settle_find_viewport(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int rect[4]);
 
-/* Prepares for pictures of w x h. Returns 0 or SETTLE_ERR_NOMEM. */
-int settle_visual_init(SettleVisual *v, int w, int h, int exact_end);
+/* Prepares for pictures of w x h. mobile: an Android recording, where
+ * WebPageTest does not leave out a strip at the bottom. Returns 0 or
+ * SETTLE_ERR_NOMEM. */
+int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile);
 void settle_visual_free(SettleVisual *v);
 
 /* Measures one picture. is_start: this frame is the start of the
  * measurement (the frames before it are ignored). start_time: the start, in
- * seconds from the first frame. */
+ * seconds from the first frame. is_marker: the picture is covered by the
+ * start marker's colour; such frames at the end of the capture (WebPageTest's
+ * closing orange frames) are left out, as WebPageTest removes them. */
 void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, int64_t index,
-                         double time, int is_start, double start_time, const uint8_t *dirty);
+                         double time, int is_start, double start_time, const uint8_t *dirty,
+                         int is_marker);
 
 /* dirty: for each band of SETTLE_BAND_ROWS rows, whether any of its pixels
  * differs from the previous frame's (NULL: all may); unchanged rows keep
