@@ -3,53 +3,31 @@
 # The settle program as a user runs it: summary line, CSV, JSON, messages and
 # exit codes. Args: path of the settle program, the source tree.
 set -u
+. "$(dirname "$0")/lib.sh"
 settle=$1
 src=$2
 sample=$src/testdata/sample-startup.mp4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-# `meson test --setup valgrind` puts memcheck in front of every settle run
-if [ -n "${SETTLE_WRAPPER:-}" ]; then
-  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$tmp/settle"
-  chmod +x "$tmp/settle"
-  settle=$tmp/settle
-fi
-
-check() { # name, condition result (0 = ok)
-  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $1"; else fail=$((fail + 1)); echo "not ok - $1"; fi
-}
-expect_exit() { # name, expected code, command...
-  local name=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ]
-  check "$name (exit $got, want $want)" $?
-}
-one_line_naming() { # name, file the message must name
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: .*$2" "$tmp/err"
-  st=$?; check "$1: one line naming $2: $(head -c 200 "$tmp/err")" $st
-}
+settle=$(wrapped "$settle" "$tmp")
 
 # a good capture: the summary line and the outputs
 expect_exit "sample analyses" 0 "$settle" analyze "$sample"
 grep -Eq "^.*sample-startup.mp4: stable at [0-9]+\.[0-9]{3} s \(frame [0-9]+ of [0-9]+\), load time [0-9]+\.[0-9]{3} s \[diff\]$" "$tmp/out"
-st=$?; check "summary line: $(cat "$tmp/out")" $st
+check $? "summary line: $(cat "$tmp/out")"
 
 LC_ALL=de_DE.UTF-8 "$settle" analyze -q --csv "$tmp/s.csv" --json "$tmp/s.json" "$sample"
-check "csv and json written" $?
+check $? "csv and json written"
 [ "$(head -1 "$tmp/s.csv")" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress" ]
-check "csv header" $?
+check $? "csv header"
 frames=$(sed -n 's/.*"frames":\([0-9]*\).*/\1/p' "$tmp/s.json")
 [ "$(($(wc -l <"$tmp/s.csv") - 1))" -eq "$frames" ]
-check "one csv row per frame ($frames)" $?
+check $? "one csv row per frame ($frames)"
 tail -n +2 "$tmp/s.csv" | cut -d, -f2,4,5 | grep -qvE '^[0-9]+\.[0-9]{6},[0-9]+\.[0-9]{6},[0-9]+\.[0-9]{6}$'
 [ $? -eq 1 ]
-check "csv numbers use '.' under a German locale" $?
+check $? "csv numbers use '.' under a German locale"
 [ "$(wc -l <"$tmp/s.json")" -eq 1 ]
-check "json is one line" $?
+check $? "json is one line"
 if command -v python3 >/dev/null 2>&1; then
   python3 - "$tmp/s.json" <<'PY'
 import json, sys
@@ -63,14 +41,14 @@ assert d["method"] in ("diff", "entropy") and d["partial"] is False and d["error
 assert abs(d["load_time"] - (d["stable_time"] - d["start_time"])) < 1e-6
 assert d["settings"]["diff-threshold"] == "4096"
 PY
-  check "json fields" $?
+  check $? "json fields"
 fi
 ls "$tmp" | grep -q '\.tmp\.' && tmpleft=1 || tmpleft=0
-check "no temporary files left" $tmpleft
+check $tmpleft "no temporary files left"
 
 expect_exit "csv to stdout" 0 "$settle" analyze --csv - "$sample"
 head -1 "$tmp/out" | grep -q '^frame,time' && grep -q 'stable at' "$tmp/err"
-check "csv on stdout, summary on stderr" $?
+check $? "csv on stdout, summary on stderr"
 
 # bad input: one line naming the file, documented exit code
 expect_exit "missing file" 3 "$settle" analyze "$tmp/nope.mp4"
@@ -85,7 +63,7 @@ expect_exit "directory" 3 "$settle" analyze "$tmp"
 expect_exit "--crop outside the picture" 3 "$settle" analyze --json "$tmp/crop.json" --crop 400,200,200,200 "$sample"
 one_line_naming "--crop outside the picture" "sample-startup.mp4: --crop 400,200,200,200 does not fit the 480x270 picture"
 [ ! -s "$tmp/out" ] && grep -q '"status":"failed"' "$tmp/crop.json" && grep -q '"stable_frame":null' "$tmp/crop.json"
-check "--crop outside the picture: no summary line, the result says failed" $?
+check $? "--crop outside the picture: no summary line, the result says failed"
 expect_exit "missing file with --crop" 3 "$settle" analyze --crop 10,10,50,50 "$tmp/nope.mp4"
 one_line_naming "missing file with --crop" "nope.mp4: No such file"
 expect_exit "picture over --max-pixels" 3 "$settle" analyze --max-pixels 1000 "$sample"
@@ -94,15 +72,15 @@ head -c $(($(wc -c <"$sample") * 6 / 10)) "$sample" >"$tmp/cut.mp4"
 "$settle" analyze "$tmp/cut.mp4" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" -eq 2 ] || [ "$code" -eq 3 ]
-check "truncated mp4 is partial or unreadable (exit $code)" $?
+check $? "truncated mp4 is partial or unreadable (exit $code)"
 grep -q "cut.mp4" "$tmp/err"
-st=$?; check "truncated mp4 named in: $(head -c 200 "$tmp/err")" $st
+check $? "truncated mp4 named in: $(head -c 200 "$tmp/err")"
 
 # broken captures made from the sample: exactly one stderr line "settle: FILE: ..."
 exactly_one_line() { # name, file, expected text after "settle: FILE: "
   [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(head -c $((${#2} + 10)) "$tmp/err")" = "settle: $2: " ] &&
     grep -qF -- "$3" "$tmp/err"
-  st=$?; check "$1: one line 'settle: $2: $3': $(head -c 200 "$tmp/err")" $st
+  check $? "$1: one line 'settle: $2: $3': $(head -c 200 "$tmp/err")"
 }
 head -c 65536 /dev/zero >"$tmp/zeros.mp4"
 expect_exit "zero bytes" 3 "$settle" analyze "$tmp/zeros.mp4"
@@ -116,7 +94,7 @@ head -c 600 /dev/zero | tr '\0' '\245' | dd of="$tmp/flipped.mp4" bs=1 seek=1500
 expect_exit "flipped frame data" 2 "$settle" analyze "$tmp/flipped.mp4"
 exactly_one_line "flipped frame data" "$tmp/flipped.mp4" "(result partial)"
 grep -q "flipped.mp4: stable at .* (partial)$" "$tmp/out"
-st=$?; check "flipped frame data: summary marked partial: $(cat "$tmp/out")" $st
+check $? "flipped frame data: summary marked partial: $(cat "$tmp/out")"
 cp "$sample" "$tmp/huge.mp4"
 stsd=$(grep -obUa stsd "$tmp/huge.mp4" | head -1 | cut -d: -f1)
 avc1=$(tail -c +$((stsd + 1)) "$tmp/huge.mp4" | grep -obUa avc1 | head -1 | cut -d: -f1)
@@ -128,45 +106,45 @@ exactly_one_line "declared 60000x60000" "$tmp/huge.mp4" "picture of 60000x60000 
 # several captures: one bad file does not stop the others
 expect_exit "good and bad together" 3 "$settle" analyze -q --json "$tmp/many.json" "$tmp/nope.mp4" "$sample"
 [ "$(wc -l <"$tmp/many.json")" -eq 2 ] && grep -q '"error":null' "$tmp/many.json" && grep -q '"stable_frame":null' "$tmp/many.json"
-check "one json line per capture, the bad one with its error" $?
+check $? "one json line per capture, the bad one with its error"
 expect_exit "csv for several needs %n" 64 "$settle" analyze --csv "$tmp/x.csv" "$sample" "$sample"
 expect_exit "csv %n" 0 "$settle" analyze -q --csv "$tmp/%n.csv" "$sample"
 [ -s "$tmp/sample-startup.csv" ]
-check "csv %n names the file after the capture" $?
+check $? "csv %n names the file after the capture"
 
 # options
 expect_exit "bad threshold" 64 "$settle" analyze --diff-threshold x "$sample"
 [ "$(cat "$tmp/err")" = "settle: --diff-threshold: expected pixels or a percentage, got 'x'" ]
-st=$?; check "error form: $(cat "$tmp/err")" $st
+check $? "error form: $(cat "$tmp/err")"
 expect_exit "bad start" 64 "$settle" analyze --start marker:blue "$sample"
 expect_exit "unknown option" 64 "$settle" analyze --frobnicate "$sample"
 expect_exit "no capture" 64 "$settle" analyze
 expect_exit "unknown command" 64 "$settle" frobnicate
 expect_exit "help" 0 "$settle" help analyze
 grep -q -- "--diff-threshold PIXELS|PERCENT%" "$tmp/out" && grep -q "Exit codes" "$tmp/out"
-check "help lists the options and exit codes" $?
+check $? "help lists the options and exit codes"
 expect_exit "version" 0 "$settle" --version
 expect_exit "percentage threshold" 0 "$settle" analyze --diff-threshold 0.5% "$sample"
 expect_exit "start never found" 1 "$settle" analyze --start 999 "$sample"
 grep -q "sample-startup.mp4: start time" "$tmp/err"
-st=$?; check "no start is said: $(cat "$tmp/err")" $st
+check $? "no start is said: $(cat "$tmp/err")"
 expect_exit "output directory missing" 4 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
 grep -q "x.json" "$tmp/err"
-check "output error names the file" $?
+check $? "output error names the file"
 
 # camera options: a screen recording is left whole by --crop auto, regions
 # repeat, and a bad region is one line that names the option
 expect_exit "crop auto on a screen recording" 0 "$settle" analyze -q --crop auto --json - "$sample"
 grep -q '"stable_frame":75,' "$tmp/out" && grep -q '"crop":{"x":0,"y":0,"width":480,"height":270}' "$tmp/out"
-check "crop auto measures the whole screen recording: $(grep -o '"crop":{[^}]*}' "$tmp/out")" $?
+check $? "crop auto measures the whole screen recording: $(grep -o '"crop":{[^}]*}' "$tmp/out")"
 expect_exit "ignore twice, blur" 0 "$settle" analyze -q --ignore 0,0,40,20 --ignore 400,250,80,20 \
   --blur median:1 --noise-factor 3 --json - "$sample"
 grep -q '"ignore":"0,0,40,20;400,250,80,20"' "$tmp/out" && grep -q '"blur":"median:1"' "$tmp/out" &&
   grep -q '"stable_frame":75,' "$tmp/out"
-check "ignore and blur in the settings, same stable frame" $?
+check $? "ignore and blur in the settings, same stable frame"
 expect_exit "bad ignore" 64 "$settle" analyze --ignore 1,2,3 "$sample"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: --ignore: expected X,Y,W,H" "$tmp/err"
-check "bad ignore: one line: $(cat "$tmp/err")" $?
+check $? "bad ignore: one line: $(cat "$tmp/err")"
 
 echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+done_testing

@@ -7,27 +7,21 @@
 # waiting for more when the signal comes, whatever the speed of the machine.
 # Args: path of the settle program, path of make_runs.
 set -u
+. "$(dirname "$0")/lib.sh"
 settle=$(realpath "$1")
 make_runs=$(realpath "$2")
 tmp=$(mktemp -d)
 wrap=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "kept $tmp" || trap 'rm -rf "$tmp" "$wrap"' EXIT
 wait_s=1
+settle=$(wrapped "$settle" "$wrap")
 if [ -n "${SETTLE_WRAPPER:-}" ]; then
-  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$wrap/settle"
-  chmod +x "$wrap/settle"
-  settle=$wrap/settle
   wait_s=10
 fi
 cd "$tmp" || exit 1
-pass=0
-fail=0
-check() { # name, condition result (0 = ok)
-  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $1"; else fail=$((fail + 1)); echo "not ok - $1"; fi
-}
 
 "$make_runs" . run 1 7 0 >truth
-check "capture made" $?
+check $? "capture made"
 capture=run-01.mkv
 size=$(stat -c %s "$capture")
 total_frames=90
@@ -50,19 +44,19 @@ interrupt_with() { # signal name
   local got=$?
   exec 3>&-
   [ "$got" -eq 130 ]
-  check "SIG$sig: exit $got, want 130" $?
+  check $? "SIG$sig: exit $got, want 130"
   grep -q '"status":"interrupted"' "out-$sig/r.json" && grep -q '"partial":true' "out-$sig/r.json"
-  st=$?; check "SIG$sig: JSON says interrupted and partial: $(head -c 300 "out-$sig/r.json")" $st
+  check $? "SIG$sig: JSON says interrupted and partial: $(head -c 300 "out-$sig/r.json")"
   local rows=$(($(wc -l <"out-$sig/r.csv") - 1))
   [ "$rows" -gt 5 ] && [ "$rows" -lt "$total_frames" ]
-  check "SIG$sig: CSV keeps the $rows frames measured (of $total_frames)" $?
+  check $? "SIG$sig: CSV keeps the $rows frames measured (of $total_frames)"
   frames=$(sed -n 's/.*"frames":\([0-9]*\).*/\1/p' "out-$sig/r.json")
   [ "$frames" = "$rows" ]
-  check "SIG$sig: JSON frames ($frames) = CSV rows ($rows)" $?
+  check $? "SIG$sig: JSON frames ($frames) = CSV rows ($rows)"
   [ "$(find "out-$sig" -type f | wc -l)" -eq 2 ]
-  st=$?; check "SIG$sig: no temporary file left: $(ls "out-$sig" | tr '\n' ' ')" $st
+  check $? "SIG$sig: no temporary file left: $(ls "out-$sig" | tr '\n' ' ')"
   grep -q "interrupted" stderr
-  st=$?; check "SIG$sig: says so on stderr: $(head -c 200 stderr)" $st
+  check $? "SIG$sig: says so on stderr: $(head -c 200 stderr)"
 }
 interrupt_with INT
 interrupt_with TERM
@@ -82,7 +76,6 @@ wait "$pid"
 got=$?
 exec 3>&-
 [ "$got" -eq 130 ] && [ "$(find batch -type f | wc -l)" -eq 0 ]
-st=$?; check "batch: exit $got (want 130) and no result in the directory: $(ls batch | tr '\n' ' ')" $st
+check $? "batch: exit $got (want 130) and no result in the directory: $(ls batch | tr '\n' ' ')"
 
-echo "1..$((pass + fail))"
-[ "$fail" -eq 0 ]
+done_testing

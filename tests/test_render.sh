@@ -5,6 +5,7 @@
 # outlined frames. Skipped (77) only when no chromium can be found.
 # Args: the settle program, the pngstat helper, the source tree.
 set -u
+. "$(dirname "$0")/lib.sh"
 settle=$1
 pngstat=$2
 src=$3
@@ -15,18 +16,7 @@ if [ -z "$browser" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-if [ -n "${SETTLE_WRAPPER:-}" ]; then
-  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$tmp/settle"
-  chmod +x "$tmp/settle"
-  settle=$tmp/settle
-fi
-# check STATUS NAME: STATUS 0 passes. Save $? before the name expands a command
-# (`cond; r=$?; check $r "name: $(cat err)"`), which would overwrite it.
-check() { # status, name
-  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+settle=$(wrapped "$settle" "$tmp")
 render() { # html, png, width, height
   HOME=$tmp timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
     --disable-background-networking --hide-scrollbars --user-data-dir="$tmp/profile" \
@@ -40,23 +30,23 @@ render "$tmp/r.html" "$tmp/shot.png" 1400 1500
 r=$?; check $r "chromium renders it ($r)"
 read -r w h colours < <("$pngstat" "$tmp/shot.png")
 [ "${w:-0}" -eq 1400 ] && [ "${h:-0}" -eq 1500 ]
-r=$?; check $r "screenshot of 1400x1500 ($w x $h)"
+check $? "screenshot of 1400x1500 ($w x $h)"
 [ "${colours:-0}" -gt 200 ]
-r=$?; check $r "not blank: $colours colours"
+check $? "not blank: $colours colours"
 # the summary at the top left: text
 [ "$("$pngstat" "$tmp/shot.png" 0 0 700 300)" -gt 2000 ]
-r=$?; check $r "summary drawn at the top"
+check $? "summary drawn at the top"
 # the plot: its changed-pixels curve (#1f5fbf) and entropy curve (#7a3fbf)
 blue=$(count "$tmp/shot.png" 1f5fbf 40)
 purple=$(count "$tmp/shot.png" 7a3fbf 40)
 [ "$blue" -gt 500 ] && [ "$purple" -gt 500 ]
-r=$?; check $r "plot curves shown ($blue blue, $purple purple pixels)"
+check $? "plot curves shown ($blue blue, $purple purple pixels)"
 # the filmstrip: the stable frame's green outline and the start's orange one,
 # 4 pixels wide around a thumbnail of 200x113 (about 2 * (208 + 121) * 4 pixels)
 green=$(count "$tmp/shot.png" 2a9d3f 12)
 orange=$(count "$tmp/shot.png" de640d 12)
 [ "$green" -gt 2000 ] && [ "$orange" -gt 2000 ]
-r=$?; check $r "filmstrip shown, stable and start outlined ($green green, $orange orange pixels)"
+check $? "filmstrip shown, stable and start outlined ($green green, $orange orange pixels)"
 
 # several captures: one page, each capture's filmstrip
 cp "$src/testdata/sample-startup.mp4" "$tmp/second.mp4"
@@ -65,7 +55,7 @@ render "$tmp/two.html" "$tmp/two.png" 1400 4000
 r=$?; check $r "chromium renders the page of two captures ($r)"
 green2=$(count "$tmp/two.png" 2a9d3f 12)
 [ "$green2" -gt $((2 * 2000)) ]
-r=$?; check $r "two filmstrips shown ($green2 green pixels)"
+check $? "two filmstrips shown ($green2 green pixels)"
 
 echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+done_testing

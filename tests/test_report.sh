@@ -4,47 +4,37 @@
 # the files, their sizes, gnuplot missing, no progress line off a terminal.
 # Args: the settle program, the pngstat helper, the source tree.
 set -u
+. "$(dirname "$0")/lib.sh"
 settle=$1
 pngstat=$2
 src=$3
 sample=$src/testdata/sample-startup.mp4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-if [ -n "${SETTLE_WRAPPER:-}" ]; then
-  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$settle" >"$tmp/settle"
-  chmod +x "$tmp/settle"
-  settle=$tmp/settle
-fi
-# check STATUS NAME: STATUS 0 passes. Save $? before the name expands a command
-# (`cond; r=$?; check $r "name: $(cat err)"`), which would overwrite it.
-check() { # status, name
-  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
+settle=$(wrapped "$settle" "$tmp")
 size() { "$pngstat" "$1" | cut -d' ' -f1,2; }
 
 "$settle" analyze --plot "$tmp/p.png" --frames "$tmp/fr" --report "$tmp/r.html" \
   --json "$tmp/s.json" "$sample" >"$tmp/out" 2>"$tmp/err"
 r=$?; check $r "analyze with pictures exits 0 ($r)"
 [ ! -s "$tmp/err" ]
-r=$?; check $r "nothing on stderr when it is not a terminal: $(head -c 300 "$tmp/err")"
+check $? "nothing on stderr when it is not a terminal: $(head -c 300 "$tmp/err")"
 for role in start stable first-change last-change; do
   [ "$(size "$tmp/fr/sample-startup-$role.png")" = "480 270" ]
-  r=$?; check $r "--frames: $role frame decodes, 480x270"
+  check $? "--frames: $role frame decodes, 480x270"
 done
 read -r w h _ < <("$pngstat" "$tmp/fr/sample-startup-filmstrip.png")
 [ "${w:-0}" -ge 440 ] && [ "$(( (w % 220) ))" -eq 0 ] && [ "$(( h % 171 ))" -eq 0 ]
-r=$?; check $r "--frames: filmstrip decodes, cells of 220x171 ($w x $h)"
+check $? "--frames: filmstrip decodes, cells of 220x171 ($w x $h)"
 cmp -s "$tmp/fr/sample-startup-stable.png" "$tmp/fr/sample-startup-last-change.png"
-r=$?; check $r "stable and last change are the same frame here (both 2.500 s)"
+check $? "stable and last change are the same frame here (both 2.500 s)"
 [ "$(size "$tmp/p.png")" = "960 600" ]
-r=$?; check $r "--plot: PNG of 960x600"
+check $? "--plot: PNG of 960x600"
 [ -z "$(find "$tmp" -name '*.tmp.*')" ]; bad=$?
 check $bad "no temporary files left"
 grep -q '<img class="plot"' "$tmp/r.html" && grep -q '<img class="filmstrip"' "$tmp/r.html" &&
   grep -q '2.500&nbsp;s' "$tmp/r.html" && ! grep -q 'src="http\|href="http' "$tmp/r.html"
-r=$?; check $r "--report: plot, filmstrip, stable time, no outside resources"
+check $? "--report: plot, filmstrip, stable time, no outside resources"
 
 # settle plot on the result files that -o DIR --per-frame writes
 "$settle" analyze -q -o "$tmp/res" --per-frame "$sample"
@@ -52,27 +42,27 @@ csv=$(ls "$tmp"/res/*.csv)
 "$settle" plot "$csv" -o "$tmp/q.svg" 2>"$tmp/err"
 r=$?; check $r "plot from -o DIR --per-frame results exits 0 ($r)"
 grep -q '<svg' "$tmp/q.svg" && grep -q 'stable 2.500 s' "$tmp/q.svg" && grep -q 'start 0.000 s' "$tmp/q.svg"
-r=$?; check $r "plot: SVG with the stable and start times"
+check $? "plot: SVG with the stable and start times"
 "$settle" plot "$csv" 2>"$tmp/err"
 [ "$(size "${csv%.csv}.png")" = "960 600" ]
-r=$?; check $r "plot: default output beside the CSV"
+check $? "plot: default output beside the CSV"
 cp "$csv" "$tmp/alone.csv"
 "$settle" plot "$tmp/alone.csv" -o "$tmp/x.png" 2>"$tmp/err"
 [ $? -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "alone.csv: no result beside it" "$tmp/err" && [ ! -e "$tmp/x.png" ]
-r=$?; check $r "plot: a CSV without its result: exit 3, one line: $(cat "$tmp/err")"
+check $? "plot: a CSV without its result: exit 3, one line: $(cat "$tmp/err")"
 "$settle" plot "$tmp/alone.csv" --json "$tmp/s.json" -o "$tmp/x.png"
 r=$?; check $r "plot: --json names the result ($r)"
 "$settle" plot "$tmp/s.json" -o "$tmp/y.png" 2>"$tmp/err"
 [ $? -eq 3 ] && grep -q "not a per-frame CSV" "$tmp/err"
-r=$?; check $r "plot: not a CSV: exit 3: $(cat "$tmp/err")"
+check $? "plot: not a CSV: exit 3: $(cat "$tmp/err")"
 printf 'set terminal pngcairo size 320,200\nset output out\nset datafile separator ","\nplot csv using 2:3 with lines\n' >"$tmp/my.gp"
 "$settle" plot "$csv" --plot-script "$tmp/my.gp" -o "$tmp/mine.png"
 [ "$(size "$tmp/mine.png")" = "320 200" ]
-r=$?; check $r "plot: --plot-script restyles"
+check $? "plot: --plot-script restyles"
 printf 'this is not gnuplot\n' >"$tmp/bad.gp"
 "$settle" plot "$csv" --plot-script "$tmp/bad.gp" -o "$tmp/bad.png" 2>"$tmp/err"
 [ $? -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "gnuplot failed" "$tmp/err" && [ ! -e "$tmp/bad.png" ]
-r=$?; check $r "plot: a failing script: exit 4, one line, no picture: $(cat "$tmp/err")"
+check $? "plot: a failing script: exit 4, one line, no picture: $(cat "$tmp/err")"
 
 # gnuplot missing: --plot fails with exit 4 and says how to install it; the rest is written
 mkdir "$tmp/bin"
@@ -87,32 +77,32 @@ code=$?
 [ $code -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "apt-get install gnuplot-nox" "$tmp/err" &&
   [ ! -e "$tmp/np.png" ] && [ -s "$tmp/n.csv" ] && grep -q "No plot: gnuplot not found" "$tmp/nr.html" &&
   grep -q '<img class="filmstrip"' "$tmp/nr.html" && grep -q "stable at 2.500 s" "$tmp/out"
-r=$?; check $r "no gnuplot: exit 4 ($code), one line, CSV and report still written: $(cat "$tmp/err")"
+check $? "no gnuplot: exit 4 ($code), one line, CSV and report still written: $(cat "$tmp/err")"
 PATH=$tmp/bin "$settle" analyze --report "$tmp/nr2.html" "$sample" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ $code -eq 0 ] && grep -q "warning: --report: gnuplot not found" "$tmp/err" && [ -s "$tmp/nr2.html" ]
-r=$?; check $r "no gnuplot, --report only: a warning, exit 0 ($code)"
+check $? "no gnuplot, --report only: a warning, exit 0 ($code)"
 
 # several captures: one page, a row per capture; --plot needs %n
 cp "$sample" "$tmp/other.mp4"
 "$settle" analyze -q --frames "$tmp/fr2" --report "$tmp/two.html" "$sample" "$tmp/other.mp4"
 r=$?; check $r "two captures with pictures ($r)"
 [ "$(grep -c '<section class="capture"' "$tmp/two.html")" -eq 2 ] && grep -q 'class="overview"' "$tmp/two.html"
-r=$?; check $r "--report: one page with a row per capture"
+check $? "--report: one page with a row per capture"
 [ "$(ls "$tmp/fr2" | grep -c 'filmstrip.png$')" -eq 2 ] && ls "$tmp/fr2" | grep -Eq '^other-[0-9a-f]{8}-stable.png$'
-r=$?; check $r "--frames with several captures: NAME-HASH-ROLE.png"
+check $? "--frames with several captures: NAME-HASH-ROLE.png"
 "$settle" analyze -q --plot "$tmp/p.png" "$sample" "$tmp/other.mp4" 2>"$tmp/err"
 [ $? -eq 64 ] && grep -q -- "--plot: several captures need a file name with %n" "$tmp/err"
-r=$?; check $r "--plot with several captures needs %n"
+check $? "--plot with several captures needs %n"
 "$settle" analyze -q --plot "$tmp/%n.svg" "$sample" "$tmp/other.mp4"
 [ -s "$tmp/sample-startup.svg" ] && [ -s "$tmp/other.svg" ]
-r=$?; check $r "--plot with %n"
+check $? "--plot with %n"
 "$settle" analyze -q --plot-script "$tmp/none.gp" --plot "$tmp/z.png" "$sample" 2>"$tmp/err"
 [ $? -eq 64 ] && grep -q "plot-script: .*none.gp" "$tmp/err"
-r=$?; check $r "--plot-script that is missing: exit 64"
+check $? "--plot-script that is missing: exit 64"
 "$settle" analyze -q --report "$tmp/nodir/r.html" "$sample" 2>"$tmp/err"
 [ $? -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "report: .*nodir/r.html" "$tmp/err"
-r=$?; check $r "--report into a missing directory: exit 4, one line"
+check $? "--report into a missing directory: exit 4, one line"
 
 # settle compare --plot: a box plot of each metric's values in both groups
 mkdir -p "$tmp/ca" "$tmp/cb"
@@ -122,24 +112,24 @@ for i in 1 2 3; do cp "$sample" "$tmp/ca/a$i.mp4"; cp "$sample" "$tmp/cb/b$i.mp4
 r=$?
 read -r w h _ < <("$pngstat" "$tmp/cmp.png")
 [ $r -eq 0 ] && [ "${w:-0}" -eq 800 ] && [ $(( (${h:-0} - 60) % 300 )) -eq 0 ] && [ "${h:-0}" -ge 360 ]
-r=$?; check $r "compare --plot: a panel of 800x300 per metric ($w x $h): $(cat "$tmp/err")"
+check $? "compare --plot: a panel of 800x300 per metric ($w x $h): $(cat "$tmp/err")"
 PATH=$tmp/bin "$settle" compare -q --baseline "$tmp/ra" --candidate "$tmp/rb" --plot "$tmp/cmp2.png" \
   --json "$tmp/cmp.json" 2>"$tmp/err"
 r=$?
 [ $r -eq 4 ] && grep -q "apt-get install gnuplot-nox" "$tmp/err" && [ -s "$tmp/cmp.json" ] && [ ! -e "$tmp/cmp2.png" ]
-r=$?; check $r "compare --plot without gnuplot: exit 4, the JSON still written: $(cat "$tmp/err")"
+check $? "compare --plot without gnuplot: exit 4, the JSON still written: $(cat "$tmp/err")"
 
 # the progress line: on a terminal only, not with -q (script(1) gives a terminal)
 if command -v script >/dev/null 2>&1; then
   script -qec "$settle analyze $sample" /dev/null >"$tmp/tty" 2>&1
   grep -q "settle: .*sample-startup.mp4: .*%.* frames, [0-9]* fps" "$tmp/tty" && grep -q "stable at 2.500 s" "$tmp/tty"
-  r=$?; check $r "progress line on a terminal"
+  check $? "progress line on a terminal"
   script -qec "$settle analyze -q $sample" /dev/null >"$tmp/tty" 2>&1
   ! grep -q "fps" "$tmp/tty"
-  r=$?; check $r "no progress line with -q"
+  check $? "no progress line with -q"
 else
   echo "ok - progress line: skipped, no script(1)"
 fi
 
 echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+done_testing

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Sourced by the shell tests (TAP output): counters, checks and the valgrind
+# wrapper. A test sets tmp (an absolute scratch directory) before using
+# expect_exit, which leaves the command's output in $tmp/out and $tmp/err.
+pass=0
+fail=0
+
+# check STATUS NAME: STATUS 0 passes. STATUS comes first so that `check $?
+# "name: $(cat err)"` tests the condition, not the command in the name.
+check() {
+  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
+}
+
+# expect_exit NAME CODE COMMAND...: the command exits with CODE.
+expect_exit() {
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ]
+  check $? "$name (exit $got, want $want)"
+}
+
+# one_line_naming NAME TEXT: stderr is one line "settle: ..." containing TEXT.
+one_line_naming() {
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "$2" "$tmp/err" && grep -q "^settle: " "$tmp/err"
+  check $? "$1: one line naming $2: $(head -c 200 "$tmp/err")"
+}
+
+# wrapped PROGRAM DIR: prints PROGRAM, or under `meson test --setup valgrind`
+# (SETTLE_WRAPPER set by tests/valgrind.sh) a script in DIR that runs it under memcheck.
+wrapped() {
+  if [ -n "${SETTLE_WRAPPER:-}" ]; then
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$1" >"$2/$(basename "$1")"
+    chmod +x "$2/$(basename "$1")"
+    echo "$2/$(basename "$1")"
+  else
+    echo "$1"
+  fi
+}
+
+# done_testing: the plan line; exits 0 when every check passed.
+done_testing() {
+  echo "1..$((pass + fail))"
+  [ "$fail" -eq 0 ]
+}
