@@ -45,6 +45,13 @@
  * stay under 2^23, n under 2^15). */
 #define INV_SHIFT 40
 
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SETTLE_LITTLE_ENDIAN 1
+#else
+#define SETTLE_LITTLE_ENDIAN 0
+#endif
+
 static int similar(const uint8_t *a, const uint8_t *b)
 {
     int d0 = abs(a[0] - b[0]), d1 = abs(a[1] - b[1]), d2 = abs(a[2] - b[2]);
@@ -106,8 +113,10 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile)
     v->inv = malloc(tn * sizeof(uint64_t));
     v->xstart = malloc(sizeof(int) * ((size_t)v->tw + 1));
     /* a scaled row covers at most max(w, h) / 400 + 1 source rows: the sums of
-     * a column fit 16 bits for pictures up to 65536 pixels a side */
-    v->acc = calloc((size_t)w * 3, sizeof(uint16_t));
+     * a column fit 16 bits for pictures up to 65536 pixels a side; one more
+     * element, read (and not used) by the last pixel's 64-bit load in
+     * scale_down */
+    v->acc = calloc((size_t)w * 3 + 1, sizeof(uint16_t));
     v->cur = malloc(tn * 3);
     v->start = malloc(tn * 3);
     v->ref = malloc(tn * 3);
@@ -124,8 +133,13 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             v->cells[(size_t)v->ymap[y] * v->tw + v->xmap[x]]++;
-    for (size_t i = 0; i < tn; i++)
+    uint32_t most = 0;
+    for (size_t i = 0; i < tn; i++) {
         v->inv[i] = (((uint64_t)1 << INV_SHIFT) + v->cells[i] - 1) / v->cells[i];
+        if (v->cells[i] > most)
+            most = v->cells[i];
+    }
+    v->packed = SETTLE_LITTLE_ENDIAN && (uint64_t)most * 255 <= UINT16_MAX;
     for (int tx = 0, x = 0; tx <= v->tw; tx++) {
         while (x < w && v->xmap[x] < tx)
             x++;
@@ -204,6 +218,25 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             y++;
         }
         const uint64_t *inv = v->inv + (size_t)ty * v->tw;
+        const uint32_t *cells = v->cells + (size_t)ty * v->tw;
+        if (v->packed) {
+            /* a pixel's three sums and the next pixel's first as the four
+             * 16-bit lanes of one 64-bit word: no lane carries into the next,
+             * as no cell sums to more than 65535 (v->packed) */
+            for (int tx = 0; tx < v->tw; tx++) {
+                const uint16_t *p = acc + 3 * v->xstart[tx], *e = acc + 3 * v->xstart[tx + 1];
+                uint64_t s = 0;
+                for (; p < e; p += 3) {
+                    uint64_t q;
+                    memcpy(&q, p, sizeof(q));
+                    s += q;
+                }
+                uint64_t half = cells[tx] / 2;
+                for (int k = 0; k < 3; k++)
+                    out[3 * tx + k] = (uint8_t)((((s >> 16 * k & 0xffff) + half) * inv[tx]) >> INV_SHIFT);
+            }
+            continue;
+        }
         for (int tx = 0; tx < v->tw; tx++) {
             uint64_t sum[3] = { 0, 0, 0 };
             for (int x = v->xstart[tx]; x < v->xstart[tx + 1]; x++) {
@@ -212,7 +245,7 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
                 sum[2] += acc[3 * x + 2];
             }
             /* (sum + n / 2) / n, without a division */
-            uint64_t half = v->cells[(size_t)ty * v->tw + tx] / 2;
+            uint64_t half = cells[tx] / 2;
             for (int k = 0; k < 3; k++)
                 out[3 * tx + k] = (uint8_t)(((sum[k] + half) * inv[tx]) >> INV_SHIFT);
         }

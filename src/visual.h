@@ -25,6 +25,7 @@ typedef struct SettleVisual {
     uint64_t *inv;          /* their reciprocals, see scale_down */
     int *xstart;            /* first source column of each scaled column, tw + 1 entries */
     uint16_t *acc;          /* column sums of the source rows of one scaled row */
+    int packed;             /* every cell's sums fit 16 bits: gathered 4 lanes at a time */
     uint8_t *cur, *start, *ref, *tmp;
     int64_t scaled;         /* the frame whose scaled picture cur holds, -1 for none */
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
