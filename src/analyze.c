@@ -117,7 +117,7 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
             return SETTLE_ERR_NOMEM;
     }
     if (c->s.visual_metrics) {
-        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile) < 0)
+        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile, &c->dsp) < 0)
             return SETTLE_ERR_NOMEM;
         c->visual_on = 1;
         if (!c->visual.spool)

@@ -50,6 +50,11 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
                            const uint8_t rgb[3], int tol);
 
+/* sums[i] = the sum of p[r * stride + i] over the rows r = 0 .. rows - 1
+ * (rows >= 1), modulo 65536, for i = 0 .. n - 1: the column sums of one row
+ * of boxes when a picture is scaled down. */
+void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
+
 /* Instruction sets the kernels may use. */
 enum {
     SETTLE_CPU_SSE2 = 1 << 0,
@@ -73,6 +78,7 @@ typedef struct SettleKernels {
     void (*delta_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+    void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

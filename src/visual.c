@@ -92,9 +92,11 @@ void settle_find_viewport(const uint8_t *rgb, ptrdiff_t stride, int w, int h, in
     rect[3] = bottom - top;
 }
 
-int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile)
+int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
+                       const SettleKernels *dsp)
 {
     memset(v, 0, sizeof(*v));
+    v->dsp = dsp;
     v->exact_end = exact_end;
     v->mobile = mobile;
     v->w = w;
@@ -130,9 +132,20 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile)
         v->xmap[x] = (int)((int64_t)x * v->tw / w);
     for (int y = 0; y < h; y++)
         v->ymap[y] = (int)((int64_t)y * v->th / h);
+    for (int tx = 0, x = 0; tx <= v->tw; tx++) {
+        while (x < w && v->xmap[x] < tx)
+            x++;
+        v->xstart[tx] = x;
+    }
+    /* a cell's pixels: its source columns times its source rows (cells
+     * counts the rows first) */
     for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            v->cells[(size_t)v->ymap[y] * v->tw + v->xmap[x]]++;
+        v->cells[v->ymap[y]]++;
+    for (int ty = v->th - 1; ty >= 0; ty--) {
+        uint32_t rows = v->cells[ty];
+        for (int tx = 0; tx < v->tw; tx++)
+            v->cells[(size_t)ty * v->tw + tx] = rows * (uint32_t)(v->xstart[tx + 1] - v->xstart[tx]);
+    }
     uint32_t most = 0;
     for (size_t i = 0; i < tn; i++) {
         v->inv[i] = (((uint64_t)1 << INV_SHIFT) + v->cells[i] - 1) / v->cells[i];
@@ -140,11 +153,6 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile)
             most = v->cells[i];
     }
     v->packed = SETTLE_LITTLE_ENDIAN && (uint64_t)most * 255 <= UINT16_MAX;
-    for (int tx = 0, x = 0; tx <= v->tw; tx++) {
-        while (x < w && v->xmap[x] < tx)
-            x++;
-        v->xstart[tx] = x;
-    }
     v->start_frame = v->first_change = v->last_change = v->scaled = v->last_content = -1;
     v->start_time = v->first_change_time = v->last_change_time = NAN;
     v->spool = tmpfile();
@@ -175,9 +183,8 @@ void settle_visual_free(SettleVisual *v)
 }
 
 /* Box average into v->cur: each scaled pixel is the rounded mean of the
- * source pixels that map to it. Source rows are summed column by column
- * first (a loop the compiler vectorises), and the columns are gathered only
- * once a scaled row is complete. */
+ * source pixels that map to it. The source rows of a scaled row are summed
+ * column by column first (dsp->sum_rows), then the columns gathered. */
 static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
                        const uint8_t *dirty)
 {
@@ -201,39 +208,35 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             y = ye;
             continue;
         }
-        /* the first row sets the sums, so that they need no clearing; then
-         * two rows at a time, which halves the loads and stores of the sums */
-        const uint8_t *first = rgb + y * stride;
-        for (int i = 0; i < w3; i++)
-            acc[i] = first[i];
-        for (y++; y + 1 < ye; y += 2) {
-            const uint8_t *r0 = rgb + y * stride, *r1 = r0 + stride;
-            for (int i = 0; i < w3; i++)
-                acc[i] = (uint16_t)(acc[i] + r0[i] + r1[i]);
-        }
-        if (y < ye) {
-            const uint8_t *row = rgb + y * stride;
-            for (int i = 0; i < w3; i++)
-                acc[i] += row[i];
-            y++;
-        }
+        v->dsp->sum_rows(rgb + y * stride, stride, w3, ye - y, acc);
+        y = ye;
         const uint64_t *inv = v->inv + (size_t)ty * v->tw;
         const uint32_t *cells = v->cells + (size_t)ty * v->tw;
         if (v->packed) {
             /* a pixel's three sums and the next pixel's first as the four
              * 16-bit lanes of one 64-bit word: no lane carries into the next,
-             * as no cell sums to more than 65535 (v->packed) */
-            for (int tx = 0; tx < v->tw; tx++) {
-                const uint16_t *p = acc + 3 * v->xstart[tx], *e = acc + 3 * v->xstart[tx + 1];
+             * as no cell sums to more than 65535 (v->packed); two columns a
+             * step. Locals, as the stores to out may alias v. */
+            const int *xs = v->xstart;
+            const int tw = v->tw;
+            for (int tx = 0; tx < tw; tx++) {
+                const uint16_t *p = acc + 3 * xs[tx], *e = acc + 3 * xs[tx + 1];
                 uint64_t s = 0;
-                for (; p < e; p += 3) {
+                for (; p + 3 < e; p += 6) {
+                    uint64_t q0, q1;
+                    memcpy(&q0, p, sizeof(q0));
+                    memcpy(&q1, p + 3, sizeof(q1));
+                    s += q0 + q1;
+                }
+                if (p < e) {
                     uint64_t q;
                     memcpy(&q, p, sizeof(q));
                     s += q;
                 }
-                uint64_t half = cells[tx] / 2;
-                for (int k = 0; k < 3; k++)
-                    out[3 * tx + k] = (uint8_t)((((s >> 16 * k & 0xffff) + half) * inv[tx]) >> INV_SHIFT);
+                uint64_t half = cells[tx] / 2, m = inv[tx];
+                out[3 * tx] = (uint8_t)((((s & 0xffff) + half) * m) >> INV_SHIFT);
+                out[3 * tx + 1] = (uint8_t)((((s >> 16 & 0xffff) + half) * m) >> INV_SHIFT);
+                out[3 * tx + 2] = (uint8_t)((((s >> 32 & 0xffff) + half) * m) >> INV_SHIFT);
             }
             continue;
         }

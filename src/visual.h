@@ -26,6 +26,7 @@ typedef struct SettleVisual {
     int *xstart;            /* first source column of each scaled column, tw + 1 entries */
     uint16_t *acc;          /* column sums of the source rows of one scaled row */
     int packed;             /* every cell's sums fit 16 bits: gathered 4 lanes at a time */
+    const SettleKernels *dsp; /* sum_rows for this CPU */
     uint8_t *cur, *start, *ref, *tmp;
     int64_t scaled;         /* the frame whose scaled picture cur holds, -1 for none */
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
@@ -61,9 +62,10 @@ typedef struct SettleVisualRecord {
 void settle_find_viewport(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int rect[4]);
 
 /* Prepares for pictures of w x h. mobile: an Android recording, where
- * WebPageTest does not leave out a strip at the bottom. Returns 0 or
- * SETTLE_ERR_NOMEM. */
-int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile);
+ * WebPageTest does not leave out a strip at the bottom. dsp: the kernels to
+ * use, kept until settle_visual_free. Returns 0 or SETTLE_ERR_NOMEM. */
+int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
+                       const SettleKernels *dsp);
 void settle_visual_free(SettleVisual *v);
 
 /* Measures one picture. is_start: this frame is the start of the
