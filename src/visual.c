@@ -276,21 +276,20 @@ static void histogram(SettleVisual *v)
 static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const uint8_t *b,
                                  int fuzz, int rows, const int m[4])
 {
-    int64_t n = 0;
     int cols = v->tw > 1 ? v->tw - 1 : 1;
     if (rows < 1)
         rows = 1;
     if (rows > v->th)
         rows = v->th;
-    for (int y = 0; y < rows; y++) {
-        const uint8_t *pa = a + (size_t)y * v->tw * 3, *pb = b + (size_t)y * v->tw * 3;
-        int in_my = y >= m[1] && y < m[1] + m[3];
-        for (int x = 0; x < cols; x++) {
-            if (in_my && x >= m[0] && x < m[0] + m[2])
-                continue;
-            n += abs(pa[3 * x] - pb[3 * x]) > fuzz || abs(pa[3 * x + 1] - pb[3 * x + 1]) > fuzz ||
-                 abs(pa[3 * x + 2] - pb[3 * x + 2]) > fuzz;
-        }
+    const ptrdiff_t stride = (ptrdiff_t)v->tw * 3;
+    int64_t n = v->dsp->count_changed(a, stride, b, stride, cols, rows, fuzz, fuzz, NULL);
+    /* less those in the part of m inside that region */
+    int x0 = m[0] > 0 ? m[0] : 0, y0 = m[1] > 0 ? m[1] : 0;
+    int x1 = m[0] + m[2] < cols ? m[0] + m[2] : cols, y1 = m[1] + m[3] < rows ? m[1] + m[3] : rows;
+    if (x0 < x1 && y0 < y1) {
+        const ptrdiff_t at = y0 * stride + 3 * x0;
+        n -= v->dsp->count_changed(a + at, stride, b + at, stride, x1 - x0, y1 - y0, fuzz, fuzz,
+                                   NULL);
     }
     return n;
 }
