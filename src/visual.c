@@ -141,6 +141,11 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
      * counts the rows first) */
     for (int y = 0; y < h; y++)
         v->cells[v->ymap[y]]++;
+    uint32_t rows_min = UINT32_MAX, rows_max = 0;
+    for (int ty = 0; ty < v->th; ty++) {
+        rows_min = v->cells[ty] < rows_min ? v->cells[ty] : rows_min;
+        rows_max = v->cells[ty] > rows_max ? v->cells[ty] : rows_max;
+    }
     for (int ty = v->th - 1; ty >= 0; ty--) {
         uint32_t rows = v->cells[ty];
         for (int tx = 0; tx < v->tw; tx++)
@@ -153,6 +158,23 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
             most = v->cells[i];
     }
     v->packed = SETTLE_LITTLE_ENDIAN && (uint64_t)most * 255 <= UINT16_MAX;
+    if (v->packed) {
+        size_t tw3 = (size_t)v->tw * 3, classes = rows_max - rows_min + 1;
+        v->rows_min = (int)rows_min;
+        v->sums = calloc(tw3 + 1, sizeof(uint16_t));
+        v->size = malloc(classes * tw3 * sizeof(float));
+        v->half = malloc(classes * tw3 * sizeof(int32_t));
+        if (!v->sums || !v->size || !v->half) {
+            settle_visual_free(v);
+            return SETTLE_ERR_NOMEM;
+        }
+        for (size_t c = 0; c < classes; c++)
+            for (size_t i = 0; i < tw3; i++) {
+                uint32_t n = (rows_min + (uint32_t)c) * (uint32_t)(v->xstart[i / 3 + 1] - v->xstart[i / 3]);
+                v->size[c * tw3 + i] = (float)n;
+                v->half[c * tw3 + i] = (int32_t)(n / 2);
+            }
+    }
     v->start_frame = v->first_change = v->last_change = v->scaled = v->last_content = -1;
     v->start_time = v->first_change_time = v->last_change_time = NAN;
     v->spool = tmpfile();
@@ -171,6 +193,9 @@ void settle_visual_free(SettleVisual *v)
     free(v->inv);
     free(v->xstart);
     free(v->acc);
+    free(v->sums);
+    free(v->size);
+    free(v->half);
     free(v->cur);
     free(v->start);
     free(v->ref);
@@ -208,7 +233,8 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             y = ye;
             continue;
         }
-        v->dsp->sum_rows(rgb + y * stride, stride, w3, ye - y, acc);
+        const int rows = ye - y;
+        v->dsp->sum_rows(rgb + y * stride, stride, w3, rows, acc);
         y = ye;
         const uint64_t *inv = v->inv + (size_t)ty * v->tw;
         const uint32_t *cells = v->cells + (size_t)ty * v->tw;
@@ -219,6 +245,7 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
              * step. Locals, as the stores to out may alias v. */
             const int *xs = v->xstart;
             const int tw = v->tw;
+            uint16_t *sums = v->sums;
             for (int tx = 0; tx < tw; tx++) {
                 const uint16_t *p = acc + 3 * xs[tx], *e = acc + 3 * xs[tx + 1];
                 uint64_t s = 0;
@@ -233,11 +260,17 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
                     memcpy(&q, p, sizeof(q));
                     s += q;
                 }
-                uint64_t half = cells[tx] / 2, m = inv[tx];
-                out[3 * tx] = (uint8_t)((((s & 0xffff) + half) * m) >> INV_SHIFT);
-                out[3 * tx + 1] = (uint8_t)((((s >> 16 & 0xffff) + half) * m) >> INV_SHIFT);
-                out[3 * tx + 2] = (uint8_t)((((s >> 32 & 0xffff) + half) * m) >> INV_SHIFT);
+                memcpy(sums + 3 * tx, &s, sizeof(s));
             }
+            /* (sum + n / 2) / n rounded down, in float: exact, as sum + n / 2
+             * < 2^17 and n <= 257 are, and the quotient (below 256) rounds
+             * by at most 2^-17, less than the 1 / n that separates a quotient
+             * that is not a whole number from the next one. A loop the
+             * compiler vectorises. */
+            const float *size = v->size + (size_t)(rows - v->rows_min) * tw3;
+            const int32_t *half = v->half + (size_t)(rows - v->rows_min) * tw3;
+            for (int i = 0; i < tw3; i++)
+                out[i] = (uint8_t)(int32_t)((float)(sums[i] + half[i]) / size[i]);
             continue;
         }
         for (int tx = 0; tx < v->tw; tx++) {
@@ -294,22 +327,29 @@ static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const 
     return n;
 }
 
-/* Whether a differs from b enough for mpdecimate to keep it. */
+/* Whether a differs from b enough for mpdecimate to keep it. A band of
+ * blocks at a time: the absolute differences summed down its rows into
+ * v->acc (free outside scale_down) by a loop the compiler vectorises, then
+ * each block's columns. */
 static int block_changed(const SettleVisual *v, const uint8_t *a, const uint8_t *b)
 {
+    const int tw3 = v->tw * 3;
+    uint16_t *col = v->acc;
     for (int by = 0; by < v->th; by += KEEP_BLOCK) {
         int ye = by + KEEP_BLOCK < v->th ? by + KEEP_BLOCK : v->th;
+        memset(col, 0, sizeof(*col) * (size_t)tw3);
+        for (int y = by; y < ye; y++) {
+            const uint8_t *pa = a + (size_t)y * tw3, *pb = b + (size_t)y * tw3;
+            for (int i = 0; i < tw3; i++)
+                col[i] = (uint16_t)(col[i] + abs(pa[i] - pb[i]));
+        }
         for (int bx = 0; bx < v->tw; bx += KEEP_BLOCK) {
             int xe = bx + KEEP_BLOCK < v->tw ? bx + KEEP_BLOCK : v->tw;
             int sad[3] = { 0, 0, 0 };
-            for (int y = by; y < ye; y++) {
-                const uint8_t *pa = a + ((size_t)y * v->tw + bx) * 3;
-                const uint8_t *pb = b + ((size_t)y * v->tw + bx) * 3;
-                for (int x = 0; x < xe - bx; x++, pa += 3, pb += 3) {
-                    sad[0] += abs(pa[0] - pb[0]);
-                    sad[1] += abs(pa[1] - pb[1]);
-                    sad[2] += abs(pa[2] - pb[2]);
-                }
+            for (int x = bx; x < xe; x++) {
+                sad[0] += col[3 * x];
+                sad[1] += col[3 * x + 1];
+                sad[2] += col[3 * x + 2];
             }
             if (sad[0] > KEEP_SAD || sad[1] > KEEP_SAD || sad[2] > KEEP_SAD)
                 return 1;

@@ -26,6 +26,11 @@ typedef struct SettleVisual {
     int *xstart;            /* first source column of each scaled column, tw + 1 entries */
     uint16_t *acc;          /* column sums of the source rows of one scaled row */
     int packed;             /* every cell's sums fit 16 bits: gathered 4 lanes at a time */
+    uint16_t *sums;         /* packed: a scaled row's sums, 3 tw + 1 entries */
+    float *size;            /* packed: each sum's cell size, 3 tw per count of source
+                             * rows from rows_min */
+    int32_t *half;          /* ... half of it */
+    int rows_min;           /* the fewest source rows of a scaled row */
     const SettleKernels *dsp; /* sum_rows for this CPU */
     uint8_t *cur, *start, *ref, *tmp;
     int64_t scaled;         /* the frame whose scaled picture cur holds, -1 for none */
