@@ -22,7 +22,7 @@
 
 #include "settle/settle.h"
 #include "capgen.h"
-#include "scratch.h"
+#include "e2e_common.h"
 #include "scene.h"
 #include "test_util.h"
 

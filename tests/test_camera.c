@@ -20,6 +20,7 @@
 #include "settle/settle.h"
 #include "camera.h"
 #include "capgen.h"
+#include "e2e_common.h"
 #include "scene.h"
 
 #define FPS 30
@@ -35,8 +36,6 @@
 #define QUIET_KEYFRAME 70
 /* the promise: the default analysis within 0.15 s of the truth */
 #define WITHIN 0.15
-
-static char scratch[64];
 
 static SceneSpec startup(void)
 {
@@ -64,7 +63,7 @@ static void film_led(const char *path, const char *encoder, int quality, double 
     cam->led_period = led_period;
     const int keyframes[] = { CHROME, QUIET_KEYFRAME, -1 };
     CapgenSpec c = {
-        .path = path, .encoder = encoder, .width = W, .height = H, .nb_frames = FRAMES,
+        .path = track(path), .encoder = encoder, .width = W, .height = H, .nb_frames = FRAMES,
         .fps = FPS, .keyframes = keyframes, .quality = quality, .draw = camera_draw,
         .opaque = cam,
     };
@@ -80,22 +79,6 @@ static void film(const char *path, const char *encoder, int quality, double nois
                  const SceneSpec *s, CameraSpec *cam)
 {
     film_led(path, encoder, quality, noise, s, cam, 0);
-}
-
-static SettleContext *open_with(const char *const *opts)
-{
-    SettleSettings s;
-    char err[256] = "";
-    settle_default_settings(&s);
-    for (; opts && opts[0]; opts += 2) {
-        int ret = settle_settings_set(&s, opts[0], opts[1], err, sizeof(err));
-        if (ret < 0)
-            print_error("--%s %s: %s\n", opts[0], opts[1], err);
-        assert_int_equal(ret, 0);
-    }
-    SettleContext *c = NULL;
-    assert_int_equal(settle_open(&c, &s), 0);
-    return c;
 }
 
 /* The noisy H.264 capture most tests use, filmed once (encoding dominates
@@ -295,24 +278,13 @@ static void test_noise_factor(void **state)
 static int group_setup(void **state)
 {
     (void)state;
-    snprintf(scratch, sizeof(scratch), "camera-XXXXXX");
-    if (!mkdtemp(scratch) || chdir(scratch) < 0)
-        return -1;
-    settle_codec_log_level(SETTLE_LOG_ERROR);
-    return 0;
+    return scratch_enter("camera");
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    /* what a failed test left behind */
-    static const char *const files[] = { NOISY, "cam-noisy-vp8.webm", "cam-quiet.mp4",
-                                         "cam-led.mp4" };
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-        remove(files[i]);
-    if (chdir("..") < 0)
-        return -1;
-    return rmdir(scratch) < 0 ? -1 : 0;
+    return scratch_leave();
 }
 
 int main(void)

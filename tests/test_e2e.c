@@ -19,7 +19,7 @@
 
 #include "settle/settle.h"
 #include "capgen.h"
-#include "scratch.h"
+#include "e2e_common.h"
 #include "scene.h"
 
 #define FPS 30
@@ -69,24 +69,6 @@ static void make_capture(const char *path, const char *encoder, int quality, con
     if (ret < 0)
         print_error("capgen_write %s with %s: error %d\n", path, encoder, ret);
     assert_int_equal(ret, 0);
-}
-
-/* A context with the defaults changed by NULL-terminated name, value pairs. */
-static SettleContext *open_with(const char *const *opts)
-{
-    SettleSettings s;
-    char err[256] = "";
-    settle_default_settings(&s);
-    for (; opts && opts[0]; opts += 2) {
-        int ret = settle_settings_set(&s, opts[0], opts[1], err, sizeof(err));
-        if (ret < 0)
-            print_error("--%s %s: %s\n", opts[0], opts[1], err);
-        assert_int_equal(ret, 0);
-    }
-    SettleContext *c = NULL;
-    assert_int_equal(settle_open(&c, &s), 0);
-    assert_non_null(c);
-    return c;
 }
 
 /* What every analysis result must satisfy, whatever it found. */

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "settle/settle.h"
-#include "scratch.h"
+#include "e2e_common.h"
 
 #define MAX_FILES 128
 static char *created[MAX_FILES];
@@ -48,4 +48,21 @@ const char *track(const char *path)
     assert_non_null(created[ncreated]);
     ncreated++;
     return path;
+}
+
+SettleContext *open_with(const char *const *opts)
+{
+    SettleSettings s;
+    char err[256] = "";
+    settle_default_settings(&s);
+    for (; opts && opts[0]; opts += 2) {
+        int ret = settle_settings_set(&s, opts[0], opts[1], err, sizeof(err));
+        if (ret < 0)
+            print_error("--%s %s: %s\n", opts[0], opts[1], err);
+        assert_int_equal(ret, 0);
+    }
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, &s), 0);
+    assert_non_null(c);
+    return c;
 }
