@@ -657,11 +657,25 @@ int cmd_analyze(int argc, char **argv)
 
     enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
            OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
-    int ntable = 0;
+    static const struct option own[] = {
+        { "csv", required_argument, NULL, OPT_CSV },
+        { "json", required_argument, NULL, OPT_JSON },
+        { "output-dir", required_argument, NULL, 'o' },
+        { "per-frame", no_argument, NULL, OPT_PER_FRAME },
+        { "skip-existing", no_argument, NULL, OPT_SKIP },
+        { "label", required_argument, NULL, OPT_LABEL },
+        { "files-from", required_argument, NULL, OPT_FILES_FROM },
+        { "jobs", required_argument, NULL, 'j' },
+        { "shard", required_argument, NULL, OPT_SHARD },
+        { "plot", required_argument, NULL, OPT_PLOT },
+        { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
+        { "frames", required_argument, NULL, OPT_FRAMES },
+        { "report", required_argument, NULL, OPT_REPORT },
+        { NULL, 0, NULL, 0 },
+    };
     const SettleOption *table = settle_options();
-    while (table[ntable].name)
-        ntable++;
-    struct option *longopts = calloc((size_t)ntable + 20, sizeof(*longopts));
+    int ntable = 0;
+    struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
     b.labels = calloc((size_t)argc, sizeof(*b.labels));
     files_from = calloc((size_t)argc, sizeof(*files_from));
     if (!longopts || !b.labels || !files_from) {
@@ -669,25 +683,6 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_INTERNAL;
         goto end;
     }
-    int k = 0;
-    longopts[k++] = (struct option){ "csv", required_argument, NULL, OPT_CSV };
-    longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
-    longopts[k++] = (struct option){ "output-dir", required_argument, NULL, 'o' };
-    longopts[k++] = (struct option){ "per-frame", no_argument, NULL, OPT_PER_FRAME };
-    longopts[k++] = (struct option){ "skip-existing", no_argument, NULL, OPT_SKIP };
-    longopts[k++] = (struct option){ "label", required_argument, NULL, OPT_LABEL };
-    longopts[k++] = (struct option){ "files-from", required_argument, NULL, OPT_FILES_FROM };
-    longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
-    longopts[k++] = (struct option){ "shard", required_argument, NULL, OPT_SHARD };
-    longopts[k++] = (struct option){ "plot", required_argument, NULL, OPT_PLOT };
-    longopts[k++] = (struct option){ "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT };
-    longopts[k++] = (struct option){ "frames", required_argument, NULL, OPT_FRAMES };
-    longopts[k++] = (struct option){ "report", required_argument, NULL, OPT_REPORT };
-    longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
-    longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
-    longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
-    for (int i = 0; i < ntable; i++)
-        longopts[k++] = (struct option){ table[i].name, required_argument, NULL, OPT_TABLE + i };
 
     int c;
     optind = 1;

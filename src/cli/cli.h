@@ -3,6 +3,7 @@
 #ifndef SETTLE_CLI_CLI_H
 #define SETTLE_CLI_CLI_H
 
+#include <getopt.h>
 #include <signal.h>
 
 #include "settle/settle.h"
@@ -33,6 +34,12 @@ int cli_outcome_code(int ret);
 /* Parses one analysis option of the library's table into s; prints the error
  * and returns EXIT_USAGE, or 0. */
 int cli_set_option(SettleSettings *s, const char *name, const char *value);
+
+/* The long options of a command: its own (ended by a zeroed entry), then
+ * --quiet ('q'), --verbose ('v'), --help ('h'), then every analysis option of
+ * the library's table, answered as table_id + its index. *ntable gets the
+ * table's length. Free with free(); NULL when out of memory. */
+struct option *cli_longopts(const struct option *own, int table_id, int *ntable);
 
 /* After getopt_long answered '?' or ':': says which option of `command` was
  * unknown or lacked its value. */

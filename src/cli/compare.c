@@ -482,36 +482,31 @@ int cmd_compare(int argc, char **argv)
 
     enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
            OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_TABLE };
-    int ntable = 0;
+    static const struct option own[] = {
+        { "baseline", no_argument, NULL, OPT_BASE },
+        { "candidate", no_argument, NULL, OPT_CAND },
+        { "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+        { "alpha", required_argument, NULL, OPT_ALPHA },
+        { "min-n", required_argument, NULL, OPT_MIN_N },
+        { "metric", required_argument, NULL, OPT_METRIC },
+        { "resamples", required_argument, NULL, OPT_RESAMPLES },
+        { "seed", required_argument, NULL, OPT_SEED },
+        { "markdown", required_argument, NULL, OPT_MD },
+        { "json", required_argument, NULL, OPT_JSON },
+        { "plot", required_argument, NULL, OPT_PLOT },
+        { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
+        { "jobs", required_argument, NULL, 'j' },
+        { NULL, 0, NULL, 0 },
+    };
     const SettleOption *table = settle_options();
-    while (table[ntable].name)
-        ntable++;
-    longopts = calloc((size_t)ntable + 20, sizeof(*longopts));
+    int ntable = 0;
+    longopts = cli_longopts(own, OPT_TABLE, &ntable);
     items[0] = calloc((size_t)argc, sizeof(char *));
     items[1] = calloc((size_t)argc, sizeof(char *));
     if (!longopts || !items[0] || !items[1]) {
         ret = EXIT_INTERNAL;
         goto end;
     }
-    int k = 0;
-    longopts[k++] = (struct option){ "baseline", no_argument, NULL, OPT_BASE };
-    longopts[k++] = (struct option){ "candidate", no_argument, NULL, OPT_CAND };
-    longopts[k++] = (struct option){ "min-effect", required_argument, NULL, OPT_MIN_EFFECT };
-    longopts[k++] = (struct option){ "alpha", required_argument, NULL, OPT_ALPHA };
-    longopts[k++] = (struct option){ "min-n", required_argument, NULL, OPT_MIN_N };
-    longopts[k++] = (struct option){ "metric", required_argument, NULL, OPT_METRIC };
-    longopts[k++] = (struct option){ "resamples", required_argument, NULL, OPT_RESAMPLES };
-    longopts[k++] = (struct option){ "seed", required_argument, NULL, OPT_SEED };
-    longopts[k++] = (struct option){ "markdown", required_argument, NULL, OPT_MD };
-    longopts[k++] = (struct option){ "json", required_argument, NULL, OPT_JSON };
-    longopts[k++] = (struct option){ "plot", required_argument, NULL, OPT_PLOT };
-    longopts[k++] = (struct option){ "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT };
-    longopts[k++] = (struct option){ "jobs", required_argument, NULL, 'j' };
-    longopts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
-    longopts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
-    longopts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
-    for (int i = 0; i < ntable; i++)
-        longopts[k++] = (struct option){ table[i].name, required_argument, NULL, OPT_TABLE + i };
 
     int c;
     optind = 1;

@@ -55,6 +55,31 @@ int cli_outcome_code(int ret)
     }
 }
 
+struct option *cli_longopts(const struct option *own, int table_id, int *ntable)
+{
+    static const struct option common[] = {
+        { "quiet", no_argument, NULL, 'q' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+    };
+    const SettleOption *table = settle_options();
+    int nown = 0, nt = 0;
+    while (own[nown].name)
+        nown++;
+    while (table[nt].name)
+        nt++;
+    size_t n = (size_t)nown + 3 + (size_t)nt + 1; /* the last one zeroed */
+    struct option *o = calloc(n, sizeof(*o));
+    if (!o)
+        return NULL;
+    memcpy(o, own, (size_t)nown * sizeof(*o));
+    memcpy(o + nown, common, sizeof(common));
+    for (int i = 0; i < nt; i++)
+        o[nown + 3 + i] = (struct option){ table[i].name, required_argument, NULL, table_id + i };
+    *ntable = nt;
+    return o;
+}
+
 void cli_bad_option(const char *command, char **argv)
 {
     if (optopt)
