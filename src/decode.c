@@ -152,6 +152,27 @@ static struct SwsContext *get_scaler(struct SwsContext *sws, const AVFrame *f, i
     return sws;
 }
 
+/* 8-bit 4:2:0, the format of nearly every capture, is converted by settle's
+ * own kernel (yuv420_rgb), the same on every CPU; the matrix and range are
+ * the stream's, as get_scaler gives them to swscale for the other formats. */
+static int yuv_coef(const AVFrame *f, SettleYuvCoef *k)
+{
+    if (f->format != AV_PIX_FMT_YUV420P && f->format != AV_PIX_FMT_YUVJ420P)
+        return 0;
+    double kr = 0.299, kb = 0.114; /* BT.601, swscale's default */
+    switch (f->colorspace) {
+    case AVCOL_SPC_BT709: kr = 0.2126, kb = 0.0722; break;
+    case AVCOL_SPC_FCC: kr = 0.30, kb = 0.11; break;
+    case AVCOL_SPC_SMPTE240M: kr = 0.212, kb = 0.087; break;
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL: kr = 0.2627, kb = 0.0593; break;
+    default: break;
+    }
+    settle_yuv_coef(k, kr, kb, f->color_range == AVCOL_RANGE_JPEG ||
+                                  f->format == AV_PIX_FMT_YUVJ420P);
+    return 1;
+}
+
 /* Whether band mode can address the rows of this format's planes. */
 static int bandable(const AVFrame *f)
 {
@@ -201,11 +222,21 @@ static int convert(Decoder *d, const AVFrame *f)
         return 0;
     }
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
+    SettleYuvCoef coef;
+    const int own = yuv_coef(f, &coef);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0, bh);
         if (!d->changed[y0 / BAND])
             continue;
+        if (own) {
+            d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
+                                 f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
+                                 f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
+                                 f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2], f->linesize[2],
+                                 d->w, bh, &coef);
+            continue;
+        }
         struct SwsContext **sp = bh == BAND ? &d->band_sws : &d->tail_sws;
         *sp = get_scaler(*sp, f, d->w, bh, d->w, bh);
         if (!*sp)

@@ -206,6 +206,52 @@ void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16
     }
 }
 
+void settle_yuv_coef(SettleYuvCoef *k, double kr, double kb, int full)
+{
+    const double kg = 1 - kr - kb;
+    const double ys = full ? 1 : 255.0 / 219, cs = full ? 1 : 255.0 / 224;
+    k->y_off = full ? 0 : 16;
+    k->cy = (int16_t)lrint(ys * 16384);
+    k->crv = (int16_t)lrint(2 * (1 - kr) * cs * 8192);
+    k->cgu = (int16_t)lrint(-2 * kb * (1 - kb) / kg * cs * 8192);
+    k->cgv = (int16_t)lrint(-2 * kr * (1 - kr) / kg * cs * 8192);
+    k->cbu = (int16_t)lrint(2 * (1 - kb) * cs * 8192);
+}
+
+static inline int mulhrs(int a, int b)
+{
+    return (a * b + (1 << 14)) >> 15;
+}
+
+static inline int sat16(int x)
+{
+    return x < -32768 ? -32768 : x > 32767 ? 32767 : x;
+}
+
+static inline uint8_t to_u8(int x)
+{
+    x = sat16(x) >> 6;
+    return (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
+}
+
+void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
+                       const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
+                       int w, int h, const SettleYuvCoef *k)
+{
+    for (int r = 0; r < h; r++) {
+        const uint8_t *py = y + r * ystride;
+        const uint8_t *pu = u + (r >> 1) * ustride, *pv = v + (r >> 1) * vstride;
+        uint8_t *out = dst + r * dstride;
+        for (int x = 0; x < w; x++) {
+            const int uu = (pu[x >> 1] - 128) * 256, vv = (pv[x >> 1] - 128) * 256;
+            const int yy = mulhrs((py[x] - k->y_off) * 128, k->cy) + 32;
+            out[3 * x] = to_u8(yy + mulhrs(vv, k->crv));
+            out[3 * x + 1] = to_u8(yy + (mulhrs(uu, k->cgu) + mulhrs(vv, k->cgv)));
+            out[3 * x + 2] = to_u8(yy + mulhrs(uu, k->cbu));
+        }
+    }
+}
+
 void settle_kernels_init(SettleKernels *k, unsigned flags)
 {
     k->count_changed = settle_count_changed;
@@ -213,6 +259,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->count_color = settle_count_color;
     k->delta_rgb = settle_delta_rgb;
     k->sum_rows = settle_sum_rows;
+    k->yuv420_rgb = settle_yuv420_rgb;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -226,6 +273,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->count_color = settle_count_color_avx2;
         k->delta_rgb = settle_delta_rgb_avx2;
         k->sum_rows = settle_sum_rows_avx2;
+        k->yuv420_rgb = settle_yuv420_rgb_avx2;
     }
 #else
     (void)flags;

@@ -55,6 +55,32 @@ int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
  * of boxes when a picture is scaled down. */
 void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
 
+/* The conversion of 8-bit Y'CbCr to RGB, as 16-bit fixed point: settle's
+ * own, so that its RGB is the same on every CPU and FFmpeg version. */
+typedef struct SettleYuvCoef {
+    int16_t y_off;              /* 16 (limited range) or 0 (full range) */
+    int16_t cy;                 /* luma gain x 2^14 */
+    int16_t crv, cgu, cgv, cbu; /* chroma gains x 2^13 */
+} SettleYuvCoef;
+
+/* The coefficients of the matrix with luma weights kr and kb (BT.601: 0.299,
+ * 0.114; BT.709: 0.2126, 0.0722), limited (16-235, 16-240) or full range. */
+void settle_yuv_coef(SettleYuvCoef *k, double kr, double kb, int full);
+
+/* 4:2:0 planes to packed RGB24, w x h pixels from the top of a band whose
+ * first row is even (chroma row y / 2 of the band serves luma rows y). Each
+ * chroma sample serves its 2 x 2 luma samples. In 16-bit fixed point, with
+ * mulhrs(a, b) = (a * b + 2^14) >> 15 and sat() saturating to 16 bits:
+ *   Y' = mulhrs((Y - y_off) << 7, cy) + 32, U' = (U - 128) << 8, V' = (V - 128) << 8
+ *   R = clip255(sat(Y' + mulhrs(V', crv)) >> 6)
+ *   G = clip255(sat(Y' + (mulhrs(U', cgu) + mulhrs(V', cgv))) >> 6)
+ *   B = clip255(sat(Y' + mulhrs(U', cbu)) >> 6)
+ * (the 32 rounds; only sums far above 255 << 6 saturate), within one level
+ * of the exact conversion, rounded. */
+void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
+                       const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
+                       int w, int h, const SettleYuvCoef *k);
+
 /* Instruction sets the kernels may use. */
 enum {
     SETTLE_CPU_SSE2 = 1 << 0,
@@ -79,6 +105,9 @@ typedef struct SettleKernels {
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
+    void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
+                       const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
+                       int w, int h, const SettleYuvCoef *k);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

@@ -28,6 +28,15 @@ int scratch_enter(const char *prefix)
 
 int scratch_leave(void)
 {
+    /* SETTLE_TEST_KEEP=1: the files stay, to look at after a failure */
+    const char *keep = getenv("SETTLE_TEST_KEEP");
+    if (keep && *keep && strcmp(keep, "0")) {
+        fprintf(stderr, "kept %s\n", dir);
+        for (int i = 0; i < ncreated; i++)
+            free(created[i]);
+        ncreated = 0;
+        return chdir("..") < 0 ? -1 : 0;
+    }
     for (int i = 0; i < ncreated; i++) {
         remove(created[i]);
         free(created[i]);

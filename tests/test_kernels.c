@@ -3,6 +3,7 @@
  * scalar reference, bit for bit: random pictures and the edges (widths that
  * leave tails, padded strides, nothing changed, every byte changed,
  * differences exactly at the tolerances, tolerances at and beyond their ends). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -195,6 +196,93 @@ static void check_sum_rows(const SettleKernels *k, const char *path)
     print_message("%s: %ld sum_rows cases agree with the scalar reference\n", path, checks);
 }
 
+/* The matrices settle converts with, both ranges. */
+static const double matrices[][2] = { { 0.299, 0.114 }, { 0.2126, 0.0722 }, { 0.30, 0.11 },
+                                      { 0.212, 0.087 }, { 0.2627, 0.0593 } };
+
+/* 4:2:0 to RGB: random planes (and planes at the ends of the range), every
+ * width up to 70 and some wider, 1 to 5 rows, padded strides; the padding
+ * after each row must stay as it was. */
+static void check_yuv(const SettleKernels *k, const char *path)
+{
+    enum { W = 300, H = 5, PADY = 5, PADC = 3, PADO = 11 };
+    const ptrdiff_t ys = W + PADY, cs = W / 2 + PADC, os = 3 * W + PADO;
+    uint8_t *py = malloc((size_t)ys * H), *pu = malloc((size_t)cs * H), *pv = malloc((size_t)cs * H);
+    uint8_t *o_ref = malloc((size_t)os * H), *o_k = malloc((size_t)os * H);
+    assert_non_null(py && pu && pv && o_ref && o_k);
+    long checks = 0;
+    for (int content = 0; content < 3; content++) {
+        for (ptrdiff_t i = 0; i < ys * H; i++)
+            py[i] = (uint8_t)(content == 0 ? rnd() : content == 1 ? (i & 1 ? 255 : 0) : 235);
+        for (ptrdiff_t i = 0; i < cs * H; i++) {
+            pu[i] = (uint8_t)(content == 0 ? rnd() : content == 1 ? (i & 2 ? 255 : 0) : 16);
+            pv[i] = (uint8_t)(content == 0 ? rnd() : content == 1 ? (i & 4 ? 0 : 255) : 240);
+        }
+        for (size_t mi = 0; mi < sizeof(matrices) / sizeof(*matrices); mi++)
+            for (int full = 0; full < 2; full++) {
+                SettleYuvCoef c;
+                settle_yuv_coef(&c, matrices[mi][0], matrices[mi][1], full);
+                for (int w = 1; w <= W; w = w < 70 ? w + 1 : w + 37)
+                    for (int h = 1; h <= H; h += 2) {
+                        memset(o_ref, 0x5a, (size_t)os * H);
+                        memset(o_k, 0x5a, (size_t)os * H);
+                        settle_yuv420_rgb(o_ref, os, py, ys, pu, cs, pv, cs, w, h, &c);
+                        k->yuv420_rgb(o_k, os, py, ys, pu, cs, pv, cs, w, h, &c);
+                        if (memcmp(o_ref, o_k, (size_t)os * H))
+                            fail_msg("yuv420_rgb %s: content %d matrix %zu full %d w %d h %d",
+                                     path, content, mi, full, w, h);
+                        checks++;
+                    }
+            }
+    }
+    free(py);
+    free(pu);
+    free(pv);
+    free(o_ref);
+    free(o_k);
+    print_message("%s: %ld yuv420_rgb cases agree with the scalar reference\n", path, checks);
+}
+
+/* The reference against the conversion in floating point, rounded: within
+ * one level everywhere, and exact on the most part. */
+static void test_yuv_reference(void **state)
+{
+    (void)state;
+    long n = 0, off = 0;
+    for (size_t mi = 0; mi < sizeof(matrices) / sizeof(*matrices); mi++)
+        for (int full = 0; full < 2; full++) {
+            const double kr = matrices[mi][0], kb = matrices[mi][1], kg = 1 - kr - kb;
+            const double ysc = full ? 1 : 255.0 / 219, csc = full ? 1 : 255.0 / 224;
+            SettleYuvCoef c;
+            settle_yuv_coef(&c, kr, kb, full);
+            for (int Y = 0; Y < 256; Y += 3)
+                for (int U = 0; U < 256; U += 5)
+                    for (int V = 0; V < 256; V += 5) {
+                        const uint8_t y = (uint8_t)Y, u = (uint8_t)U, v = (uint8_t)V;
+                        uint8_t rgb[3];
+                        settle_yuv420_rgb(rgb, 3, &y, 1, &u, 1, &v, 1, 1, 1, &c);
+                        const double yy = (Y - (full ? 0 : 16)) * ysc;
+                        const double uu = (U - 128) * csc, vv = (V - 128) * csc;
+                        const double want[3] = {
+                            yy + 2 * (1 - kr) * vv,
+                            yy - 2 * kb * (1 - kb) / kg * uu - 2 * kr * (1 - kr) / kg * vv,
+                            yy + 2 * (1 - kb) * uu,
+                        };
+                        for (int i = 0; i < 3; i++) {
+                            double e = want[i] < 0 ? 0 : want[i] > 255 ? 255 : want[i];
+                            double d = rgb[i] - e;
+                            if (d > 1 || d < -1)
+                                fail_msg("Y %d U %d V %d matrix %zu full %d: channel %d is %d, "
+                                         "exactly %.3f", Y, U, V, mi, full, i, rgb[i], e);
+                            off += rgb[i] != (int)lrint(e);
+                            n++;
+                        }
+                    }
+        }
+    print_message("%ld of %ld values differ by one level from the exact ones, rounded\n", off, n);
+    assert_true(off * 20 < n);
+}
+
 /* Each instruction set on its own, as SETTLE_CPU would limit it. */
 static void test_sse2(void **state)
 {
@@ -206,6 +294,7 @@ static void test_sse2(void **state)
     assert_ptr_not_equal(k.count_changed, settle_count_changed);
     check(&k, "sse2");
     check_sum_rows(&k, "sse2");
+    check_yuv(&k, "sse2");
 }
 
 static void test_avx2(void **state)
@@ -216,8 +305,10 @@ static void test_avx2(void **state)
     SettleKernels k;
     settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_AVX2);
     assert_ptr_not_equal(k.count_changed, settle_count_changed);
+    assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
     check(&k, "avx2");
     check_sum_rows(&k, "avx2");
+    check_yuv(&k, "avx2");
 }
 
 /* SETTLE_CPU=scalar leaves only the reference. */
@@ -247,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_sse2),
         cmocka_unit_test(test_avx2),
         cmocka_unit_test(test_env_scalar),
+        cmocka_unit_test(test_yuv_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

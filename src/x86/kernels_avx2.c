@@ -208,3 +208,92 @@ void settle_sum_rows_avx2(const uint8_t *p, ptrdiff_t stride, int n, int rows, u
     if (body < n)
         settle_sum_rows_sse2(p + body, stride, n - body, rows, sums + body);
 }
+
+/* Bytes 16 k .. 16 k + 15 of 16 interleaved pixels (48 bytes) take the
+ * channel's byte of pixel i / 3 where i % 3 is the channel: pshufb indices,
+ * -1 (zero) elsewhere. */
+static inline __m256i interleave_mask(int channel, int k)
+{
+    int8_t m[32];
+    for (int i = 0; i < 16; i++) {
+        const int pos = 16 * k + i;
+        m[i] = m[i + 16] = (int8_t)(pos % 3 == channel ? pos / 3 : -1);
+    }
+    return _mm256_loadu_si256((const __m256i *)m);
+}
+
+/* Q6 sums of 16 pixels (the rounding is in yy) to whole levels. */
+static inline __m256i to_q0(__m256i yy, __m256i c)
+{
+    return _mm256_srai_epi16(_mm256_adds_epi16(yy, c), 6);
+}
+
+/* 32 pixels a step: the chroma terms of 16 samples, each spread over its two
+ * pixels, the three channels packed to bytes in order (pack is per 128-bit
+ * lane: permute4x64 restores it) and interleaved by pshufb per lane. */
+void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
+                            ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
+                            const uint8_t *v, ptrdiff_t vstride, int w, int h,
+                            const SettleYuvCoef *k)
+{
+    const __m256i yoff = _mm256_set1_epi16(k->y_off), c128 = _mm256_set1_epi16(128);
+    const __m256i cy = _mm256_set1_epi16(k->cy), crv = _mm256_set1_epi16(k->crv);
+    const __m256i cgu = _mm256_set1_epi16(k->cgu), cgv = _mm256_set1_epi16(k->cgv);
+    const __m256i cbu = _mm256_set1_epi16(k->cbu), r32 = _mm256_set1_epi16(32);
+    __m256i m[3][3];
+    for (int ch = 0; ch < 3; ch++)
+        for (int b = 0; b < 3; b++)
+            m[ch][b] = interleave_mask(ch, b);
+    const int body = w & ~31;
+    for (int r = 0; r < h; r++) {
+        const uint8_t *py = y + r * ystride;
+        const uint8_t *pu = u + (r >> 1) * ustride, *pv = v + (r >> 1) * vstride;
+        uint8_t *out = dst + r * dstride;
+        for (int x = 0; x < body; x += 32) {
+            const __m256i uu = _mm256_slli_epi16(
+                _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pu + x / 2))),
+                                 c128), 8);
+            const __m256i vv = _mm256_slli_epi16(
+                _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pv + x / 2))),
+                                 c128), 8);
+            const __m256i cr = _mm256_mulhrs_epi16(vv, crv);
+            const __m256i cg = _mm256_add_epi16(_mm256_mulhrs_epi16(uu, cgu),
+                                                _mm256_mulhrs_epi16(vv, cgv));
+            const __m256i cb = _mm256_mulhrs_epi16(uu, cbu);
+            const __m256i yb = _mm256_loadu_si256((const __m256i *)(py + x));
+            __m256i yy[2];
+            for (int i = 0; i < 2; i++) {
+                const __m256i y16 = _mm256_cvtepu8_epi16(i ? _mm256_extracti128_si256(yb, 1)
+                                                           : _mm256_castsi256_si128(yb));
+                yy[i] = _mm256_add_epi16(
+                    _mm256_mulhrs_epi16(_mm256_slli_epi16(_mm256_sub_epi16(y16, yoff), 7), cy),
+                    r32);
+            }
+            const __m256i cc[3] = { cr, cg, cb };
+            __m256i ch8[3];
+            for (int c = 0; c < 3; c++) {
+                /* chroma samples 0-7 and 8-15 each twice: pixels 0-15, 16-31 */
+                const __m256i lo = _mm256_unpacklo_epi16(cc[c], cc[c]);
+                const __m256i hi = _mm256_unpackhi_epi16(cc[c], cc[c]);
+                const __m256i c0 = _mm256_permute2x128_si256(lo, hi, 0x20);
+                const __m256i c1 = _mm256_permute2x128_si256(lo, hi, 0x31);
+                ch8[c] = _mm256_permute4x64_epi64(
+                    _mm256_packus_epi16(to_q0(yy[0], c0), to_q0(yy[1], c1)), 0xd8);
+            }
+            __m256i o[3];
+            for (int b = 0; b < 3; b++)
+                o[b] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(ch8[0], m[0][b]),
+                                                       _mm256_shuffle_epi8(ch8[1], m[1][b])),
+                                       _mm256_shuffle_epi8(ch8[2], m[2][b]));
+            /* lane 0 holds pixels 0-15 (bytes 0-47), lane 1 pixels 16-31 */
+            _mm256_storeu_si256((__m256i *)(out + 3 * x), _mm256_permute2x128_si256(o[0], o[1], 0x20));
+            _mm256_storeu_si256((__m256i *)(out + 3 * x + 32),
+                                _mm256_permute2x128_si256(o[2], o[0], 0x30));
+            _mm256_storeu_si256((__m256i *)(out + 3 * x + 64),
+                                _mm256_permute2x128_si256(o[1], o[2], 0x31));
+        }
+        if (body < w)
+            settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
+                              ustride, pv + body / 2, vstride, w - body, 1, k);
+    }
+}
