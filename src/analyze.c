@@ -420,11 +420,11 @@ static const uint8_t *band_pixels(SettleContext *c, const uint8_t *rgb, ptrdiff_
 
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
-    return settle_send_picture_bands(c, p, NULL, 0);
+    return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
 }
 
 int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
-                              int band_h)
+                              int band_h, SettleFillRows fill, void *fill_opaque)
 {
     if (!c || !p || !p->rgb)
         return SETTLE_ERR_INVAL;
@@ -435,6 +435,10 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
         (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;
+    int ret;
+    /* the whole picture is read (crop, a second reading, the first frame) */
+    if (fill && (c->crop_pending || c->grab || c->n == 0) && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
+        return ret;
     if (c->crop_pending && c->s.crop == SETTLE_CROP_AUTO) {
         /* decided on the first frame, so that every frame is measured alike */
         int v[4];
@@ -445,7 +449,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             settle_log(c, SETTLE_LOG_INFO, "%s: no screen against a darker surround in the "
                        "first frame; measuring the whole picture", c->name);
         c->crop_pending = 0;
-        int ret = set_region(c, v[0], v[1], v[2], v[3]);
+        ret = set_region(c, v[0], v[1], v[2], v[3]);
         if (ret < 0)
             return ret;
     }
@@ -469,7 +473,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             v[3] = c->fh;
         }
         c->crop_pending = 0;
-        int ret = set_region(c, v[0], v[1], v[2], v[3]);
+        ret = set_region(c, v[0], v[1], v[2], v[3]);
         if (ret < 0)
             return ret;
     }
@@ -535,6 +539,12 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                 if (!any)
                     continue;
             }
+            if (fill) {
+                int top = c->cy + y0 - c->blur_r, bottom = c->cy + y0 + bh - 1 + c->blur_r;
+                if ((ret = fill(fill_opaque, top < 0 ? 0 : top,
+                                bottom > c->fh - 1 ? c->fh - 1 : bottom)) < 0)
+                    return ret;
+            }
             ptrdiff_t bs;
             const uint8_t *band = band_pixels(c, rgb, p->stride, y0, bh, &bs);
             SettleDelta dl;
@@ -548,6 +558,9 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             c->dirty[i] = dl.rows > 0;
         }
     }
+    /* the rest of the picture, for what reads it whole (the visual metrics) */
+    if (fill && c->n > 0 && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
+        return ret;
     r.entropy = settle_histogram_entropy(c->hist, SETTLE_HIST_BINS);
     int have = c->ring_len < c->s.window ? c->ring_len : c->s.window;
     if (have > 0) {

@@ -33,6 +33,9 @@ typedef struct Decoder {
     AVFrame *prev;               /* the previous decoded picture, for band comparison */
     uint8_t *changed;            /* per band: converted anew for this picture */
     int all_changed;             /* every band (a scaled picture, or the first) */
+    uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
+    int lazy;                    /* this picture's bands wait for fill_rows */
+    SettleYuvCoef coef;          /* of this picture, for settle's own conversion */
     AVPacket *pkt;
     AVFrame *frame;
     uint8_t *rgb;
@@ -210,6 +213,7 @@ static int convert(Decoder *d, const AVFrame *f)
     int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
+    d->lazy = 0;
     if (!same) {
         d->sws = get_scaler(d->sws, f, f->width, f->height, d->w, d->h);
         if (!d->sws)
@@ -222,21 +226,15 @@ static int convert(Decoder *d, const AVFrame *f)
         return 0;
     }
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
-    SettleYuvCoef coef;
-    const int own = yuv_coef(f, &coef);
+    /* settle's own conversion waits for the analysis to reach each band
+     * (fill_rows), so that the band's RGB is read while it is in the cache */
+    d->lazy = yuv_coef(f, &d->coef);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0, bh);
-        if (!d->changed[y0 / BAND])
+        d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
+        if (!d->changed[y0 / BAND] || d->lazy)
             continue;
-        if (own) {
-            d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
-                                 f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
-                                 f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
-                                 f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2], f->linesize[2],
-                                 d->w, bh, &coef);
-            continue;
-        }
         struct SwsContext **sp = bh == BAND ? &d->band_sws : &d->tail_sws;
         *sp = get_scaler(*sp, f, d->w, bh, d->w, bh);
         if (!*sp)
@@ -250,6 +248,26 @@ static int convert(Decoder *d, const AVFrame *f)
     }
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
+}
+
+/* SettleFillRows: converts the pending bands under rows top .. bottom of
+ * the picture, which d->prev holds once convert() has run. */
+static int fill_rows(void *opaque, int top, int bottom)
+{
+    Decoder *d = opaque;
+    const AVFrame *f = d->prev;
+    for (int k = top / BAND; k <= bottom / BAND; k++) {
+        if (!d->pending[k])
+            continue;
+        d->pending[k] = 0;
+        const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
+                             f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
+                             f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
+                             f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2], f->linesize[2],
+                             d->w, bh, &d->coef);
+    }
+    return 0;
 }
 
 static int deliver(Decoder *d, AVFrame *f)
@@ -274,7 +292,8 @@ static int deliver(Decoder *d, AVFrame *f)
         d->stride = FFALIGN(d->w * 3, 64) + 64;
         d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
-        if (!d->rgb || !d->changed)
+        d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
+        if (!d->rgb || !d->changed || !d->pending)
             return SETTLE_ERR_NOMEM;
     } else if ((f->width != d->w || f->height != d->h) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
@@ -297,7 +316,8 @@ static int deliver(Decoder *d, AVFrame *f)
         .keyframe = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I,
         .duration = dur,
     };
-    ret = settle_send_picture_bands(c, &p, d->all_changed ? NULL : d->changed, BAND);
+    ret = settle_send_picture_bands(c, &p, d->all_changed ? NULL : d->changed, BAND,
+                                    d->lazy ? fill_rows : NULL, d);
     if (ret >= 0 && c->s.progress_cb)
         c->s.progress_cb(c->s.progress_opaque, c->n ? t - c->t0 : 0, d->declared, c->n);
     return ret;
@@ -427,6 +447,7 @@ static void close_decoder(Decoder *d)
         av_frame_free(&d->slot[i]);
     av_freep(&d->rgb);
     av_freep(&d->changed);
+    av_freep(&d->pending);
     sws_freeContext(d->sws);
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);

@@ -141,8 +141,13 @@ int settle_parse_color(const char *v, uint8_t rgb[3]);
 /* settle_send_picture for a source that knows which bands of band_h rows
  * changed since its previous picture: changed[i] for band i; the others are
  * not looked at. changed == NULL: every band may have changed. */
+/* The source's RGB rows top .. bottom (of the whole picture) made ready:
+ * a decoder that converts a band only when the analysis reaches it, while
+ * its rows are in the cache. Returns < 0 on error. */
+typedef int (*SettleFillRows)(void *opaque, int top, int bottom);
+
 int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
-                              int band_h);
+                              int band_h, SettleFillRows fill, void *fill_opaque);
 
 /* Decodes `path` and feeds every frame to the context (settle_begin ... send). */
 int settle_decode_file(SettleContext *c, const char *path);

@@ -244,12 +244,17 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
     for (int ch = 0; ch < 3; ch++)
         for (int b = 0; b < 3; b++)
             m[ch][b] = interleave_mask(ch, b);
-    const int body = w & ~31;
+    /* the last step ends at the row's end (an even start, for the chroma),
+     * overlapping the one before: the same pixels, the same bytes */
+    const int last = w >= 32 ? (w - 32) & ~1 : -1;
+    const int body = last >= 0 ? last + 32 : 0;
     for (int r = 0; r < h; r++) {
         const uint8_t *py = y + r * ystride;
         const uint8_t *pu = u + (r >> 1) * ustride, *pv = v + (r >> 1) * vstride;
         uint8_t *out = dst + r * dstride;
-        for (int x = 0; x < body; x += 32) {
+        for (int x = 0; last >= 0; x += 32) {
+            if (x > last)
+                x = last;
             const __m256i uu = _mm256_slli_epi16(
                 _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pu + x / 2))),
                                  c128), 8);
@@ -291,6 +296,8 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                                 _mm256_permute2x128_si256(o[2], o[0], 0x30));
             _mm256_storeu_si256((__m256i *)(out + 3 * x + 64),
                                 _mm256_permute2x128_si256(o[1], o[2], 0x31));
+            if (x == last)
+                break;
         }
         if (body < w)
             settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
