@@ -206,6 +206,11 @@ void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16
     }
 }
 
+static inline int mulhrs(int a, int b)
+{
+    return (a * b + (1 << 14)) >> 15;
+}
+
 void settle_yuv_coef(SettleYuvCoef *k, double kr, double kb, int full)
 {
     const double kg = 1 - kr - kb;
@@ -216,38 +221,43 @@ void settle_yuv_coef(SettleYuvCoef *k, double kr, double kb, int full)
     k->cgu = (int16_t)lrint(-2 * kb * (1 - kb) / kg * cs * 8192);
     k->cgv = (int16_t)lrint(-2 * kr * (1 - kr) / kg * cs * 8192);
     k->cbu = (int16_t)lrint(2 * (1 - kb) * cs * 8192);
+    for (int i = 0; i < 256; i++) {
+        k->ty[i] = (int16_t)(mulhrs((i - k->y_off) * 128, k->cy) + 32);
+        k->tr[i] = (int16_t)mulhrs((i - 128) * 256, k->crv);
+        k->tgu[i] = (int16_t)mulhrs((i - 128) * 256, k->cgu);
+        k->tgv[i] = (int16_t)mulhrs((i - 128) * 256, k->cgv);
+        k->tb[i] = (int16_t)mulhrs((i - 128) * 256, k->cbu);
+    }
+    for (int i = 0; i < 1536; i++)
+        k->clip[i] = (uint8_t)(i < 512 ? 0 : i > 767 ? 255 : i - 512);
 }
 
-static inline int mulhrs(int a, int b)
-{
-    return (a * b + (1 << 14)) >> 15;
-}
-
-static inline int sat16(int x)
-{
-    return x < -32768 ? -32768 : x > 32767 ? 32767 : x;
-}
-
-static inline uint8_t to_u8(int x)
-{
-    x = sat16(x) >> 6;
-    return (uint8_t)(x < 0 ? 0 : x > 255 ? 255 : x);
-}
+/* A sum of the terms to a level, by the clipping table (no branch). The sums
+ * that sat() would saturate (above 32767) are far above 255 << 6 and clip to
+ * 255 anyway, and none is below -32768 (the luma term is at least -1,200, a
+ * chroma term above -17,600): sum >> 6 is within -300 .. 560. */
+#define TO_U8(clip, x) ((clip)[((x) >> 6) + 512])
 
 void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k)
 {
+    const int16_t *ty = k->ty, *tr = k->tr, *tgu = k->tgu, *tgv = k->tgv, *tb = k->tb;
+    const uint8_t *clip = k->clip;
     for (int r = 0; r < h; r++) {
         const uint8_t *py = y + r * ystride;
         const uint8_t *pu = u + (r >> 1) * ustride, *pv = v + (r >> 1) * vstride;
         uint8_t *out = dst + r * dstride;
-        for (int x = 0; x < w; x++) {
-            const int uu = (pu[x >> 1] - 128) * 256, vv = (pv[x >> 1] - 128) * 256;
-            const int yy = mulhrs((py[x] - k->y_off) * 128, k->cy) + 32;
-            out[3 * x] = to_u8(yy + mulhrs(vv, k->crv));
-            out[3 * x + 1] = to_u8(yy + (mulhrs(uu, k->cgu) + mulhrs(vv, k->cgv)));
-            out[3 * x + 2] = to_u8(yy + mulhrs(uu, k->cbu));
+        for (int x = 0; x < w; x += 2) {
+            /* a chroma sample's terms serve two pixels */
+            const int cr = tr[pv[x >> 1]], cg = tgu[pu[x >> 1]] + tgv[pv[x >> 1]];
+            const int cb = tb[pu[x >> 1]];
+            for (int i = x; i < x + 2 && i < w; i++) {
+                const int yy = ty[py[i]];
+                out[3 * i] = TO_U8(clip, yy + cr);
+                out[3 * i + 1] = TO_U8(clip, yy + cg);
+                out[3 * i + 2] = TO_U8(clip, yy + cb);
+            }
         }
     }
 }

@@ -61,6 +61,9 @@ typedef struct SettleYuvCoef {
     int16_t y_off;              /* 16 (limited range) or 0 (full range) */
     int16_t cy;                 /* luma gain x 2^14 */
     int16_t crv, cgu, cgv, cbu; /* chroma gains x 2^13 */
+    /* the terms below for every 8-bit value, for the scalar code */
+    int16_t ty[256], tr[256], tgu[256], tgv[256], tb[256];
+    uint8_t clip[1536]; /* clip255(i - 512) */
 } SettleYuvCoef;
 
 /* The coefficients of the matrix with luma weights kr and kb (BT.601: 0.299,
