@@ -123,7 +123,8 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
     v->start = malloc(tn * 3);
     v->ref = malloc(tn * 3);
     v->tmp = malloc(tn * 3);
-    if (!v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
+    v->row = malloc((size_t)v->tw * 3);
+    if (!v->row || !v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
         !v->start || !v->ref || !v->tmp) {
         settle_visual_free(v);
         return SETTLE_ERR_NOMEM;
@@ -200,6 +201,7 @@ void settle_visual_free(SettleVisual *v)
     free(v->start);
     free(v->ref);
     free(v->tmp);
+    free(v->row);
     if (v->spool)
         fclose(v->spool);
     if (v->frames)
@@ -214,12 +216,55 @@ static inline uint64_t load64(const uint16_t *p)
     return q;
 }
 
+static inline uint64_t load64b(const uint8_t *p)
+{
+    uint64_t q;
+    memcpy(&q, p, sizeof(q));
+    return q;
+}
+
+static inline void hist_add(uint32_t *hist, const uint8_t *p, uint32_t d)
+{
+    if (p[0] < WHITE || p[1] < WHITE || p[2] < WHITE) {
+        hist[p[0]] += d;
+        hist[256 + p[1]] += d;
+        hist[512 + p[2]] += d;
+    }
+}
+
+/* Puts the n pixels of a scaled row row into old, the row of the previous
+ * picture, moving those that differ in hist from their old values to their
+ * new ones. Few scaled pixels change from one frame to the next even when
+ * every source row did: eight pixels (24 bytes) are compared at a time. */
+static void replace_row(uint32_t hist[SETTLE_HIST_BINS], uint8_t *old, const uint8_t *row, int n)
+{
+    const size_t n3 = (size_t)n * 3;
+    if (!memcmp(old, row, n3))
+        return;
+    for (int x = 0; x < n; x += 8) {
+        const uint8_t *a = old + 3 * x, *b = row + 3 * x;
+        int e = x + 8 < n ? 8 : n - x;
+        if (e == 8 && load64b(a) == load64b(b) && load64b(a + 8) == load64b(b + 8) &&
+            load64b(a + 16) == load64b(b + 16))
+            continue;
+        for (int k = 0; k < e; k++, a += 3, b += 3)
+            if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) {
+                hist_add(hist, a, (uint32_t)-1);
+                hist_add(hist, b, 1);
+            }
+    }
+    memcpy(old, row, n3);
+}
+
 /* Box average into v->cur: each scaled pixel is the rounded mean of the
  * source pixels that map to it. The source rows of a scaled row are summed
  * column by column first (dsp->sum_rows), then the columns gathered. */
 static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
                        const uint8_t *dirty)
 {
+    /* after a first whole picture, rows are scaled into v->row and moved
+     * into v->cur and v->hist by replace_row */
+    const int update = dirty != NULL;
     int tw3 = v->tw * 3, w3 = v->w * 3;
     uint16_t *acc = v->acc;
     for (int y = 0; y < v->h;) {
@@ -234,10 +279,13 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             y = ye;
             continue;
         }
-        uint8_t *out = v->cur + (size_t)ty * tw3;
+        uint8_t *const dst = v->cur + (size_t)ty * tw3;
+        uint8_t *const out = update ? v->row : dst;
         if (v->tw == v->w && v->th == v->h) {
             memcpy(out, rgb + y * stride, (size_t)tw3);
             y = ye;
+            if (update)
+                replace_row(v->hist, dst, out, v->tw);
             continue;
         }
         const int rows = ye - y;
@@ -283,6 +331,8 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             const int32_t *half = v->half + (size_t)(rows - v->rows_min) * tw3;
             for (int i = 0; i < tw3; i++)
                 out[i] = (uint8_t)(int32_t)((float)(sums[i] + half[i]) / size[i]);
+            if (update)
+                replace_row(v->hist, dst, out, tw);
             continue;
         }
         for (int tx = 0; tx < v->tw; tx++) {
@@ -297,6 +347,8 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             for (int k = 0; k < 3; k++)
                 out[3 * tx + k] = (uint8_t)(((sum[k] + half) * inv[tx]) >> INV_SHIFT);
         }
+        if (update)
+            replace_row(v->hist, dst, out, v->tw);
     }
 }
 
@@ -405,8 +457,11 @@ void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, 
             repeat = !dirty[b];
     }
     if (!repeat) {
+        /* the histogram of a picture that follows the previous one is kept
+         * up to date by scale_down */
         scale_down(v, rgb, stride, follows ? dirty : NULL);
-        histogram(v);
+        if (!follows || !dirty)
+            histogram(v);
     }
     v->scaled = index;
     if (repeat) {

@@ -33,6 +33,7 @@ typedef struct SettleVisual {
     int rows_min;           /* the fewest source rows of a scaled row */
     const SettleKernels *dsp; /* sum_rows for this CPU */
     uint8_t *cur, *start, *ref, *tmp;
+    uint8_t *row;           /* one scaled row, before replace_row puts it into cur */
     int64_t scaled;         /* the frame whose scaled picture cur holds, -1 for none */
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
     uint32_t start_hist[SETTLE_HIST_BINS]; /* the start frame's */
