@@ -394,13 +394,16 @@ static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const 
 /* Whether a differs from b enough for mpdecimate to keep it. A band of
  * blocks at a time: the absolute differences summed down its rows into
  * v->acc (free outside scale_down) by a loop the compiler vectorises, then
- * each block's columns. */
+ * each block's columns; a band whose bytes are all equal is skipped. */
 static int block_changed(const SettleVisual *v, const uint8_t *a, const uint8_t *b)
 {
     const int tw3 = v->tw * 3;
     uint16_t *col = v->acc;
     for (int by = 0; by < v->th; by += KEEP_BLOCK) {
         int ye = by + KEEP_BLOCK < v->th ? by + KEEP_BLOCK : v->th;
+        /* most bands are as they were: their rows are one run of bytes */
+        if (!memcmp(a + (size_t)by * tw3, b + (size_t)by * tw3, (size_t)(ye - by) * tw3))
+            continue;
         memset(col, 0, sizeof(*col) * (size_t)tw3);
         for (int y = by; y < ye; y++) {
             const uint8_t *pa = a + (size_t)y * tw3, *pb = b + (size_t)y * tw3;
