@@ -115,16 +115,17 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
     v->inv = malloc(tn * sizeof(uint64_t));
     v->xstart = malloc(sizeof(int) * ((size_t)v->tw + 1));
     /* a scaled row covers at most max(w, h) / 400 + 1 source rows: the sums of
-     * a column fit 16 bits for pictures up to 65536 pixels a side; one more
-     * element, read (and not used) by the last pixel's 64-bit load in
-     * scale_down */
-    v->acc = calloc((size_t)w * 3 + 1, sizeof(uint16_t));
+     * a column fit 16 bits for pictures up to 65536 pixels a side; four more
+     * elements, read (and not used) by the 64-bit loads past the last column
+     * in scale_down */
+    v->acc = calloc((size_t)w * 3 + 4, sizeof(uint16_t));
+    v->wide = malloc((size_t)v->tw);
     v->cur = malloc(tn * 3);
     v->start = malloc(tn * 3);
     v->ref = malloc(tn * 3);
     v->tmp = malloc(tn * 3);
     v->row = malloc((size_t)v->tw * 3);
-    if (!v->row || !v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
+    if (!v->row || !v->wide || !v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
         !v->start || !v->ref || !v->tmp) {
         settle_visual_free(v);
         return SETTLE_ERR_NOMEM;
@@ -159,6 +160,14 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
             most = v->cells[i];
     }
     v->packed = SETTLE_LITTLE_ENDIAN && (uint64_t)most * 255 <= UINT16_MAX;
+    /* the cells of a row are k or k + 1 columns wide (k = v->narrow) */
+    v->narrow = w / v->tw;
+    for (int tx = 0; tx < v->tw; tx++) {
+        int k = v->xstart[tx + 1] - v->xstart[tx];
+        v->wide[tx] = (uint8_t)(k != v->narrow);
+        if (k != v->narrow && k != v->narrow + 1)
+            v->narrow = 0;
+    }
     if (v->packed) {
         size_t tw3 = (size_t)v->tw * 3, classes = rows_max - rows_min + 1;
         v->rows_min = (int)rows_min;
@@ -202,6 +211,7 @@ void settle_visual_free(SettleVisual *v)
     free(v->ref);
     free(v->tmp);
     free(v->row);
+    free(v->wide);
     if (v->spool)
         fclose(v->spool);
     if (v->frames)
@@ -256,6 +266,24 @@ static void replace_row(uint32_t hist[SETTLE_HIST_BINS], uint8_t *old, const uin
     memcpy(old, row, n3);
 }
 
+/* The sums of a row of cells k or k + 1 (wide[tx]) columns wide: a pixel's
+ * three sums and the next pixel's first as the four 16-bit lanes of one
+ * 64-bit word, no lane carrying into the next as no cell sums to more than
+ * 65535 (v->packed). Called with k a constant, it has no branch per cell. */
+static inline void gather_cells(const uint16_t *acc, const uint8_t *wide, int tw, const int k,
+                                uint16_t *sums)
+{
+    const uint16_t *p = acc;
+    for (int tx = 0; tx < tw; tx++) {
+        uint64_t s = 0;
+        for (int j = 0; j < k; j++)
+            s += load64(p + 3 * j);
+        s += load64(p + 3 * k) & ((uint64_t)0 - wide[tx]);
+        p += 3 * (k + wide[tx]);
+        memcpy(sums + 3 * tx, &s, sizeof(s));
+    }
+}
+
 /* Box average into v->cur: each scaled pixel is the rounded mean of the
  * source pixels that map to it. The source rows of a scaled row are summed
  * column by column first (dsp->sum_rows), then the columns gathered. */
@@ -301,26 +329,37 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             const int *xs = v->xstart;
             const int tw = v->tw;
             uint16_t *sums = v->sums;
-            for (int tx = 0; tx < tw; tx++) {
-                const uint16_t *p = acc + 3 * xs[tx];
-                int k = xs[tx + 1] - xs[tx];
-                uint64_t s = 0;
-                /* up to 8 columns without a loop (the widths of a picture
-                 * scaled to 400 pixels from up to 3200), more two a step */
-                for (; k > 8; k -= 2, p += 6)
-                    s += load64(p) + load64(p + 3);
-                switch (k) {
-                case 8: s += load64(p + 21); /* fall through */
-                case 7: s += load64(p + 18); /* fall through */
-                case 6: s += load64(p + 15); /* fall through */
-                case 5: s += load64(p + 12); /* fall through */
-                case 4: s += load64(p + 9); /* fall through */
-                case 3: s += load64(p + 6); /* fall through */
-                case 2: s += load64(p + 3); /* fall through */
-                case 1: s += load64(p); /* fall through */
-                default: break;
+            switch (v->narrow) {
+            case 1: gather_cells(acc, v->wide, tw, 1, sums); break;
+            case 2: gather_cells(acc, v->wide, tw, 2, sums); break;
+            case 3: gather_cells(acc, v->wide, tw, 3, sums); break;
+            case 4: gather_cells(acc, v->wide, tw, 4, sums); break;
+            case 5: gather_cells(acc, v->wide, tw, 5, sums); break;
+            case 6: gather_cells(acc, v->wide, tw, 6, sums); break;
+            case 7: gather_cells(acc, v->wide, tw, 7, sums); break;
+            case 8: gather_cells(acc, v->wide, tw, 8, sums); break;
+            default:
+                for (int tx = 0; tx < tw; tx++) {
+                    const uint16_t *p = acc + 3 * xs[tx];
+                    int k = xs[tx + 1] - xs[tx];
+                    uint64_t s = 0;
+                    /* up to 8 columns without a loop, more two a step */
+                    for (; k > 8; k -= 2, p += 6)
+                        s += load64(p) + load64(p + 3);
+                    switch (k) {
+                    case 8: s += load64(p + 21); /* fall through */
+                    case 7: s += load64(p + 18); /* fall through */
+                    case 6: s += load64(p + 15); /* fall through */
+                    case 5: s += load64(p + 12); /* fall through */
+                    case 4: s += load64(p + 9); /* fall through */
+                    case 3: s += load64(p + 6); /* fall through */
+                    case 2: s += load64(p + 3); /* fall through */
+                    case 1: s += load64(p); /* fall through */
+                    default: break;
+                    }
+                    memcpy(sums + 3 * tx, &s, sizeof(s));
                 }
-                memcpy(sums + 3 * tx, &s, sizeof(s));
+                break;
             }
             /* (sum + n / 2) / n rounded down, in float: exact, as sum + n / 2
              * < 2^17 and n <= 257 are, and the quotient (below 256) rounds
