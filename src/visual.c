@@ -430,6 +430,45 @@ static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const 
     return n;
 }
 
+/* Whether a byte of a and b (n bytes) differs by more than fuzz: a loop the
+ * compiler vectorises. */
+static int over(const uint8_t *a, const uint8_t *b, int n, int fuzz)
+{
+    uint8_t most = 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t d = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+        most = d > most ? d : most;
+    }
+    return most > fuzz;
+}
+
+/* Whether count_differences would count a pixel: row by row, up to the first
+ * that has one. */
+static int any_difference(const SettleVisual *v, const uint8_t *a, const uint8_t *b, int fuzz,
+                          int rows, const int m[4])
+{
+    int cols = v->tw > 1 ? v->tw - 1 : 1;
+    if (rows < 1)
+        rows = 1;
+    if (rows > v->th)
+        rows = v->th;
+    const ptrdiff_t stride = (ptrdiff_t)v->tw * 3;
+    int x0 = m[0] > 0 ? m[0] : 0, y0 = m[1] > 0 ? m[1] : 0;
+    int x1 = m[0] + m[2] < cols ? m[0] + m[2] : cols, y1 = m[1] + m[3] < rows ? m[1] + m[3] : rows;
+    const int masked = x0 < x1 && y0 < y1;
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *pa = a + y * stride, *pb = b + y * stride;
+        if (masked && y >= y0 && y < y1) {
+            if (over(pa, pb, 3 * x0, fuzz) ||
+                over(pa + 3 * x1, pb + 3 * x1, 3 * (cols - x1), fuzz))
+                return 1;
+        } else if (over(pa, pb, 3 * cols, fuzz)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Whether a differs from b enough for mpdecimate to keep it. A band of
  * blocks at a time: the absolute differences summed down its rows into
  * v->acc (free outside scale_down) by a loop the compiler vectorises, then
@@ -518,7 +557,7 @@ void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, 
         int mask[4] = { (int)floor(v->tw / 2.0 - mw / 2.0), (int)floor(v->th / 2.0 - mh / 2.0),
                         mw, mh };
         int rows = v->th - (v->mobile ? 1 : START_BOTTOM);
-        if (count_differences(v, v->cur, v->start, START_FUZZ, rows, mask) > 0) {
+        if (any_difference(v, v->cur, v->start, START_FUZZ, rows, mask)) {
             v->first_change = index;
             v->first_change_time = time;
             store_frame(v, index, time);
