@@ -115,15 +115,17 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
     v->inv = malloc(tn * sizeof(uint64_t));
     v->xstart = malloc(sizeof(int) * ((size_t)v->tw + 1));
     /* a scaled row covers at most max(w, h) / 400 + 1 source rows: the sums of
-     * a column fit 16 bits for pictures up to 65536 pixels a side; one more
-     * element, read (and not used) by the last pixel's 64-bit load in
-     * scale_down */
-    v->acc = calloc((size_t)w * 3 + 1, sizeof(uint16_t));
+     * a column fit 16 bits for pictures up to 65536 pixels a side; four more
+     * elements, read (and not used) by the 64-bit loads past the last column
+     * in scale_down */
+    v->acc = calloc((size_t)w * 3 + 4, sizeof(uint16_t));
+    v->wide = malloc((size_t)v->tw);
     v->cur = malloc(tn * 3);
     v->start = malloc(tn * 3);
     v->ref = malloc(tn * 3);
     v->tmp = malloc(tn * 3);
-    if (!v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
+    v->row = malloc((size_t)v->tw * 3);
+    if (!v->row || !v->wide || !v->xmap || !v->ymap || !v->cells || !v->inv || !v->xstart || !v->acc || !v->cur ||
         !v->start || !v->ref || !v->tmp) {
         settle_visual_free(v);
         return SETTLE_ERR_NOMEM;
@@ -158,6 +160,14 @@ int settle_visual_init(SettleVisual *v, int w, int h, int exact_end, int mobile,
             most = v->cells[i];
     }
     v->packed = SETTLE_LITTLE_ENDIAN && (uint64_t)most * 255 <= UINT16_MAX;
+    /* the cells of a row are k or k + 1 columns wide (k = v->narrow) */
+    v->narrow = w / v->tw;
+    for (int tx = 0; tx < v->tw; tx++) {
+        int k = v->xstart[tx + 1] - v->xstart[tx];
+        v->wide[tx] = (uint8_t)(k != v->narrow);
+        if (k != v->narrow && k != v->narrow + 1)
+            v->narrow = 0;
+    }
     if (v->packed) {
         size_t tw3 = (size_t)v->tw * 3, classes = rows_max - rows_min + 1;
         v->rows_min = (int)rows_min;
@@ -200,6 +210,8 @@ void settle_visual_free(SettleVisual *v)
     free(v->start);
     free(v->ref);
     free(v->tmp);
+    free(v->row);
+    free(v->wide);
     if (v->spool)
         fclose(v->spool);
     if (v->frames)
@@ -214,12 +226,73 @@ static inline uint64_t load64(const uint16_t *p)
     return q;
 }
 
+static inline uint64_t load64b(const uint8_t *p)
+{
+    uint64_t q;
+    memcpy(&q, p, sizeof(q));
+    return q;
+}
+
+static inline void hist_add(uint32_t *hist, const uint8_t *p, uint32_t d)
+{
+    if (p[0] < WHITE || p[1] < WHITE || p[2] < WHITE) {
+        hist[p[0]] += d;
+        hist[256 + p[1]] += d;
+        hist[512 + p[2]] += d;
+    }
+}
+
+/* Puts the n pixels of a scaled row row into old, the row of the previous
+ * picture, moving those that differ in hist from their old values to their
+ * new ones. Few scaled pixels change from one frame to the next even when
+ * every source row did: eight pixels (24 bytes) are compared at a time. */
+static void replace_row(uint32_t hist[SETTLE_HIST_BINS], uint8_t *old, const uint8_t *row, int n)
+{
+    const size_t n3 = (size_t)n * 3;
+    if (!memcmp(old, row, n3))
+        return;
+    for (int x = 0; x < n; x += 8) {
+        const uint8_t *a = old + 3 * x, *b = row + 3 * x;
+        int e = x + 8 < n ? 8 : n - x;
+        if (e == 8 && load64b(a) == load64b(b) && load64b(a + 8) == load64b(b + 8) &&
+            load64b(a + 16) == load64b(b + 16))
+            continue;
+        for (int k = 0; k < e; k++, a += 3, b += 3)
+            if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) {
+                hist_add(hist, a, (uint32_t)-1);
+                hist_add(hist, b, 1);
+            }
+    }
+    memcpy(old, row, n3);
+}
+
+/* The sums of a row of cells k or k + 1 (wide[tx]) columns wide: a pixel's
+ * three sums and the next pixel's first as the four 16-bit lanes of one
+ * 64-bit word, no lane carrying into the next as no cell sums to more than
+ * 65535 (v->packed). Called with k a constant, it has no branch per cell. */
+static inline void gather_cells(const uint16_t *acc, const uint8_t *wide, int tw, const int k,
+                                uint16_t *sums)
+{
+    const uint16_t *p = acc;
+    for (int tx = 0; tx < tw; tx++) {
+        uint64_t s = 0;
+        for (int j = 0; j < k; j++)
+            s += load64(p + 3 * j);
+        s += load64(p + 3 * k) & ((uint64_t)0 - wide[tx]);
+        p += 3 * (k + wide[tx]);
+        memcpy(sums + 3 * tx, &s, sizeof(s));
+    }
+}
+
 /* Box average into v->cur: each scaled pixel is the rounded mean of the
  * source pixels that map to it. The source rows of a scaled row are summed
  * column by column first (dsp->sum_rows), then the columns gathered. */
 static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
                        const uint8_t *dirty)
 {
+    /* after a first whole picture, rows are scaled into v->row and moved
+     * into v->cur and v->hist by replace_row */
+    const int update = dirty != NULL;
     int tw3 = v->tw * 3, w3 = v->w * 3;
     uint16_t *acc = v->acc;
     for (int y = 0; y < v->h;) {
@@ -234,10 +307,13 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             y = ye;
             continue;
         }
-        uint8_t *out = v->cur + (size_t)ty * tw3;
+        uint8_t *const dst = v->cur + (size_t)ty * tw3;
+        uint8_t *const out = update ? v->row : dst;
         if (v->tw == v->w && v->th == v->h) {
             memcpy(out, rgb + y * stride, (size_t)tw3);
             y = ye;
+            if (update)
+                replace_row(v->hist, dst, out, v->tw);
             continue;
         }
         const int rows = ye - y;
@@ -253,26 +329,37 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             const int *xs = v->xstart;
             const int tw = v->tw;
             uint16_t *sums = v->sums;
-            for (int tx = 0; tx < tw; tx++) {
-                const uint16_t *p = acc + 3 * xs[tx];
-                int k = xs[tx + 1] - xs[tx];
-                uint64_t s = 0;
-                /* up to 8 columns without a loop (the widths of a picture
-                 * scaled to 400 pixels from up to 3200), more two a step */
-                for (; k > 8; k -= 2, p += 6)
-                    s += load64(p) + load64(p + 3);
-                switch (k) {
-                case 8: s += load64(p + 21); /* fall through */
-                case 7: s += load64(p + 18); /* fall through */
-                case 6: s += load64(p + 15); /* fall through */
-                case 5: s += load64(p + 12); /* fall through */
-                case 4: s += load64(p + 9); /* fall through */
-                case 3: s += load64(p + 6); /* fall through */
-                case 2: s += load64(p + 3); /* fall through */
-                case 1: s += load64(p); /* fall through */
-                default: break;
+            switch (v->narrow) {
+            case 1: gather_cells(acc, v->wide, tw, 1, sums); break;
+            case 2: gather_cells(acc, v->wide, tw, 2, sums); break;
+            case 3: gather_cells(acc, v->wide, tw, 3, sums); break;
+            case 4: gather_cells(acc, v->wide, tw, 4, sums); break;
+            case 5: gather_cells(acc, v->wide, tw, 5, sums); break;
+            case 6: gather_cells(acc, v->wide, tw, 6, sums); break;
+            case 7: gather_cells(acc, v->wide, tw, 7, sums); break;
+            case 8: gather_cells(acc, v->wide, tw, 8, sums); break;
+            default:
+                for (int tx = 0; tx < tw; tx++) {
+                    const uint16_t *p = acc + 3 * xs[tx];
+                    int k = xs[tx + 1] - xs[tx];
+                    uint64_t s = 0;
+                    /* up to 8 columns without a loop, more two a step */
+                    for (; k > 8; k -= 2, p += 6)
+                        s += load64(p) + load64(p + 3);
+                    switch (k) {
+                    case 8: s += load64(p + 21); /* fall through */
+                    case 7: s += load64(p + 18); /* fall through */
+                    case 6: s += load64(p + 15); /* fall through */
+                    case 5: s += load64(p + 12); /* fall through */
+                    case 4: s += load64(p + 9); /* fall through */
+                    case 3: s += load64(p + 6); /* fall through */
+                    case 2: s += load64(p + 3); /* fall through */
+                    case 1: s += load64(p); /* fall through */
+                    default: break;
+                    }
+                    memcpy(sums + 3 * tx, &s, sizeof(s));
                 }
-                memcpy(sums + 3 * tx, &s, sizeof(s));
+                break;
             }
             /* (sum + n / 2) / n rounded down, in float: exact, as sum + n / 2
              * < 2^17 and n <= 257 are, and the quotient (below 256) rounds
@@ -283,6 +370,8 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             const int32_t *half = v->half + (size_t)(rows - v->rows_min) * tw3;
             for (int i = 0; i < tw3; i++)
                 out[i] = (uint8_t)(int32_t)((float)(sums[i] + half[i]) / size[i]);
+            if (update)
+                replace_row(v->hist, dst, out, tw);
             continue;
         }
         for (int tx = 0; tx < v->tw; tx++) {
@@ -297,6 +386,8 @@ static void scale_down(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride,
             for (int k = 0; k < 3; k++)
                 out[3 * tx + k] = (uint8_t)(((sum[k] + half) * inv[tx]) >> INV_SHIFT);
         }
+        if (update)
+            replace_row(v->hist, dst, out, v->tw);
     }
 }
 
@@ -339,16 +430,58 @@ static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const 
     return n;
 }
 
+/* Whether a byte of a and b (n bytes) differs by more than fuzz: a loop the
+ * compiler vectorises. */
+static int over(const uint8_t *a, const uint8_t *b, int n, int fuzz)
+{
+    uint8_t most = 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t d = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+        most = d > most ? d : most;
+    }
+    return most > fuzz;
+}
+
+/* Whether count_differences would count a pixel: row by row, up to the first
+ * that has one. */
+static int any_difference(const SettleVisual *v, const uint8_t *a, const uint8_t *b, int fuzz,
+                          int rows, const int m[4])
+{
+    int cols = v->tw > 1 ? v->tw - 1 : 1;
+    if (rows < 1)
+        rows = 1;
+    if (rows > v->th)
+        rows = v->th;
+    const ptrdiff_t stride = (ptrdiff_t)v->tw * 3;
+    int x0 = m[0] > 0 ? m[0] : 0, y0 = m[1] > 0 ? m[1] : 0;
+    int x1 = m[0] + m[2] < cols ? m[0] + m[2] : cols, y1 = m[1] + m[3] < rows ? m[1] + m[3] : rows;
+    const int masked = x0 < x1 && y0 < y1;
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *pa = a + y * stride, *pb = b + y * stride;
+        if (masked && y >= y0 && y < y1) {
+            if (over(pa, pb, 3 * x0, fuzz) ||
+                over(pa + 3 * x1, pb + 3 * x1, 3 * (cols - x1), fuzz))
+                return 1;
+        } else if (over(pa, pb, 3 * cols, fuzz)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Whether a differs from b enough for mpdecimate to keep it. A band of
  * blocks at a time: the absolute differences summed down its rows into
  * v->acc (free outside scale_down) by a loop the compiler vectorises, then
- * each block's columns. */
+ * each block's columns; a band whose bytes are all equal is skipped. */
 static int block_changed(const SettleVisual *v, const uint8_t *a, const uint8_t *b)
 {
     const int tw3 = v->tw * 3;
     uint16_t *col = v->acc;
     for (int by = 0; by < v->th; by += KEEP_BLOCK) {
         int ye = by + KEEP_BLOCK < v->th ? by + KEEP_BLOCK : v->th;
+        /* most bands are as they were: their rows are one run of bytes */
+        if (!memcmp(a + (size_t)by * tw3, b + (size_t)by * tw3, (size_t)(ye - by) * tw3))
+            continue;
         memset(col, 0, sizeof(*col) * (size_t)tw3);
         for (int y = by; y < ye; y++) {
             const uint8_t *pa = a + (size_t)y * tw3, *pb = b + (size_t)y * tw3;
@@ -405,8 +538,11 @@ void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, 
             repeat = !dirty[b];
     }
     if (!repeat) {
+        /* the histogram of a picture that follows the previous one is kept
+         * up to date by scale_down */
         scale_down(v, rgb, stride, follows ? dirty : NULL);
-        histogram(v);
+        if (!follows || !dirty)
+            histogram(v);
     }
     v->scaled = index;
     if (repeat) {
@@ -421,7 +557,7 @@ void settle_visual_frame(SettleVisual *v, const uint8_t *rgb, ptrdiff_t stride, 
         int mask[4] = { (int)floor(v->tw / 2.0 - mw / 2.0), (int)floor(v->th / 2.0 - mh / 2.0),
                         mw, mh };
         int rows = v->th - (v->mobile ? 1 : START_BOTTOM);
-        if (count_differences(v, v->cur, v->start, START_FUZZ, rows, mask) > 0) {
+        if (any_difference(v, v->cur, v->start, START_FUZZ, rows, mask)) {
             v->first_change = index;
             v->first_change_time = time;
             store_frame(v, index, time);

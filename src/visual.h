@@ -26,6 +26,8 @@ typedef struct SettleVisual {
     int *xstart;            /* first source column of each scaled column, tw + 1 entries */
     uint16_t *acc;          /* column sums of the source rows of one scaled row */
     int packed;             /* every cell's sums fit 16 bits: gathered 4 lanes at a time */
+    int narrow;             /* every cell is narrow or narrow + 1 columns wide (0: not so) */
+    uint8_t *wide;          /* ... 1 for those narrow + 1 wide, tw entries */
     uint16_t *sums;         /* packed: a scaled row's sums, 3 tw + 1 entries */
     float *size;            /* packed: each sum's cell size, 3 tw per count of source
                              * rows from rows_min */
@@ -33,6 +35,7 @@ typedef struct SettleVisual {
     int rows_min;           /* the fewest source rows of a scaled row */
     const SettleKernels *dsp; /* sum_rows for this CPU */
     uint8_t *cur, *start, *ref, *tmp;
+    uint8_t *row;           /* one scaled row, before replace_row puts it into cur */
     int64_t scaled;         /* the frame whose scaled picture cur holds, -1 for none */
     uint32_t hist[SETTLE_HIST_BINS];       /* the current frame's, near-white pixels left out */
     uint32_t start_hist[SETTLE_HIST_BINS]; /* the start frame's */
