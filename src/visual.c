@@ -409,20 +409,30 @@ static void histogram(SettleVisual *v)
 /* Pixels of a and b (scaled pictures) that differ by more than fuzz in a
  * channel, in the top `rows` rows and all but the last column (as
  * WebPageTest's crop), outside the rectangle m (x, y, w, h; may be empty). */
+/* The region compared (the top *rows rows, clamped, and *cols columns) and
+ * the part of m inside it (x0, y0, x1, y1); returns whether that is empty. */
+static int compared_region(const SettleVisual *v, int *rows, int *cols, const int m[4],
+                           int in[4])
+{
+    *cols = v->tw > 1 ? v->tw - 1 : 1;
+    *rows = *rows < 1 ? 1 : *rows > v->th ? v->th : *rows;
+    in[0] = m[0] > 0 ? m[0] : 0;
+    in[1] = m[1] > 0 ? m[1] : 0;
+    in[2] = m[0] + m[2] < *cols ? m[0] + m[2] : *cols;
+    in[3] = m[1] + m[3] < *rows ? m[1] + m[3] : *rows;
+    return !(in[0] < in[2] && in[1] < in[3]);
+}
+
 static int64_t count_differences(const SettleVisual *v, const uint8_t *a, const uint8_t *b,
                                  int fuzz, int rows, const int m[4])
 {
-    int cols = v->tw > 1 ? v->tw - 1 : 1;
-    if (rows < 1)
-        rows = 1;
-    if (rows > v->th)
-        rows = v->th;
+    int cols, in[4];
+    const int empty = compared_region(v, &rows, &cols, m, in);
     const ptrdiff_t stride = (ptrdiff_t)v->tw * 3;
     int64_t n = v->dsp->count_changed(a, stride, b, stride, cols, rows, fuzz, fuzz, NULL);
     /* less those in the part of m inside that region */
-    int x0 = m[0] > 0 ? m[0] : 0, y0 = m[1] > 0 ? m[1] : 0;
-    int x1 = m[0] + m[2] < cols ? m[0] + m[2] : cols, y1 = m[1] + m[3] < rows ? m[1] + m[3] : rows;
-    if (x0 < x1 && y0 < y1) {
+    const int x0 = in[0], y0 = in[1], x1 = in[2], y1 = in[3];
+    if (!empty) {
         const ptrdiff_t at = y0 * stride + 3 * x0;
         n -= v->dsp->count_changed(a + at, stride, b + at, stride, x1 - x0, y1 - y0, fuzz, fuzz,
                                    NULL);
@@ -447,15 +457,10 @@ static int over(const uint8_t *a, const uint8_t *b, int n, int fuzz)
 static int any_difference(const SettleVisual *v, const uint8_t *a, const uint8_t *b, int fuzz,
                           int rows, const int m[4])
 {
-    int cols = v->tw > 1 ? v->tw - 1 : 1;
-    if (rows < 1)
-        rows = 1;
-    if (rows > v->th)
-        rows = v->th;
+    int cols, in[4];
+    const int masked = !compared_region(v, &rows, &cols, m, in);
     const ptrdiff_t stride = (ptrdiff_t)v->tw * 3;
-    int x0 = m[0] > 0 ? m[0] : 0, y0 = m[1] > 0 ? m[1] : 0;
-    int x1 = m[0] + m[2] < cols ? m[0] + m[2] : cols, y1 = m[1] + m[3] < rows ? m[1] + m[3] : rows;
-    const int masked = x0 < x1 && y0 < y1;
+    const int x0 = in[0], y0 = in[1], x1 = in[2], y1 = in[3];
     for (int y = 0; y < rows; y++) {
         const uint8_t *pa = a + y * stride, *pb = b + y * stride;
         if (masked && y >= y0 && y < y1) {
