@@ -527,24 +527,20 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         memset(c->dirty, 0, (size_t)nbands);
         for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
             int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
+            /* the source rows the band reads: rows of the whole picture; a
+             * blur reads blur_r rows beyond the band */
+            int top = c->cy + y0 - c->blur_r, bottom = c->cy + y0 + bh - 1 + c->blur_r;
+            top = top < 0 ? 0 : top;
+            bottom = bottom > c->fh - 1 ? c->fh - 1 : bottom;
             if (changed) {
-                /* the source's bands are rows of the whole picture; a blur
-                 * reads blur_r rows beyond the band */
-                int top = c->cy + y0 - c->blur_r, bottom = c->cy + y0 + bh - 1 + c->blur_r;
-                top = top < 0 ? 0 : top;
-                bottom = bottom > c->fh - 1 ? c->fh - 1 : bottom;
                 int any = 0;
                 for (int k = top / band_h; k <= bottom / band_h; k++)
                     any |= changed[k];
                 if (!any)
                     continue;
             }
-            if (fill) {
-                int top = c->cy + y0 - c->blur_r, bottom = c->cy + y0 + bh - 1 + c->blur_r;
-                if ((ret = fill(fill_opaque, top < 0 ? 0 : top,
-                                bottom > c->fh - 1 ? c->fh - 1 : bottom)) < 0)
-                    return ret;
-            }
+            if (fill && (ret = fill(fill_opaque, top, bottom)) < 0)
+                return ret;
             ptrdiff_t bs;
             const uint8_t *band = band_pixels(c, rgb, p->stride, y0, bh, &bs);
             SettleDelta dl;

@@ -36,6 +36,7 @@ typedef struct Decoder {
     uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
     int lazy;                    /* this picture's bands wait for fill_rows */
     SettleYuvCoef coef;          /* of this picture, for settle's own conversion */
+    int coef_key;                /* the matrix and range coef is for; -1 none */
     AVPacket *pkt;
     AVFrame *frame;
     uint8_t *rgb;
@@ -125,6 +126,28 @@ static const char *av_err(int err, char *buf, size_t len)
  * is converted on its own, so its RGB depends on its own rows only. */
 #define BAND SETTLE_BAND_ROWS
 
+/* The stream's colour matrix: swscale's name for it and its luma weights
+ * (Kr, Kb) for settle's own conversion. BT.601 for the unspecified ones, as
+ * swscale's default. */
+typedef struct Matrix {
+    int sws;
+    double kr, kb;
+} Matrix;
+
+static Matrix stream_matrix(enum AVColorSpace spc)
+{
+    switch (spc) {
+    case AVCOL_SPC_BT709: return (Matrix){ SWS_CS_ITU709, 0.2126, 0.0722 };
+    case AVCOL_SPC_FCC: return (Matrix){ SWS_CS_FCC, 0.30, 0.11 };
+    case AVCOL_SPC_SMPTE240M: return (Matrix){ SWS_CS_SMPTE240M, 0.212, 0.087 };
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL: return (Matrix){ SWS_CS_BT2020, 0.2627, 0.0593 };
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M: return (Matrix){ SWS_CS_ITU601, 0.299, 0.114 };
+    default: return (Matrix){ SWS_CS_DEFAULT, 0.299, 0.114 };
+    }
+}
+
 static struct SwsContext *get_scaler(struct SwsContext *sws, const AVFrame *f, int sw, int sh,
                                      int dw, int dh)
 {
@@ -133,17 +156,7 @@ static struct SwsContext *get_scaler(struct SwsContext *sws, const AVFrame *f, i
     if (!sws)
         return NULL;
     /* Honour the stream's matrix and range so marker colours come out as drawn. */
-    int cs = SWS_CS_DEFAULT;
-    switch (f->colorspace) {
-    case AVCOL_SPC_BT709: cs = SWS_CS_ITU709; break;
-    case AVCOL_SPC_FCC: cs = SWS_CS_FCC; break;
-    case AVCOL_SPC_SMPTE240M: cs = SWS_CS_SMPTE240M; break;
-    case AVCOL_SPC_BT2020_NCL:
-    case AVCOL_SPC_BT2020_CL: cs = SWS_CS_BT2020; break;
-    case AVCOL_SPC_BT470BG:
-    case AVCOL_SPC_SMPTE170M: cs = SWS_CS_ITU601; break;
-    default: break;
-    }
+    const int cs = stream_matrix(f->colorspace).sws;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
     int is_yuv = desc && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3;
     if (is_yuv) {
@@ -157,22 +170,19 @@ static struct SwsContext *get_scaler(struct SwsContext *sws, const AVFrame *f, i
 
 /* 8-bit 4:2:0, the format of nearly every capture, is converted by settle's
  * own kernel (yuv420_rgb), the same on every CPU; the matrix and range are
- * the stream's, as get_scaler gives them to swscale for the other formats. */
-static int yuv_coef(const AVFrame *f, SettleYuvCoef *k)
+ * the stream's, as get_scaler gives them to swscale for the other formats.
+ * The coefficients are made again only when those change. */
+static int yuv_coef(Decoder *d, const AVFrame *f)
 {
     if (f->format != AV_PIX_FMT_YUV420P && f->format != AV_PIX_FMT_YUVJ420P)
         return 0;
-    double kr = 0.299, kb = 0.114; /* BT.601, swscale's default */
-    switch (f->colorspace) {
-    case AVCOL_SPC_BT709: kr = 0.2126, kb = 0.0722; break;
-    case AVCOL_SPC_FCC: kr = 0.30, kb = 0.11; break;
-    case AVCOL_SPC_SMPTE240M: kr = 0.212, kb = 0.087; break;
-    case AVCOL_SPC_BT2020_NCL:
-    case AVCOL_SPC_BT2020_CL: kr = 0.2627, kb = 0.0593; break;
-    default: break;
+    const int full = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P;
+    const int key = (int)f->colorspace * 2 + full;
+    if (key != d->coef_key) {
+        const Matrix m = stream_matrix(f->colorspace);
+        settle_yuv_coef(&d->coef, m.kr, m.kb, full);
+        d->coef_key = key;
     }
-    settle_yuv_coef(k, kr, kb, f->color_range == AVCOL_RANGE_JPEG ||
-                                  f->format == AV_PIX_FMT_YUVJ420P);
     return 1;
 }
 
@@ -228,7 +238,7 @@ static int convert(Decoder *d, const AVFrame *f)
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(f->format);
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
-    d->lazy = yuv_coef(f, &d->coef);
+    d->lazy = yuv_coef(d, f);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0, bh);
@@ -480,7 +490,7 @@ static int64_t codec_max_pixels(const SettleContext *c)
  * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
 static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
 {
-    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN };
+    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1 };
     AVDictionary **sopts = NULL;
     unsigned nb_sopts = 0;
     char eb[128];
