@@ -125,19 +125,32 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
     out->rows = rows;
 }
 
+int64_t settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                         int w, int h, int tol, int strong_tol, int64_t *strong,
+                         uint32_t hist[SETTLE_HIST_BINS])
+{
+    const int64_t n = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
+                                           strong);
+    settle_histogram_rgb(cur, cstride, w, h, hist);
+    for (int y = 0; y < h; y++)
+        memcpy(prev + y * pstride, cur + y * cstride, (size_t)w * 3);
+    return n;
+}
+
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
                         SettleDelta *out)
 {
     const size_t row = (size_t)w * 3;
-    /* How many pixels changed, from every eighth pixel of the changed rows:
-     * moving a changed pixel's values in the histogram costs about 2.6 times
-     * counting a pixel afresh (meson test --benchmark), so a band where more
-     * than about 3/8 of the pixels changed is counted afresh. */
-    int changed_rows = 0;
+    /* How many pixels changed, from every eighth pixel of every fourth
+     * changed row (the first among them): moving a changed pixel's values in
+     * the histogram costs about 2.6 times counting a pixel afresh (meson test
+     * --benchmark), so a band where more than about 3/8 of the pixels changed
+     * is counted afresh. */
+    int changed_rows = 0, probed = 0;
     int rows[SETTLE_BAND_MAX];
-    int64_t sampled = 0, differ = 0;
+    int64_t differ = 0;
     if (h > SETTLE_BAND_MAX) { /* not a band: no sampling, the plain incremental kernel */
         uint32_t before[SETTLE_HIST_BINS];
         memcpy(before, band_hist, sizeof(before));
@@ -149,10 +162,12 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     }
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-        sampled += (w + 7) / 8;
         if (!memcmp(pc, pp, row))
             continue;
         rows[changed_rows++] = y;
+        if ((changed_rows - 1) % 4)
+            continue;
+        probed++;
         /* without branches: whether a sampled pixel differs is a coin toss */
         for (size_t x = 0; x < row; x += 24)
             differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
@@ -163,7 +178,9 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         return;
     uint32_t old[SETTLE_HIST_BINS];
     memcpy(old, band_hist, sizeof(old));
-    if (8 * differ < 3 * sampled) {
+    /* differ / (probed * per_row) of the changed rows' pixels differ */
+    const int64_t per_row = (w + 7) / 8;
+    if (8 * differ * changed_rows < 3 * per_row * probed * h) {
         for (int i = 0; i < changed_rows; i++) {
             SettleDelta d;
             k->delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride, w,
@@ -173,15 +190,12 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
             out->marker += d.marker;
         }
     } else {
-        out->changed = k->count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
-                                        &out->strong);
         if (marker)
             out->marker = k->count_color(cur, cstride, w, h, marker, mtol) -
                           k->count_color(prev, pstride, w, h, marker, mtol);
         memset(band_hist, 0, SETTLE_HIST_BINS * sizeof(*band_hist));
-        k->histogram_rgb(cur, cstride, w, h, band_hist);
-        for (int y = 0; y < h; y++)
-            memcpy(prev + y * pstride, cur + y * cstride, row);
+        out->changed = k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol,
+                                    &out->strong, band_hist);
     }
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
         hist[i] += band_hist[i] - old[i];
@@ -268,6 +282,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->histogram_rgb = settle_histogram_rgb;
     k->count_color = settle_count_color;
     k->delta_rgb = settle_delta_rgb;
+    k->renew_rgb = settle_renew_rgb;
     k->sum_rows = settle_sum_rows;
     k->yuv420_rgb = settle_yuv420_rgb;
 #if SETTLE_X86
@@ -276,12 +291,14 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->histogram_rgb = settle_histogram_rgb_x4;
         k->count_color = settle_count_color_sse2;
         k->delta_rgb = settle_delta_rgb_sse2;
+        k->renew_rgb = settle_renew_rgb_sse2;
         k->sum_rows = settle_sum_rows_sse2;
     }
     if (flags & SETTLE_CPU_AVX2) {
         k->count_changed = settle_count_changed_avx2;
         k->count_color = settle_count_color_avx2;
         k->delta_rgb = settle_delta_rgb_avx2;
+        k->renew_rgb = settle_renew_rgb_avx2;
         k->sum_rows = settle_sum_rows_avx2;
         k->yuv420_rgb = settle_yuv420_rgb_avx2;
     }

@@ -46,6 +46,13 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
 
+/* settle_count_changed of cur against prev, then cur's values added to hist
+ * (settle_histogram_rgb) and cur copied into prev: a band counted afresh, in
+ * one pass. */
+int64_t settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                         int w, int h, int tol, int strong_tol, int64_t *strong,
+                         uint32_t hist[SETTLE_HIST_BINS]);
+
 /* Counts the pixels whose R, G and B are each within tol of rgb. */
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
                            const uint8_t rgb[3], int tol);
@@ -107,6 +114,9 @@ typedef struct SettleKernels {
     void (*delta_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+    int64_t (*renew_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                         ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                         int64_t *strong, uint32_t hist[SETTLE_HIST_BINS]);
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
     void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,

@@ -125,6 +125,26 @@ static void check(const SettleKernels *k, const char *path)
         if (memcmp(h_ref, h_k, sizeof(h_ref)))
             fail_msg("histogram_rgb %s", what);
 
+        /* a band counted afresh: the counts, cur's values added to a
+         * histogram that holds some already, prev made cur, its padding
+         * untouched */
+        memcpy(p_ref, prev, (size_t)(stride * h));
+        memcpy(p_k, prev, (size_t)(stride * h));
+        for (int i = 0; i < SETTLE_HIST_BINS; i++)
+            h_ref[i] = h_k[i] = rnd() % 1000;
+        s_ref = -1, s_k = -2;
+        n_ref = ref->renew_rgb(cur, stride, p_ref, stride, w, h, tol, stol, &s_ref, h_ref);
+        n_k = k->renew_rgb(cur, stride, p_k, stride, w, h, tol, stol, &s_k, h_k);
+        if (n_ref != n_k || s_ref != s_k)
+            fail_msg("renew_rgb %s: %lld/%lld, reference %lld/%lld", what, (long long)n_k,
+                     (long long)s_k, (long long)n_ref, (long long)s_ref);
+        if (memcmp(h_ref, h_k, sizeof(h_ref)))
+            fail_msg("renew_rgb %s: histogram", what);
+        if (memcmp(p_ref, p_k, (size_t)(stride * h)))
+            fail_msg("renew_rgb %s: previous picture", what);
+        assert_int_equal(n_ref, ref->count_changed(cur, stride, prev, stride, w, h, tol, stol,
+                                                   NULL));
+
         /* the incremental kernel, with and without the marker: the counts,
          * the histogram moved, prev updated and its padding untouched */
         for (int m = 0; m < 2; m++) {

@@ -157,28 +157,63 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     out->rows = rows;
 }
 
-/* Not SIMD (there is no scatter): four histograms, one for each pixel of a
- * group of four, so that equal neighbours (a flat colour, a camera's
- * noise about one level) do not wait on each other's increments. */
+/* hist takes the first of the four parts. */
 void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
                              uint32_t hist[SETTLE_HIST_BINS])
 {
-    uint32_t part[4][SETTLE_HIST_BINS];
-    memset(part, 0, sizeof(part));
-    const int body = w & ~3;
+    uint32_t more[3][SETTLE_HIST_BINS];
+    memset(more, 0, sizeof(more));
+    uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
+    for (int y = 0; y < h; y++)
+        settle_histogram_row_x4(p + y * stride, w, part);
+    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        hist[i] += more[0][i] + more[1][i] + more[2][i];
+}
+
+/* Row by row, the row's pixels in the L1 cache for all three: counted (as
+ * settle_count_changed_sse2), copied into prev, then histogrammed. */
+int64_t settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                              ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                              int64_t *strong, uint32_t hist[SETTLE_HIST_BINS])
+{
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
+        return settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, strong, hist);
+    const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
+    const int body = w & ~15;
+    uint32_t more[3][SETTLE_HIST_BINS];
+    memset(more, 0, sizeof(more));
+    uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
+    int64_t changed = 0, big = 0;
     for (int y = 0; y < h; y++) {
-        const uint8_t *row = p + y * stride;
-        for (int x = 0; x < 3 * body; x += 12) {
-            part[0][row[x]]++, part[0][256 + row[x + 1]]++, part[0][512 + row[x + 2]]++;
-            part[1][row[x + 3]]++, part[1][256 + row[x + 4]]++, part[1][512 + row[x + 5]]++;
-            part[2][row[x + 6]]++, part[2][256 + row[x + 7]]++, part[2][512 + row[x + 8]]++;
-            part[3][row[x + 9]]++, part[3][256 + row[x + 10]]++, part[3][512 + row[x + 11]]++;
+        const uint8_t *pc = cur + y * cstride;
+        uint8_t *pp = prev + y * pstride;
+        for (int x = 0; x < 3 * body; x += 48) {
+            const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
+            const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + x + 16));
+            const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + x + 32));
+            const __m128i d0 = absdiff(a0, _mm_loadu_si128((const __m128i *)(pp + x)));
+            const __m128i d1 = absdiff(a1, _mm_loadu_si128((const __m128i *)(pp + x + 16)));
+            const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + x + 32)));
+            changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
+            big += popcount48(settle_any3(over48(d0, d1, d2, st)));
+            _mm_storeu_si128((__m128i *)(pp + x), a0);
+            _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
+            _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
         }
-        for (int x = 3 * body; x < 3 * w; x += 3)
-            part[0][row[x]]++, part[0][256 + row[x + 1]]++, part[0][512 + row[x + 2]]++;
+        if (body < w) {
+            int64_t s;
+            changed += settle_count_changed(pc + 3 * body, cstride, pp + 3 * body, pstride,
+                                            w - body, 1, tol, strong_tol, &s);
+            big += s;
+            memcpy(pp + 3 * body, pc + 3 * body, (size_t)(w - body) * 3);
+        }
+        settle_histogram_row_x4(pc, w, part);
     }
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
-        hist[i] += part[0][i] + part[1][i] + part[2][i] + part[3][i];
+        hist[i] += more[0][i] + more[1][i] + more[2][i];
+    if (strong)
+        *strong = big;
+    return changed;
 }
 
 /* 16 columns at a time, then 8, the sums in registers down all the rows. */

@@ -19,7 +19,10 @@
                                 const uint8_t *marker, int mtol,                              \
                                 uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);     \
     void settle_sum_rows_##isa(const uint8_t *p, ptrdiff_t stride, int n, int rows,           \
-                               uint16_t *sums);
+                               uint16_t *sums);                                          \
+    int64_t settle_renew_rgb_##isa(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,      \
+                                   ptrdiff_t pstride, int w, int h, int tol, int strong_tol,  \
+                                   int64_t *strong, uint32_t hist[SETTLE_HIST_BINS]);
 
 SETTLE_X86_DECLARE(sse2)
 void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
@@ -51,6 +54,24 @@ static inline uint64_t settle_all3(uint64_t m)
 static inline int settle_near_color(const uint8_t *p, const uint8_t *m, int tol)
 {
     return abs(p[0] - m[0]) <= tol && abs(p[1] - m[1]) <= tol && abs(p[2] - m[2]) <= tol;
+}
+
+/* Not SIMD (there is no scatter): four histograms, part[0] to part[3], one
+ * for each pixel of a group of four, so that equal neighbours (a flat colour,
+ * a camera's noise about one level) do not wait on each other's increments.
+ * Adds one row of w pixels. */
+static inline void settle_histogram_row_x4(const uint8_t *row, int w, uint32_t *const part[4])
+{
+    uint32_t *p0 = part[0], *p1 = part[1], *p2 = part[2], *p3 = part[3];
+    const int body = w & ~3;
+    for (int x = 0; x < 3 * body; x += 12) {
+        p0[row[x]]++, p0[256 + row[x + 1]]++, p0[512 + row[x + 2]]++;
+        p1[row[x + 3]]++, p1[256 + row[x + 4]]++, p1[512 + row[x + 5]]++;
+        p2[row[x + 6]]++, p2[256 + row[x + 7]]++, p2[512 + row[x + 8]]++;
+        p3[row[x + 9]]++, p3[256 + row[x + 10]]++, p3[512 + row[x + 11]]++;
+    }
+    for (int x = 3 * body; x < 3 * w; x += 3)
+        p0[row[x]]++, p0[256 + row[x + 1]]++, p0[512 + row[x + 2]]++;
 }
 
 #endif
