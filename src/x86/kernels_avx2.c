@@ -272,8 +272,8 @@ static inline __m256i to_q0(__m256i yy, __m256i c)
 }
 
 /* 32 pixels a step: the chroma terms of 16 samples, each spread over its two
- * pixels, the three channels packed to bytes in order (pack is per 128-bit
- * lane: permute4x64 restores it) and interleaved by pshufb per lane. */
+ * pixels, the three channels packed to bytes in order and interleaved by
+ * pshufb per lane. */
 void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
                             const uint8_t *v, ptrdiff_t vstride, int w, int h,
@@ -308,26 +308,23 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
             const __m256i cg = _mm256_add_epi16(_mm256_mulhrs_epi16(uu, cgu),
                                                 _mm256_mulhrs_epi16(vv, cgv));
             const __m256i cb = _mm256_mulhrs_epi16(uu, cbu);
+            /* luma as 16-bit lanes in the order [0-7 | 16-23] and [8-15 | 24-31]:
+             * the chroma terms spread over their pixel pairs within each lane
+             * line up with them, and packing restores the pixels' order */
             const __m256i yb = _mm256_loadu_si256((const __m256i *)(py + x));
+            const __m256i z = _mm256_setzero_si256();
             __m256i yy[2];
             for (int i = 0; i < 2; i++) {
-                const __m256i y16 = _mm256_cvtepu8_epi16(i ? _mm256_extracti128_si256(yb, 1)
-                                                           : _mm256_castsi256_si128(yb));
+                const __m256i y16 = i ? _mm256_unpackhi_epi8(yb, z) : _mm256_unpacklo_epi8(yb, z);
                 yy[i] = _mm256_add_epi16(
                     _mm256_mulhrs_epi16(_mm256_slli_epi16(_mm256_sub_epi16(y16, yoff), 7), cy),
                     r32);
             }
             const __m256i cc[3] = { cr, cg, cb };
             __m256i ch8[3];
-            for (int c = 0; c < 3; c++) {
-                /* chroma samples 0-7 and 8-15 each twice: pixels 0-15, 16-31 */
-                const __m256i lo = _mm256_unpacklo_epi16(cc[c], cc[c]);
-                const __m256i hi = _mm256_unpackhi_epi16(cc[c], cc[c]);
-                const __m256i c0 = _mm256_permute2x128_si256(lo, hi, 0x20);
-                const __m256i c1 = _mm256_permute2x128_si256(lo, hi, 0x31);
-                ch8[c] = _mm256_permute4x64_epi64(
-                    _mm256_packus_epi16(to_q0(yy[0], c0), to_q0(yy[1], c1)), 0xd8);
-            }
+            for (int c = 0; c < 3; c++)
+                ch8[c] = _mm256_packus_epi16(to_q0(yy[0], _mm256_unpacklo_epi16(cc[c], cc[c])),
+                                             to_q0(yy[1], _mm256_unpackhi_epi16(cc[c], cc[c])));
             __m256i o[3];
             for (int b = 0; b < 3; b++)
                 o[b] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(ch8[0], m[0][b]),
