@@ -135,6 +135,8 @@ static void reset(SettleContext *c)
     c->band_hist = NULL;
     free(c->dirty);
     c->dirty = NULL;
+    free(c->fresh);
+    c->fresh = NULL;
     free(c->pre_src);
     c->pre_src = NULL;
     free(c->pre_out);
@@ -255,7 +257,8 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     c->band_hist = malloc((size_t)((h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS) *
                           SETTLE_HIST_BINS * sizeof(*c->band_hist));
     c->dirty = malloc((size_t)(h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS);
-    if (!c->prev || !c->band_hist || !c->dirty)
+    c->fresh = calloc((size_t)(h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS, 1);
+    if (!c->prev || !c->band_hist || !c->dirty || !c->fresh)
         return SETTLE_ERR_NOMEM;
     c->crop_pending = 0;
     c->crop_tries = 0;
@@ -500,6 +503,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     int nbands = (c->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     if (c->n == 0) {
         memset(c->hist, 0, sizeof(c->hist));
+        memset(c->fresh, 0, (size_t)nbands);
         c->marker_count = 0;
         for (int i = 0; i < nbands; i++) {
             uint32_t *bh = c->band_hist + (size_t)i * SETTLE_HIST_BINS;
@@ -547,7 +551,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             settle_update_band(&c->dsp, band, bs, c->prev + (size_t)y0 * c->w * 3,
                                (ptrdiff_t)c->w * 3, c->w, bh, c->s.tolerance, STRONG_TOLERANCE,
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
-                               c->band_hist + (size_t)i * SETTLE_HIST_BINS, c->hist, &dl);
+                               c->band_hist + (size_t)i * SETTLE_HIST_BINS, c->hist,
+                               c->fresh + i, &dl);
             r.diff += dl.changed;
             r.strong += dl.strong;
             c->marker_count += dl.marker;

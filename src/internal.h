@@ -70,6 +70,7 @@ struct SettleContext {
     int64_t marker_count;             /* its pixels of the marker colour */
     uint32_t *band_hist;              /* the histogram of each band of BAND_ROWS rows */
     uint8_t *dirty;                   /* per band: differs from the previous picture */
+    uint8_t *fresh;                   /* per band: settle_update_band's state */
     SettleKernels dsp;                /* the kernels for this CPU */
 
     /* --ignore and --blur: bands are measured from a prepared copy */

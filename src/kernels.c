@@ -125,24 +125,33 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
     out->rows = rows;
 }
 
-int64_t settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
-                         int w, int h, int tol, int strong_tol, int64_t *strong,
-                         uint32_t hist[SETTLE_HIST_BINS])
+void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
+                      SettleDelta *out)
 {
-    const int64_t n = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
-                                           strong);
+    out->changed = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
+                                        &out->strong);
+    out->marker = out->rows = out->differ = 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
+        int64_t n = 0;
+        for (int x = 0; x < 3 * w; x += 3)
+            n += pc[x] != pp[x] || pc[x + 1] != pp[x + 1] || pc[x + 2] != pp[x + 2];
+        out->rows += n > 0;
+        out->differ += n;
+    }
     settle_histogram_rgb(cur, cstride, w, h, hist);
     for (int y = 0; y < h; y++)
         memcpy(prev + y * pstride, cur + y * cstride, (size_t)w * 3);
-    return n;
 }
 
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        SettleDelta *out)
+                        uint8_t *fresh, SettleDelta *out)
 {
     const size_t row = (size_t)w * 3;
+    uint32_t old[SETTLE_HIST_BINS];
     /* How many pixels changed, from every eighth pixel of every fourth
      * changed row (the first among them): moving a changed pixel's values in
      * the histogram costs about 2.6 times counting a pixel afresh (meson test
@@ -160,27 +169,30 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
             hist[i] += band_hist[i] - before[i];
         return;
     }
-    for (int y = 0; y < h; y++) {
-        const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-        if (!memcmp(pc, pp, row))
-            continue;
-        rows[changed_rows++] = y;
-        if ((changed_rows - 1) % 4)
-            continue;
-        probed++;
-        /* without branches: whether a sampled pixel differs is a coin toss */
-        for (size_t x = 0; x < row; x += 24)
-            differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
+    int afresh = fresh && *fresh;
+    if (!afresh) {
+        for (int y = 0; y < h; y++) {
+            const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
+            if (!memcmp(pc, pp, row))
+                continue;
+            rows[changed_rows++] = y;
+            if ((changed_rows - 1) % 4)
+                continue;
+            probed++;
+            /* without branches: whether a sampled pixel differs is a coin toss */
+            for (size_t x = 0; x < row; x += 24)
+                differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
+        }
+        out->changed = out->strong = out->marker = out->differ = 0;
+        out->rows = changed_rows;
+        if (!changed_rows)
+            return;
+        /* differ / (probed * per_row) of the changed rows' pixels differ */
+        const int64_t per_row = (w + 7) / 8;
+        afresh = 8 * differ * changed_rows >= 3 * per_row * probed * h;
     }
-    out->changed = out->strong = out->marker = 0;
-    out->rows = changed_rows;
-    if (!changed_rows)
-        return;
-    uint32_t old[SETTLE_HIST_BINS];
     memcpy(old, band_hist, sizeof(old));
-    /* differ / (probed * per_row) of the changed rows' pixels differ */
-    const int64_t per_row = (w + 7) / 8;
-    if (8 * differ * changed_rows < 3 * per_row * probed * h) {
+    if (!afresh) {
         for (int i = 0; i < changed_rows; i++) {
             SettleDelta d;
             k->delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride, w,
@@ -189,13 +201,18 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
             out->strong += d.strong;
             out->marker += d.marker;
         }
+        if (fresh)
+            *fresh = 0;
     } else {
-        if (marker)
-            out->marker = k->count_color(cur, cstride, w, h, marker, mtol) -
-                          k->count_color(prev, pstride, w, h, marker, mtol);
+        const int64_t mk = marker ? k->count_color(cur, cstride, w, h, marker, mtol) -
+                                        k->count_color(prev, pstride, w, h, marker, mtol)
+                                  : 0;
         memset(band_hist, 0, SETTLE_HIST_BINS * sizeof(*band_hist));
-        out->changed = k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol,
-                                    &out->strong, band_hist);
+        k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, band_hist, out);
+        out->marker = mk;
+        /* still mostly changed: counted afresh again next time, unlooked */
+        if (fresh)
+            *fresh = 8 * out->differ >= 3 * (int64_t)w * h;
     }
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
         hist[i] += band_hist[i] - old[i];

@@ -34,6 +34,7 @@ typedef struct SettleDelta {
     int64_t strong;        /* ... exceeds strong_tol */
     int64_t marker;        /* change in the count of pixels within mtol of the marker */
     int64_t rows;          /* rows in which any byte differed */
+    int64_t differ;        /* pixels in which any byte differed (renew_rgb only) */
 } SettleDelta;
 
 /* One pass over two pictures that skips unchanged rows and pixels: counts the
@@ -46,12 +47,13 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
 
-/* settle_count_changed of cur against prev, then cur's values added to hist
- * (settle_histogram_rgb) and cur copied into prev: a band counted afresh, in
- * one pass. */
-int64_t settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
-                         int w, int h, int tol, int strong_tol, int64_t *strong,
-                         uint32_t hist[SETTLE_HIST_BINS]);
+/* A band counted afresh, in one pass: settle_count_changed of cur against
+ * prev (out->changed, out->strong), the rows and the pixels in which any byte
+ * differs (out->rows, out->differ; out->marker is 0), then cur's values added
+ * to hist (settle_histogram_rgb) and cur copied into prev. */
+void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
+                      SettleDelta *out);
 
 /* Counts the pixels whose R, G and B are each within tol of rgb. */
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
@@ -114,9 +116,9 @@ typedef struct SettleKernels {
     void (*delta_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
-    int64_t (*renew_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
-                         ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                         int64_t *strong, uint32_t hist[SETTLE_HIST_BINS]);
+    void (*renew_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
+                      SettleDelta *out);
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
     void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
@@ -130,11 +132,14 @@ void settle_kernels_init(SettleKernels *k, unsigned flags);
 /* k->delta_rgb for one band of rows whose own histogram band_hist is
  * kept: where few pixels changed it moves the changed ones in band_hist, where
  * many did it counts and recomputes the band afresh (cheaper than moving
- * every pixel), and either way adds the band's change to hist. */
+ * every pixel), and either way adds the band's change to hist. *fresh (NULL:
+ * none) is the band's state from one picture to the next: set when the band
+ * was counted afresh and most of its pixels differed, so that it is counted
+ * afresh again without looking first (a camera's noise). */
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        SettleDelta *out);
+                        uint8_t *fresh, SettleDelta *out);
 
 #endif

@@ -186,9 +186,11 @@ static void test_delta_matches_reference(void **state)
 }
 
 /* The band kernel, sparse and dense changes, against the reference, with
- * the kernels of k. */
-static void check_update_band(const SettleKernels *k, int BH)
+ * the kernels of k; with its state kept from one round to the next (a band
+ * counted afresh again without looking: also when nothing changed) or none. */
+static void check_update_band(const SettleKernels *k, int BH, int keep_state)
 {
+    uint8_t state = 0;
     enum { BW = 77, MAXH = 80, ROUNDS = 60 };
     static uint8_t cur[BW * MAXH * 3], prev[BW * MAXH * 3], ref_prev[BW * MAXH * 3];
     const uint8_t marker[3] = { 0x2a, 0x6d, 0xf4 };
@@ -204,6 +206,7 @@ static void check_update_band(const SettleKernels *k, int BH)
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
         total[i] = band[i] + 1000;
     int64_t marker_count = settle_count_color(prev, BW * 3, BW, BH, marker, 20);
+    int afresh = 0;
     for (int round = 0; round < ROUNDS; round++) {
         memcpy(cur, prev, (size_t)BW * BH * 3);
         int rows = round % 3 == 0 ? 0 : round % 3 == 1 ? 2 : BH; /* none, sparse, dense */
@@ -217,6 +220,8 @@ static void check_update_band(const SettleKernels *k, int BH)
                     memcpy(p, marker, 3);
                 else if ((seed >> 5) % 5 == 1)
                     p[0] = (uint8_t)(seed >> 16);
+                else if ((seed >> 5) % 5 == 2 && rows == BH)
+                    p[1] ^= 1; /* dense: most pixels differ */
             }
         }
         int64_t strong_ref;
@@ -227,7 +232,8 @@ static void check_update_band(const SettleKernels *k, int BH)
 
         SettleDelta d;
         settle_update_band(k, cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20, band, total,
-                           &d);
+                           keep_state ? &state : NULL, &d);
+        afresh += state;
         marker_count += d.marker;
         assert_int_equal(d.changed, changed_ref);
         assert_int_equal(d.strong, strong_ref);
@@ -238,6 +244,10 @@ static void check_update_band(const SettleKernels *k, int BH)
         assert_memory_equal(prev, cur, (size_t)BW * BH * 3);
         memcpy(ref_prev, cur, (size_t)BW * BH * 3);
     }
+    /* the dense rounds (all but the first) leave the state set, so that the
+     * rounds after them, where nothing changed, take the path without looking */
+    if (keep_state && BH <= SETTLE_BAND_MAX)
+        assert_true(afresh >= ROUNDS / 3 - 1);
 }
 
 static void test_update_band_matches_reference(void **state)
@@ -248,9 +258,11 @@ static void test_update_band_matches_reference(void **state)
     for (unsigned flags = 0; flags <= cpu; flags = flags * 2 + 1) {
         SettleKernels k;
         settle_kernels_init(&k, flags & cpu);
-        check_update_band(&k, 16);
-        check_update_band(&k, 1);
-        check_update_band(&k, 80); /* taller than a band: the plain incremental path */
+        for (int keep = 0; keep < 2; keep++) {
+            check_update_band(&k, 16, keep);
+            check_update_band(&k, 1, keep);
+            check_update_band(&k, 80, keep); /* taller than a band: the plain incremental path */
+        }
     }
 }
 

@@ -174,45 +174,54 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
 
 /* Row by row, the row's pixels in the L1 cache for all three: counted (as
  * settle_count_changed_avx2), copied into prev, then histogrammed. */
-int64_t settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
-                              ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                              int64_t *strong, uint32_t hist[SETTLE_HIST_BINS])
+void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                           uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
 {
-    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
-        return settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, strong, hist);
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, hist, out);
+        return;
+    }
     const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
     const int body = w & ~31;
     uint32_t more[3][SETTLE_HIST_BINS];
     memset(more, 0, sizeof(more));
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
-    int64_t changed = 0, big = 0;
+    int64_t changed = 0, big = 0, differ = 0, rows = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
+        int64_t n = 0;
         for (int x = 0; x < 3 * body; x += 96) {
             const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
             const __m256i d0 = absdiff(a0, load(pp + x)), d1 = absdiff(a1, load(pp + x + 32));
             const __m256i d2 = absdiff(a2, load(pp + x + 64));
             changed += count_over(d0, d1, d2, t);
             big += count_over(d0, d1, d2, st);
+            n += count_over(d0, d1, d2, _mm256_setzero_si256());
             _mm256_storeu_si256((__m256i *)(pp + x), a0);
             _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
             _mm256_storeu_si256((__m256i *)(pp + x + 64), a2);
         }
         if (body < w) {
-            int64_t s;
-            changed += settle_count_changed(pc + 3 * body, cstride, pp + 3 * body, pstride,
-                                            w - body, 1, tol, strong_tol, &s);
-            big += s;
-            memcpy(pp + 3 * body, pc + 3 * body, (size_t)(w - body) * 3);
+            SettleDelta d;
+            settle_renew_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
+                             strong_tol, part[0], &d);
+            changed += d.changed;
+            big += d.strong;
+            n += d.differ;
         }
-        settle_histogram_row_x4(pc, w, part);
+        settle_histogram_row_x4(pc, body, part);
+        differ += n;
+        rows += n > 0;
     }
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
         hist[i] += more[0][i] + more[1][i] + more[2][i];
-    if (strong)
-        *strong = big;
-    return changed;
+    out->changed = changed;
+    out->strong = big;
+    out->marker = 0;
+    out->rows = rows;
+    out->differ = differ;
 }
 
 /* 64 columns at a time, then 32, each 16 bytes widened to 16-bit lanes as

@@ -172,21 +172,24 @@ void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
 
 /* Row by row, the row's pixels in the L1 cache for all three: counted (as
  * settle_count_changed_sse2), copied into prev, then histogrammed. */
-int64_t settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
-                              ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                              int64_t *strong, uint32_t hist[SETTLE_HIST_BINS])
+void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                           uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
 {
-    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
-        return settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, strong, hist);
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, hist, out);
+        return;
+    }
     const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
     const int body = w & ~15;
     uint32_t more[3][SETTLE_HIST_BINS];
     memset(more, 0, sizeof(more));
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
-    int64_t changed = 0, big = 0;
+    int64_t changed = 0, big = 0, differ = 0, rows = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
+        int64_t n = 0;
         for (int x = 0; x < 3 * body; x += 48) {
             const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
             const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + x + 16));
@@ -196,24 +199,30 @@ int64_t settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *pr
             const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + x + 32)));
             changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
             big += popcount48(settle_any3(over48(d0, d1, d2, st)));
+            n += popcount48(settle_any3(over48(d0, d1, d2, _mm_setzero_si128())));
             _mm_storeu_si128((__m128i *)(pp + x), a0);
             _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
             _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
         }
         if (body < w) {
-            int64_t s;
-            changed += settle_count_changed(pc + 3 * body, cstride, pp + 3 * body, pstride,
-                                            w - body, 1, tol, strong_tol, &s);
-            big += s;
-            memcpy(pp + 3 * body, pc + 3 * body, (size_t)(w - body) * 3);
+            SettleDelta d;
+            settle_renew_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
+                             strong_tol, part[0], &d);
+            changed += d.changed;
+            big += d.strong;
+            n += d.differ;
         }
-        settle_histogram_row_x4(pc, w, part);
+        settle_histogram_row_x4(pc, body, part);
+        differ += n;
+        rows += n > 0;
     }
     for (int i = 0; i < SETTLE_HIST_BINS; i++)
         hist[i] += more[0][i] + more[1][i] + more[2][i];
-    if (strong)
-        *strong = big;
-    return changed;
+    out->changed = changed;
+    out->strong = big;
+    out->marker = 0;
+    out->rows = rows;
+    out->differ = differ;
 }
 
 /* 16 columns at a time, then 8, the sums in registers down all the rows. */

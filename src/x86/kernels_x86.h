@@ -20,9 +20,9 @@
                                 uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);     \
     void settle_sum_rows_##isa(const uint8_t *p, ptrdiff_t stride, int n, int rows,           \
                                uint16_t *sums);                                          \
-    int64_t settle_renew_rgb_##isa(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,      \
-                                   ptrdiff_t pstride, int w, int h, int tol, int strong_tol,  \
-                                   int64_t *strong, uint32_t hist[SETTLE_HIST_BINS]);
+    void settle_renew_rgb_##isa(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,         \
+                                ptrdiff_t pstride, int w, int h, int tol, int strong_tol,     \
+                                uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
 
 SETTLE_X86_DECLARE(sse2)
 void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
