@@ -48,7 +48,7 @@ static const SettleOption options[] = {
     { "last-change", "fuzzy|exact",
       "visual metrics: fuzzy = frames within 15% of the last one are the same picture (videos); "
       "exact = any change counts (filmstrips already deduplicated)", "fuzzy" },
-    { "threads", "N", "decoder threads, 0 = one per core", "0" },
+    { "threads", "N", "decoder threads, 0 = libavcodec's choice", "0" },
     { "max-pixels", "PIXELS", "refuse pictures larger than this", "67108864" },
     { NULL, NULL, NULL, NULL },
 };
