@@ -187,7 +187,7 @@ void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     uint32_t more[3][SETTLE_HIST_BINS];
     memset(more, 0, sizeof(more));
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
-    int64_t changed = 0, big = 0, differ = 0, rows = 0;
+    SettleDelta acc = { 0 };
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
@@ -196,32 +196,17 @@ void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
             const __m256i d0 = absdiff(a0, load(pp + x)), d1 = absdiff(a1, load(pp + x + 32));
             const __m256i d2 = absdiff(a2, load(pp + x + 64));
-            changed += count_over(d0, d1, d2, t);
-            big += count_over(d0, d1, d2, st);
+            acc.changed += count_over(d0, d1, d2, t);
+            acc.strong += count_over(d0, d1, d2, st);
             n += count_over(d0, d1, d2, _mm256_setzero_si256());
             _mm256_storeu_si256((__m256i *)(pp + x), a0);
             _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
             _mm256_storeu_si256((__m256i *)(pp + x + 64), a2);
         }
-        if (body < w) {
-            SettleDelta d;
-            settle_renew_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
-                             strong_tol, part[0], &d);
-            changed += d.changed;
-            big += d.strong;
-            n += d.differ;
-        }
-        settle_histogram_row_x4(pc, body, part);
-        differ += n;
-        rows += n > 0;
+        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, &acc);
     }
-    for (int i = 0; i < SETTLE_HIST_BINS; i++)
-        hist[i] += more[0][i] + more[1][i] + more[2][i];
-    out->changed = changed;
-    out->strong = big;
-    out->marker = 0;
-    out->rows = rows;
-    out->differ = differ;
+    settle_sum_parts_x4(part);
+    *out = acc;
 }
 
 /* 64 columns at a time, then 32, each 16 bytes widened to 16-bit lanes as

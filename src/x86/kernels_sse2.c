@@ -166,8 +166,7 @@ void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
     for (int y = 0; y < h; y++)
         settle_histogram_row_x4(p + y * stride, w, part);
-    for (int i = 0; i < SETTLE_HIST_BINS; i++)
-        hist[i] += more[0][i] + more[1][i] + more[2][i];
+    settle_sum_parts_x4(part);
 }
 
 /* Row by row, the row's pixels in the L1 cache for all three: counted (as
@@ -185,7 +184,7 @@ void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     uint32_t more[3][SETTLE_HIST_BINS];
     memset(more, 0, sizeof(more));
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
-    int64_t changed = 0, big = 0, differ = 0, rows = 0;
+    SettleDelta acc = { 0 };
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
@@ -197,32 +196,17 @@ void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             const __m128i d0 = absdiff(a0, _mm_loadu_si128((const __m128i *)(pp + x)));
             const __m128i d1 = absdiff(a1, _mm_loadu_si128((const __m128i *)(pp + x + 16)));
             const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + x + 32)));
-            changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
-            big += popcount48(settle_any3(over48(d0, d1, d2, st)));
+            acc.changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
+            acc.strong += popcount48(settle_any3(over48(d0, d1, d2, st)));
             n += popcount48(settle_any3(over48(d0, d1, d2, _mm_setzero_si128())));
             _mm_storeu_si128((__m128i *)(pp + x), a0);
             _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
             _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
         }
-        if (body < w) {
-            SettleDelta d;
-            settle_renew_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
-                             strong_tol, part[0], &d);
-            changed += d.changed;
-            big += d.strong;
-            n += d.differ;
-        }
-        settle_histogram_row_x4(pc, body, part);
-        differ += n;
-        rows += n > 0;
+        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, &acc);
     }
-    for (int i = 0; i < SETTLE_HIST_BINS; i++)
-        hist[i] += more[0][i] + more[1][i] + more[2][i];
-    out->changed = changed;
-    out->strong = big;
-    out->marker = 0;
-    out->rows = rows;
-    out->differ = differ;
+    settle_sum_parts_x4(part);
+    *out = acc;
 }
 
 /* 16 columns at a time, then 8, the sums in registers down all the rows. */

@@ -74,4 +74,31 @@ static inline void settle_histogram_row_x4(const uint8_t *row, int w, uint32_t *
         p0[row[x]]++, p0[256 + row[x + 1]]++, p0[512 + row[x + 2]]++;
 }
 
+/* The part histograms summed into the first. */
+static inline void settle_sum_parts_x4(uint32_t *const part[4])
+{
+    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        part[0][i] += part[1][i] + part[2][i] + part[3][i];
+}
+
+/* renew_rgb after the SIMD body of a row (body pixels, n of them differing):
+ * the rest of the row by the reference, the row's histogram, the counts. */
+static inline void settle_renew_row_end(const uint8_t *pc, ptrdiff_t cstride, uint8_t *pp,
+                                        ptrdiff_t pstride, int w, int body, int tol,
+                                        int strong_tol, uint32_t *const part[4], int64_t n,
+                                        SettleDelta *acc)
+{
+    if (body < w) {
+        SettleDelta d;
+        settle_renew_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
+                         strong_tol, part[0], &d);
+        acc->changed += d.changed;
+        acc->strong += d.strong;
+        n += d.differ;
+    }
+    settle_histogram_row_x4(pc, body, part);
+    acc->differ += n;
+    acc->rows += n > 0;
+}
+
 #endif
