@@ -311,6 +311,8 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->renew_rgb = settle_renew_rgb_sse2;
         k->sum_rows = settle_sum_rows_sse2;
     }
+    if (flags & SETTLE_CPU_SSSE3)
+        k->yuv420_rgb = settle_yuv420_rgb_ssse3;
     if (flags & SETTLE_CPU_AVX2) {
         k->count_changed = settle_count_changed_avx2;
         k->count_color = settle_count_color_avx2;

@@ -96,11 +96,12 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
 /* Instruction sets the kernels may use. */
 enum {
     SETTLE_CPU_SSE2 = 1 << 0,
-    SETTLE_CPU_AVX2 = 1 << 1, /* with POPCNT */
+    SETTLE_CPU_SSSE3 = 1 << 1,
+    SETTLE_CPU_AVX2 = 1 << 2, /* with POPCNT */
 };
 
 /* The instruction sets of this CPU that settle has kernels for, limited by
- * the environment variable SETTLE_CPU: "scalar" (none), "sse2", "avx2"
+ * the environment variable SETTLE_CPU: "scalar" (none), "sse2", "ssse3", "avx2"
  * (every one up to it); any other value or none: no limit. */
 unsigned settle_cpu_flags(void);
 

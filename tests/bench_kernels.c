@@ -138,9 +138,9 @@ int main(void)
            "hist Mpx/s", "delta Mpx/s", "bands Mpx/s", "yuv Mpx/s");
     fill(base, 1);
     /* scalar (the reference), then each instruction set this CPU has */
-    static const char *const paths[] = { "scalar", "sse2", "avx2" };
+    static const char *const paths[] = { "scalar", "sse2", "ssse3", "avx2" };
     const unsigned cpu = settle_cpu_flags();
-    for (unsigned flags = 0, i = 0; i < 3 && flags <= cpu; flags = flags * 2 + 1, i++) {
+    for (unsigned flags = 0, i = 0; i < 4 && flags <= cpu; flags = flags * 2 + 1, i++) {
         SettleKernels k;
         settle_kernels_init(&k, flags & cpu);
         run(&k, paths[i], cur, prev, base);

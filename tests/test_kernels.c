@@ -328,13 +328,24 @@ static void test_sse2(void **state)
     check_yuv(&k, "sse2");
 }
 
+static void test_ssse3(void **state)
+{
+    (void)state;
+    if (!(settle_cpu_flags() & SETTLE_CPU_SSSE3))
+        skip();
+    SettleKernels k;
+    settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
+    assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
+    check_yuv(&k, "ssse3");
+}
+
 static void test_avx2(void **state)
 {
     (void)state;
     if (!(settle_cpu_flags() & SETTLE_CPU_AVX2))
         skip();
     SettleKernels k;
-    settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_AVX2);
+    settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2);
     assert_ptr_not_equal(k.count_changed, settle_count_changed);
     assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
     check(&k, "avx2");
@@ -356,6 +367,8 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.delta_rgb, settle_delta_rgb);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
+    setenv("SETTLE_CPU", "ssse3", 1);
+    assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3), 0);
     if (saved)
         setenv("SETTLE_CPU", saved, 1);
     else
@@ -367,6 +380,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sse2),
+        cmocka_unit_test(test_ssse3),
         cmocka_unit_test(test_avx2),
         cmocka_unit_test(test_env_scalar),
         cmocka_unit_test(test_yuv_reference),

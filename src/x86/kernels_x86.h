@@ -27,6 +27,10 @@
 SETTLE_X86_DECLARE(sse2)
 void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
                              uint32_t hist[SETTLE_HIST_BINS]);
+void settle_yuv420_rgb_ssse3(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
+                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
+                             const uint8_t *v, ptrdiff_t vstride, int w, int h,
+                             const SettleYuvCoef *k);
 SETTLE_X86_DECLARE(avx2)
 void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
