@@ -503,7 +503,6 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     int nbands = (c->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     if (c->n == 0) {
         memset(c->hist, 0, sizeof(c->hist));
-        memset(c->fresh, 0, (size_t)nbands);
         c->marker_count = 0;
         for (int i = 0; i < nbands; i++) {
             uint32_t *bh = c->band_hist + (size_t)i * SETTLE_HIST_BINS;
