@@ -486,178 +486,197 @@ static int64_t codec_max_pixels(const SettleContext *c)
     return c->s.max_pixels < INT_MAX ? c->s.max_pixels : INT_MAX;
 }
 
-/* Reads the input opened by `pb` (custom I/O, owned by the caller) or, when
- * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
-static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
+/* Opens the input and chooses its video stream (the default one, else the
+ * first that is not a cover picture), the picture size checked before any
+ * decoding, probing included. */
+static int open_input(Decoder *d, AVIOContext *pb)
 {
-    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1 };
+    SettleContext *c = d->c;
+    const char *path = d->path;
     AVDictionary **sopts = NULL;
     unsigned nb_sopts = 0;
     char eb[128];
     int ret;
 
-    d.fmt = avformat_alloc_context();
-    if (!d.fmt) {
-        ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
-        goto end;
-    }
+    d->fmt = avformat_alloc_context();
+    if (!d->fmt)
+        return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
     if (pb) {
-        d.fmt->pb = pb;
-        d.fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
+        d->fmt->pb = pb;
+        d->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
     }
-    d.fmt->interrupt_callback.callback = interrupt_cb;
-    d.fmt->interrupt_callback.opaque = c;
-    if ((ret = avformat_open_input(&d.fmt, path, NULL, NULL)) < 0) {
+    d->fmt->interrupt_callback.callback = interrupt_cb;
+    d->fmt->interrupt_callback.opaque = c;
+    if ((ret = avformat_open_input(&d->fmt, path, NULL, NULL)) < 0) {
         int err = av_to_settle(ret);
-        ret = fail_input(c, path, err, "%s",
-                         err == SETTLE_ERR_FORMAT ? "not a video file that can be read"
-                                                  : av_err(ret, eb, sizeof(eb)));
-        goto end;
+        return fail_input(c, path, err, "%s",
+                          err == SETTLE_ERR_FORMAT ? "not a video file that can be read"
+                                                   : av_err(ret, eb, sizeof(eb)));
     }
     /* Android's screenrecord tags its files; WebPageTest (browsertime) applies
      * its mobile viewport rules to files with this tag */
-    d.mobile = av_dict_get(d.fmt->metadata, "com.android.version", NULL, 0) != NULL;
-    for (unsigned i = 0; i < d.fmt->nb_streams; i++) {
-        const AVCodecParameters *par = d.fmt->streams[i]->codecpar;
+    d->mobile = av_dict_get(d->fmt->metadata, "com.android.version", NULL, 0) != NULL;
+    for (unsigned i = 0; i < d->fmt->nb_streams; i++) {
+        const AVCodecParameters *par = d->fmt->streams[i]->codecpar;
         if (par->codec_type == AVMEDIA_TYPE_VIDEO && (ret = check_size(c, path, par)) < 0)
-            goto end;
+            return ret;
     }
     /* probing decodes frames too: the same limit applies there */
-    nb_sopts = d.fmt->nb_streams;
+    nb_sopts = d->fmt->nb_streams;
     if (nb_sopts) {
         sopts = av_calloc(nb_sopts, sizeof(*sopts));
-        if (!sopts) {
-            ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
-            goto end;
-        }
+        if (!sopts)
+            return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
         for (unsigned i = 0; i < nb_sopts; i++)
             if (av_dict_set_int(&sopts[i], "max_pixels", codec_max_pixels(c), 0) < 0) {
                 ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
                 goto end;
             }
     }
-    if ((ret = avformat_find_stream_info(d.fmt, sopts)) < 0) {
+    if ((ret = avformat_find_stream_info(d->fmt, sopts)) < 0) {
         ret = fail_input(c, path, SETTLE_ERR_FORMAT, "cannot read stream information: %s",
                          av_err(ret, eb, sizeof(eb)));
         goto end;
     }
-    for (unsigned i = 0; i < d.fmt->nb_streams; i++) {
-        const AVStream *s = d.fmt->streams[i];
+    for (unsigned i = 0; i < d->fmt->nb_streams; i++) {
+        const AVStream *s = d->fmt->streams[i];
         if (s->codecpar->codec_type != AVMEDIA_TYPE_VIDEO ||
             (s->disposition & AV_DISPOSITION_ATTACHED_PIC))
             continue;
-        if (d.stream < 0 || (s->disposition & AV_DISPOSITION_DEFAULT))
-            d.stream = (int)i;
+        if (d->stream < 0 || (s->disposition & AV_DISPOSITION_DEFAULT))
+            d->stream = (int)i;
         if (s->disposition & AV_DISPOSITION_DEFAULT)
             break;
     }
-    if (d.stream < 0) {
-        ret = fail_input(c, path, SETTLE_ERR_NO_VIDEO, "no video stream");
-        goto end;
+    ret = d->stream < 0 ? fail_input(c, path, SETTLE_ERR_NO_VIDEO, "no video stream") : 0;
+end:
+    if (sopts) {
+        for (unsigned i = 0; i < nb_sopts; i++)
+            av_dict_free(&sopts[i]);
+        av_freep(&sopts);
     }
-    AVStream *vs = d.fmt->streams[d.stream];
+    return ret;
+}
+
+/* Opens the decoder of stream vs, and reads what the stream says of its
+ * rotation, time base, frame rate and duration. */
+static int open_codec(Decoder *d, AVStream *vs)
+{
+    SettleContext *c = d->c;
+    const char *path = d->path;
     const AVCodecParameters *par = vs->codecpar;
+    char eb[128];
+    int ret;
     if ((ret = check_size(c, path, par)) < 0)
-        goto end;
+        return ret;
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
-    if (!codec) {
-        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "no decoder for the %s video codec",
-                         avcodec_get_name(par->codec_id));
-        goto end;
-    }
-    d.dec = avcodec_alloc_context3(codec);
-    d.pkt = av_packet_alloc();
-    d.frame = av_frame_alloc();
-    d.prev = av_frame_alloc();
-    if (!d.dec || !d.pkt || !d.frame || !d.prev) {
-        ret = fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
-        goto end;
-    }
-    if ((ret = avcodec_parameters_to_context(d.dec, par)) < 0) {
-        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");
-        goto end;
-    }
-    d.dec->thread_count = c->s.threads;
-    d.dec->max_pixels = codec_max_pixels(c);
-    d.dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-    d.dec->pkt_timebase = vs->time_base;
-    if ((ret = avcodec_open2(d.dec, codec, NULL)) < 0) {
-        ret = fail_input(c, path, SETTLE_ERR_FORMAT, "cannot open the %s decoder: %s",
-                         codec->name, av_err(ret, eb, sizeof(eb)));
-        goto end;
-    }
+    if (!codec)
+        return fail_input(c, path, SETTLE_ERR_FORMAT, "no decoder for the %s video codec",
+                          avcodec_get_name(par->codec_id));
+    d->dec = avcodec_alloc_context3(codec);
+    d->pkt = av_packet_alloc();
+    d->frame = av_frame_alloc();
+    d->prev = av_frame_alloc();
+    if (!d->dec || !d->pkt || !d->frame || !d->prev)
+        return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
+    if ((ret = avcodec_parameters_to_context(d->dec, par)) < 0)
+        return fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");
+    d->dec->thread_count = c->s.threads;
+    d->dec->max_pixels = codec_max_pixels(c);
+    d->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    d->dec->pkt_timebase = vs->time_base;
+    if ((ret = avcodec_open2(d->dec, codec, NULL)) < 0)
+        return fail_input(c, path, SETTLE_ERR_FORMAT, "cannot open the %s decoder: %s",
+                          codec->name, av_err(ret, eb, sizeof(eb)));
     size_t dm_size = 0;
     const uint8_t *dm = av_stream_get_side_data(vs, AV_PKT_DATA_DISPLAYMATRIX, &dm_size);
     if (dm && dm_size >= 9 * sizeof(int32_t)) {
         /* av_display_rotation_get answers counter-clockwise */
         double rot = av_display_rotation_get((const int32_t *)dm);
         if (isfinite(rot))
-            d.rotation = ((int)-lrint(rot) % 360 + 360) % 360;
+            d->rotation = ((int)-lrint(rot) % 360 + 360) % 360;
     }
-    d.tb = av_q2d(vs->time_base);
+    d->tb = av_q2d(vs->time_base);
     AVRational fr = vs->avg_frame_rate.num > 0 ? vs->avg_frame_rate : vs->r_frame_rate;
-    d.nominal = fr.num > 0 && fr.den > 0 ? av_q2d(av_inv_q(fr)) : 1.0 / 30;
+    d->nominal = fr.num > 0 && fr.den > 0 ? av_q2d(av_inv_q(fr)) : 1.0 / 30;
 
-    d.declared = vs->duration > 0 && vs->duration != AV_NOPTS_VALUE ? vs->duration * d.tb
-                 : d.fmt->duration > 0 && d.fmt->duration != AV_NOPTS_VALUE
-                     ? d.fmt->duration / (double)AV_TIME_BASE
-                     : NAN;
-    int read_error = 0;
-    start_analysis(&d);
+    d->declared = vs->duration > 0 && vs->duration != AV_NOPTS_VALUE ? vs->duration * d->tb
+                  : d->fmt->duration > 0 && d->fmt->duration != AV_NOPTS_VALUE
+                      ? d->fmt->duration / (double)AV_TIME_BASE
+                      : NAN;
+    return 0;
+}
+
+/* Every packet of the stream through the decoder to the analysis, until the
+ * end, an error or an interrupt. *read_error: the demuxer's error, if any. */
+static int read_packets(Decoder *d, int *read_error)
+{
+    SettleContext *c = d->c;
+    int ret;
+    *read_error = 0;
+    start_analysis(d);
     while (!c->interrupted) {
-        ret = av_read_frame(d.fmt, d.pkt);
+        ret = av_read_frame(d->fmt, d->pkt);
         if (ret < 0) {
             if (ret != AVERROR_EOF && ret != AVERROR_EXIT)
-                read_error = ret;
+                *read_error = ret;
             break;
         }
-        if (d.pkt->stream_index == d.stream)
-            ret = decode_packet(&d, d.pkt);
+        if (d->pkt->stream_index == d->stream)
+            ret = decode_packet(d, d->pkt);
         else
             ret = 0;
-        av_packet_unref(d.pkt);
+        av_packet_unref(d->pkt);
         if (ret < 0)
-            goto end;
+            return ret;
     }
-    if ((ret = decode_packet(&d, NULL)) < 0)
-        goto end;
-    if ((ret = stop_analysis(&d)) < 0)
-        goto end;
-    if (d.fmt->pb && d.fmt->pb->error < 0 && !read_error)
-        read_error = d.fmt->pb->error;
+    if ((ret = decode_packet(d, NULL)) < 0)
+        return ret;
+    if ((ret = stop_analysis(d)) < 0)
+        return ret;
+    if (d->fmt->pb && d->fmt->pb->error < 0 && !*read_error)
+        *read_error = d->fmt->pb->error;
+    return 0;
+}
 
+/* What the end of the reading says: nothing measured is a failure of the
+ * input; a read error, corrupt data or a cut file after some frames make
+ * the result partial (SETTLE_ERR_DECODE). */
+static int input_outcome(Decoder *d, const AVStream *vs, int read_error)
+{
+    SettleContext *c = d->c;
+    const char *path = d->path;
+    char eb[128];
     /* A demuxer that meets the end of a cut file mid-way only says so in its
      * log; the duration the file declares tells the same. */
     int only_video = 1;
-    for (unsigned i = 0; i < d.fmt->nb_streams; i++)
-        only_video &= d.fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
+    for (unsigned i = 0; i < d->fmt->nb_streams; i++)
+        only_video &= d->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
     double declared = NAN;
     if (vs->duration > 0 && vs->duration != AV_NOPTS_VALUE)
-        declared = vs->duration * d.tb;
-    else if (only_video && d.fmt->duration > 0 && d.fmt->duration != AV_NOPTS_VALUE)
-        declared = d.fmt->duration / (double)AV_TIME_BASE;
+        declared = vs->duration * d->tb;
+    else if (only_video && d->fmt->duration > 0 && d->fmt->duration != AV_NOPTS_VALUE)
+        declared = d->fmt->duration / (double)AV_TIME_BASE;
     /* Nothing measured: the capture cannot be analysed at all (never
      * SETTLE_ERR_DECODE, which promises a partial result). */
-    if (!d.begun) {
+    if (!d->begun) {
         if (c->interrupted)
-            ret = fail_input(c, path, SETTLE_ERR_INTERRUPTED, "interrupted before the first frame");
-        else if (d.decode_errors)
-            ret = fail_input(c, path, SETTLE_ERR_FORMAT,
-                             "no frame could be decoded: corrupt video stream");
-        else if (read_error)
-            ret = fail_input(c, path, SETTLE_ERR_FORMAT, "read error before the first frame: %s",
-                             av_err(read_error, eb, sizeof(eb)));
-        else if (isfinite(declared))
-            ret = fail_input(c, path, SETTLE_ERR_FORMAT,
-                             "truncated: not one complete frame of the %.3f s the file declares",
-                             declared);
-        else
-            ret = fail_input(c, path, SETTLE_ERR_TOO_SHORT,
-                             "no video frames decoded: nothing to compare");
-        goto end;
+            return fail_input(c, path, SETTLE_ERR_INTERRUPTED, "interrupted before the first frame");
+        if (d->decode_errors)
+            return fail_input(c, path, SETTLE_ERR_FORMAT,
+                              "no frame could be decoded: corrupt video stream");
+        if (read_error)
+            return fail_input(c, path, SETTLE_ERR_FORMAT, "read error before the first frame: %s",
+                              av_err(read_error, eb, sizeof(eb)));
+        if (isfinite(declared))
+            return fail_input(c, path, SETTLE_ERR_FORMAT,
+                              "truncated: not one complete frame of the %.3f s the file declares",
+                              declared);
+        return fail_input(c, path, SETTLE_ERR_TOO_SHORT,
+                          "no video frames decoded: nothing to compare");
     }
-    double first = c->t0 - (vs->start_time != AV_NOPTS_VALUE ? vs->start_time * d.tb : c->t0);
-    double end_time = d.last_end - c->t0 + (first > 0 ? first : 0);
+    double first = c->t0 - (vs->start_time != AV_NOPTS_VALUE ? vs->start_time * d->tb : c->t0);
+    double end_time = d->last_end - c->t0 + (first > 0 ? first : 0);
     char msg[256];
     if (c->interrupted) {
         settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
@@ -665,22 +684,28 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
         snprintf(msg, sizeof(msg), "read error after %.3f s: %s; measured what decoded",
                  c->last_time, av_err(read_error, eb, sizeof(eb)));
         settle_set_error(c, SETTLE_ERR_DECODE, msg);
-    } else if (d.decode_errors) {
+    } else if (d->decode_errors) {
         snprintf(msg, sizeof(msg), "corrupt video data from %.3f s (%lld decoding errors); "
-                 "measured what decoded", d.first_error_time, (long long)d.decode_errors);
+                 "measured what decoded", d->first_error_time, (long long)d->decode_errors);
         settle_set_error(c, SETTLE_ERR_DECODE, msg);
-    } else if (isfinite(declared) && end_time < declared - fmax(0.1, 3 * d.nominal)) {
+    } else if (isfinite(declared) && end_time < declared - fmax(0.1, 3 * d->nominal)) {
         snprintf(msg, sizeof(msg), "truncated: frames end at %.3f s of the %.3f s the file "
                  "declares; measured what decoded", end_time, declared);
         settle_set_error(c, SETTLE_ERR_DECODE, msg);
     }
-    ret = 0;
-end:
-    if (sopts) {
-        for (unsigned i = 0; i < nb_sopts; i++)
-            av_dict_free(&sopts[i]);
-        av_freep(&sopts);
-    }
+    return 0;
+}
+
+/* Reads the input opened by `pb` (custom I/O, owned by the caller) or, when
+ * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
+static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
+{
+    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1 };
+    int read_error = 0;
+    int ret = open_input(&d, pb);
+    if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
+        (ret = read_packets(&d, &read_error)) >= 0)
+        ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
     close_decoder(&d);
     return ret;
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -26,52 +25,6 @@ static int add_number(cJSON *o, const char *k, double v)
 static int add_frame(cJSON *o, const char *k, int64_t v)
 {
     return add_number(o, k, v >= 0 ? (double)v : NAN);
-}
-
-int settle_json_add_input_id(SettleContext *c, cJSON *o, const char *path)
-{
-    int known = c->in_known;
-    int64_t size = c->in_size, sec = c->in_mtime_sec;
-    long nsec = c->in_mtime_nsec;
-    if (path) {
-        struct stat st;
-        known = stat(path, &st) == 0;
-        size = st.st_size;
-        sec = st.st_mtim.tv_sec;
-        nsec = st.st_mtim.tv_nsec;
-    }
-    if (!known)
-        return !cJSON_AddNullToObject(o, "input_size") || !cJSON_AddNullToObject(o, "input_mtime")
-                   ? -1 : 0;
-    /* seconds.nanoseconds as text: a double cannot hold it exactly */
-    char mt[48];
-    snprintf(mt, sizeof(mt), "%lld.%09ld", (long long)sec, nsec);
-    return add_number(o, "input_size", (double)size) || !cJSON_AddStringToObject(o, "input_mtime", mt)
-               ? -1 : 0;
-}
-
-int settle_json_add_setup(SettleContext *c, cJSON *o)
-{
-    cJSON *set = cJSON_AddObjectToObject(o, "settings");
-    if (!set)
-        return -1;
-    for (const SettleOption *opt = settle_options(); opt->name; opt++) {
-        char v[512];
-        /* decoder threads change the speed, not the result: leaving them out
-         * lets machines with different core counts write the same result */
-        if (!strcmp(opt->name, "threads"))
-            continue;
-        if (settle_settings_get(&c->s, opt->name, v, sizeof(v)) >= 0 &&
-            !cJSON_AddStringToObject(set, opt->name, v))
-            return -1;
-    }
-    cJSON *lab = cJSON_AddObjectToObject(o, "labels");
-    if (!lab)
-        return -1;
-    for (int i = 0; i < c->nlabels; i++)
-        if (!cJSON_AddStringToObject(lab, c->labels[2 * i], c->labels[2 * i + 1]))
-            return -1;
-    return cJSON_AddStringToObject(o, "settle_version", SETTLE_VERSION) ? 0 : -1;
 }
 
 int settle_write_json(SettleContext *c, FILE *out)

@@ -145,6 +145,137 @@ static int parse_percent(const char *v, double lo, double hi, double *out)
     return parse_double(buf, lo, hi, out);
 }
 
+/* PIXELS or PERCENT%. */
+static int set_diff_threshold(SettleSettings *s, const char *v, char *err, size_t errlen)
+{
+    double d;
+    if (strchr(v, '%')) {
+        if (parse_percent(v, 0, 100, &d))
+            return fail(err, errlen, "expected pixels or a percentage, got '%s'", v);
+        s->diff_threshold_percent = d;
+        if (d == 0) /* 0% means no change at all is allowed */
+            s->diff_threshold = 0;
+    } else {
+        if (parse_double(v, 0, 1e12, &d) || d != floor(d))
+            return fail(err, errlen, "expected pixels or a percentage, got '%s'", v);
+        s->diff_threshold = d;
+        s->diff_threshold_percent = 0;
+    }
+    return 0;
+}
+
+/* first-frame, first-change, SECONDS, marker:COLOR, marker-end:COLOR, orange. */
+static int set_start(SettleSettings *s, const char *v, char *err, size_t errlen)
+{
+    double d;
+    if (!strcmp(v, "first-frame")) {
+        s->start = SETTLE_START_FIRST_FRAME;
+    } else if (!strcmp(v, "first-change")) {
+        s->start = SETTLE_START_FIRST_CHANGE;
+    } else if (!strcmp(v, "orange")) {
+        /* the colour WebPageTest and browsertime paint before navigating */
+        s->start = SETTLE_START_MARKER_END;
+        s->marker_rgb[0] = 222;
+        s->marker_rgb[1] = 100;
+        s->marker_rgb[2] = 13;
+    } else if (!strncmp(v, "marker:", 7) || !strncmp(v, "marker-end:", 11)) {
+        int end = v[6] == '-';
+        const char *col = v + (end ? 11 : 7);
+        if (settle_parse_color(col, s->marker_rgb))
+            return fail(err, errlen, "expected a colour as #rrggbb after '%s', got '%s'",
+                        end ? "marker-end:" : "marker:", col);
+        s->start = end ? SETTLE_START_MARKER_END : SETTLE_START_MARKER;
+    } else if (!parse_double(v, 0, 1e9, &d)) {
+        s->start = SETTLE_START_TIME;
+        s->start_time = d;
+    } else {
+        return fail(err, errlen,
+                    "expected first-frame, first-change, seconds, marker:COLOR, "
+                    "marker-end:COLOR or orange, got '%s'", v);
+    }
+    return 0;
+}
+
+/* none, viewport, auto or X,Y,W,H. */
+static int set_crop(SettleSettings *s, const char *v, char *err, size_t errlen)
+{
+    int x, y, w, h, used = 0;
+    if (!strcmp(v, "none")) {
+        s->crop = SETTLE_CROP_NONE;
+    } else if (!strcmp(v, "viewport")) {
+        s->crop = SETTLE_CROP_VIEWPORT;
+    } else if (!strcmp(v, "auto")) {
+        s->crop = SETTLE_CROP_AUTO;
+    } else if (sscanf(v, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) == 4 && !v[used] &&
+               isdigit((unsigned char)v[0]) && x >= 0 && y >= 0 && w >= 1 && h >= 1 &&
+               x <= 65535 && y <= 65535 && w <= 65536 && h <= 65536) {
+        s->crop = SETTLE_CROP_RECT;
+        s->crop_x = x;
+        s->crop_y = y;
+        s->crop_w = w;
+        s->crop_h = h;
+    } else {
+        return fail(err, errlen, "expected none, viewport, auto or X,Y,W,H in pixels, got '%s'",
+                    v);
+    }
+    return 0;
+}
+
+/* X,Y,W,H added to the list (or several separated by ';'), or none. */
+static int set_ignore(SettleSettings *s, const char *v, char *err, size_t errlen)
+{
+    if (!strcmp(v, "none")) {
+        s->nignore = 0;
+        return 0;
+    }
+    /* one rectangle, or a list separated by ';' as settle_settings_get writes it */
+    int cnt = s->nignore;
+    for (const char *p = v;;) {
+        int x, y, w, h, used = 0;
+        if (cnt >= SETTLE_MAX_IGNORE)
+            return fail(err, errlen, "at most %d regions, got '%s'", SETTLE_MAX_IGNORE, v);
+        if (sscanf(p, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) != 4 ||
+            !isdigit((unsigned char)p[0]) || (p[used] && p[used] != ';') || x < 0 || y < 0 ||
+            w < 1 || h < 1 || x > 65535 || y > 65535 || w > 65536 || h > 65536)
+            return fail(err, errlen, "expected X,Y,W,H in pixels or none, got '%s'", v);
+        s->ignore[cnt][0] = x;
+        s->ignore[cnt][1] = y;
+        s->ignore[cnt][2] = w;
+        s->ignore[cnt][3] = h;
+        cnt++;
+        if (!p[used])
+            break;
+        p += used + 1;
+    }
+    s->nignore = cnt;
+    return 0;
+}
+
+/* off, N, box:N or median:N. */
+static int set_blur(SettleSettings *s, const char *v, char *err, size_t errlen)
+{
+    long long n;
+    SettleBlur kind = SETTLE_BLUR_BOX;
+    const char *num = v;
+    if (!strcmp(v, "off") || !strcmp(v, "0")) {
+        s->blur = SETTLE_BLUR_NONE;
+        s->blur_radius = 0;
+        return 0;
+    }
+    if (!strncmp(v, "box:", 4)) {
+        num = v + 4;
+    } else if (!strncmp(v, "median:", 7)) {
+        kind = SETTLE_BLUR_MEDIAN;
+        num = v + 7;
+    }
+    if (parse_int(num, 1, kind == SETTLE_BLUR_MEDIAN ? 2 : 8, &n))
+        return fail(err, errlen, "expected off, N or box:N (1-8), or median:N (1-2), got '%s'",
+                    v);
+    s->blur = kind;
+    s->blur_radius = (int)n;
+    return 0;
+}
+
 int settle_settings_set(SettleSettings *s, const char *name, const char *v, char *err,
                         size_t errlen)
 {
@@ -168,18 +299,7 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
         s->tolerance = (int)n;
     } else if (!strcmp(name, "diff-threshold")) {
-        if (strchr(v, '%')) {
-            if (parse_percent(v, 0, 100, &d))
-                return fail(err, errlen, "expected pixels or a percentage, got '%s'", v);
-            s->diff_threshold_percent = d;
-            if (d == 0) /* 0% means no change at all is allowed */
-                s->diff_threshold = 0;
-        } else {
-            if (parse_double(v, 0, 1e12, &d) || d != floor(d))
-                return fail(err, errlen, "expected pixels or a percentage, got '%s'", v);
-            s->diff_threshold = d;
-            s->diff_threshold_percent = 0;
-        }
+        return set_diff_threshold(s, v, err, errlen);
     } else if (!strcmp(name, "entropy-threshold")) {
         if (parse_double(v, 0, 16, &d))
             return fail(err, errlen, "expected bits from 0 to 16, got '%s'", v);
@@ -193,31 +313,7 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             return fail(err, errlen, "expected seconds (0 or more), got '%s'", v);
         s->settle = d;
     } else if (!strcmp(name, "start")) {
-        if (!strcmp(v, "first-frame")) {
-            s->start = SETTLE_START_FIRST_FRAME;
-        } else if (!strcmp(v, "first-change")) {
-            s->start = SETTLE_START_FIRST_CHANGE;
-        } else if (!strcmp(v, "orange")) {
-            /* the colour WebPageTest and browsertime paint before navigating */
-            s->start = SETTLE_START_MARKER_END;
-            s->marker_rgb[0] = 222;
-            s->marker_rgb[1] = 100;
-            s->marker_rgb[2] = 13;
-        } else if (!strncmp(v, "marker:", 7) || !strncmp(v, "marker-end:", 11)) {
-            int end = v[6] == '-';
-            const char *col = v + (end ? 11 : 7);
-            if (settle_parse_color(col, s->marker_rgb))
-                return fail(err, errlen, "expected a colour as #rrggbb after '%s', got '%s'",
-                            end ? "marker-end:" : "marker:", col);
-            s->start = end ? SETTLE_START_MARKER_END : SETTLE_START_MARKER;
-        } else if (!parse_double(v, 0, 1e9, &d)) {
-            s->start = SETTLE_START_TIME;
-            s->start_time = d;
-        } else {
-            return fail(err, errlen,
-                        "expected first-frame, first-change, seconds, marker:COLOR, "
-                        "marker-end:COLOR or orange, got '%s'", v);
-        }
+        return set_start(s, v, err, errlen);
     } else if (!strcmp(name, "marker-tolerance")) {
         if (parse_int(v, 0, 255, &n))
             return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
@@ -234,69 +330,11 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
         else
             return fail(err, errlen, "expected on or off, got '%s'", v);
     } else if (!strcmp(name, "crop")) {
-        int x, y, w, h, used = 0;
-        if (!strcmp(v, "none")) {
-            s->crop = SETTLE_CROP_NONE;
-        } else if (!strcmp(v, "viewport")) {
-            s->crop = SETTLE_CROP_VIEWPORT;
-        } else if (!strcmp(v, "auto")) {
-            s->crop = SETTLE_CROP_AUTO;
-        } else if (sscanf(v, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) == 4 && !v[used] &&
-                   isdigit((unsigned char)v[0]) && x >= 0 && y >= 0 && w >= 1 && h >= 1 &&
-                   x <= 65535 && y <= 65535 && w <= 65536 && h <= 65536) {
-            s->crop = SETTLE_CROP_RECT;
-            s->crop_x = x;
-            s->crop_y = y;
-            s->crop_w = w;
-            s->crop_h = h;
-        } else {
-            return fail(err, errlen, "expected none, viewport, auto or X,Y,W,H in pixels, got '%s'",
-                        v);
-        }
+        return set_crop(s, v, err, errlen);
     } else if (!strcmp(name, "ignore")) {
-        if (!strcmp(v, "none")) {
-            s->nignore = 0;
-            return 0;
-        }
-        /* one rectangle, or a list separated by ';' as settle_settings_get writes it */
-        int cnt = s->nignore;
-        for (const char *p = v;;) {
-            int x, y, w, h, used = 0;
-            if (cnt >= SETTLE_MAX_IGNORE)
-                return fail(err, errlen, "at most %d regions, got '%s'", SETTLE_MAX_IGNORE, v);
-            if (sscanf(p, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) != 4 ||
-                !isdigit((unsigned char)p[0]) || (p[used] && p[used] != ';') || x < 0 || y < 0 ||
-                w < 1 || h < 1 || x > 65535 || y > 65535 || w > 65536 || h > 65536)
-                return fail(err, errlen, "expected X,Y,W,H in pixels or none, got '%s'", v);
-            s->ignore[cnt][0] = x;
-            s->ignore[cnt][1] = y;
-            s->ignore[cnt][2] = w;
-            s->ignore[cnt][3] = h;
-            cnt++;
-            if (!p[used])
-                break;
-            p += used + 1;
-        }
-        s->nignore = cnt;
+        return set_ignore(s, v, err, errlen);
     } else if (!strcmp(name, "blur")) {
-        SettleBlur kind = SETTLE_BLUR_BOX;
-        const char *num = v;
-        if (!strcmp(v, "off") || !strcmp(v, "0")) {
-            s->blur = SETTLE_BLUR_NONE;
-            s->blur_radius = 0;
-            return 0;
-        }
-        if (!strncmp(v, "box:", 4)) {
-            num = v + 4;
-        } else if (!strncmp(v, "median:", 7)) {
-            kind = SETTLE_BLUR_MEDIAN;
-            num = v + 7;
-        }
-        if (parse_int(num, 1, kind == SETTLE_BLUR_MEDIAN ? 2 : 8, &n))
-            return fail(err, errlen, "expected off, N or box:N (1-8), or median:N (1-2), got '%s'",
-                        v);
-        s->blur = kind;
-        s->blur_radius = (int)n;
+        return set_blur(s, v, err, errlen);
     } else if (!strcmp(name, "noise-factor")) {
         if (parse_double(v, 0, 1000, &d))
             return fail(err, errlen, "expected a factor from 0 to 1000, got '%s'", v);

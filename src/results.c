@@ -9,27 +9,6 @@
 
 #include "internal.h"
 
-static const char *const metric_names[SETTLE_NB_METRICS] = {
-    "load_time", "first_visual_change", "last_visual_change", "speed_index",
-};
-
-const char *settle_metric_name(int i)
-{
-    return i >= 0 && i < SETTLE_NB_METRICS ? metric_names[i] : NULL;
-}
-
-const char *settle_status_name(int err)
-{
-    switch (err) {
-    case 0: return "stable";
-    case SETTLE_ERR_NOT_STABLE: return "not_stable";
-    case SETTLE_ERR_NO_START: return "no_start";
-    case SETTLE_ERR_DECODE: return "partial";
-    case SETTLE_ERR_INTERRUPTED: return "interrupted";
-    default: return "failed";
-    }
-}
-
 /* The whole file as a NUL-terminated string, or NULL. Results are one line of
  * a few kilobytes; anything over 1 MiB is not one. */
 static char *slurp(const char *path)
@@ -156,7 +135,7 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
     if (!info->settings)
         goto end;
     for (int i = 0; i < SETTLE_NB_METRICS; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, metric_names[i]);
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, settle_metric_name(i));
         /* the stable-frame metrics are there whenever the field is; the visual
          * metrics only when they were computed (null without --visual-metrics) */
         info->present[i] = i < 3 ? m != NULL : cJSON_IsNumber(m);
