@@ -20,6 +20,16 @@
  * where mobile browsers draw their loading bar. */
 #define VIEWPORT_TOP 10
 
+const char *settle_version(void)
+{
+    return SETTLE_VERSION;
+}
+
+unsigned settle_version_api(void)
+{
+    return SETTLE_API_VERSION;
+}
+
 int settle_open(SettleContext **pc, const SettleSettings *s)
 {
     if (!pc)

@@ -41,7 +41,15 @@ extern "C" {
 #define SETTLE_API __attribute__((visibility("default")))
 #endif
 
-#define SETTLE_VERSION "0.1.0"
+#include "settle/version.h"
+
+/* The version of the library a program runs with, which may be newer than
+ * the headers it was built with: SETTLE_VERSION's text. Static. */
+SETTLE_API const char *settle_version(void);
+
+/* Its interface version, packed as SETTLE_API_VERSION: a program built with
+ * SETTLE_API_VERSION_MAJOR M needs settle_version_api() >> 16 == M. */
+SETTLE_API unsigned settle_version_api(void);
 
 /* Error codes: negative, returned by every function that can fail. */
 enum {
@@ -191,6 +199,9 @@ typedef struct SettleSettings {
      * It must be quick; it must not call into this context. */
     void (*progress_cb)(void *opaque, double time, double duration, int64_t frames);
     void *progress_opaque;
+    /* Room for settings added later without changing the structure's size
+     * (callers allocate it): zeroed by settle_default_settings, leave it so. */
+    uint8_t reserved[64];
 } SettleSettings;
 
 /* Fills `s` with the defaults documented above. */

@@ -138,7 +138,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("settle %s\n", SETTLE_VERSION);
+        printf("settle %s\n", settle_version());
         return EXIT_OK;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
