@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The settle program: argv, terminal output and exit codes over the library. */
+/* The settle program's shared helpers: signals, exit codes, option tables.
+ * A leaf: it calls no command. */
 #include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,7 +9,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "plot.h"
 
 volatile sig_atomic_t cli_stop;
 static SettleContext *volatile contexts[CLI_MAX_CONTEXTS];
@@ -104,54 +104,4 @@ int cli_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > CLI_MAX_CONTEXTS ? CLI_MAX_CONTEXTS : (int)n;
-}
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: settle COMMAND [OPTIONS] ...\n"
-            "\n"
-            "Commands:\n"
-            "  analyze CAPTURE...   report when each capture's screen became stable\n"
-            "  compare --baseline A... --candidate B...\n"
-            "                       did build B get slower than A? statistics and a verdict\n"
-            "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
-            "                       stable frame (gnuplot)\n"
-            "  help [COMMAND]       this text, or a command's options\n"
-            "  version              print the version\n"
-            "\n"
-            "Run 'settle help analyze', 'settle help compare' or 'settle help plot' for their\n"
-            "options.\n");
-}
-
-int main(int argc, char **argv)
-{
-    if (argc < 2) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "analyze"))
-        return cmd_analyze(argc - 1, argv + 1);
-    if (!strcmp(cmd, "compare"))
-        return cmd_compare(argc - 1, argv + 1);
-    if (!strcmp(cmd, "plot"))
-        return cmd_plot(argc - 1, argv + 1);
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("settle %s\n", settle_version());
-        return EXIT_OK;
-    }
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        if (argc > 2 && !strcmp(argv[2], "analyze"))
-            usage_analyze(stdout);
-        else if (argc > 2 && !strcmp(argv[2], "compare"))
-            usage_compare(stdout);
-        else if (argc > 2 && !strcmp(argv[2], "plot"))
-            usage_plot(stdout);
-        else
-            usage(stdout);
-        return EXIT_OK;
-    }
-    fprintf(stderr, "settle: unknown command '%s'; try 'settle help'\n", cmd);
-    return EXIT_USAGE;
 }

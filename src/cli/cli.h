@@ -48,9 +48,4 @@ void cli_bad_option(const char *command, char **argv);
 /* Number of online processors, at least 1. */
 int cli_cores(void);
 
-int cmd_analyze(int argc, char **argv);
-void usage_analyze(FILE *f);
-int cmd_compare(int argc, char **argv);
-void usage_compare(FILE *f);
-
 #endif

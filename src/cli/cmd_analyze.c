@@ -13,6 +13,7 @@
 #include "settle/pictures.h"
 
 #include "cli.h"
+#include "cmd.h"
 #include "inputs.h"
 #include "output.h"
 #include "plot.h"
@@ -643,20 +644,127 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int cmd_analyze(int argc, char **argv)
-{
-    Batch b;
-    memset(&b, 0, sizeof(b));
-    settle_default_settings(&b.s);
-    int jobs = 0, shard_k = 0, shard_n = 0;
-    InputList in = { 0 };
-    const char **files_from = NULL;
-    int nfiles_from = 0;
-    int ret = EXIT_OK;
-    Worker *workers = NULL;
+/* What the command line says besides the Batch's own settings. */
+typedef struct AnalyzeArgs {
+    int jobs, shard_k, shard_n;
+    InputList in;
+    const char **files_from;
+    int nfiles_from;
+} AnalyzeArgs;
 
-    enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-           OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
+/* Returned by the parsers for --help: done, exit 0. */
+#define ARGS_HELP (-1)
+
+enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
+       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
+
+/* One option of analyze's own (getopt_long's answer c). Returns 0, an exit
+ * code or ARGS_HELP. */
+static int parse_option(Batch *b, AnalyzeArgs *a, int c, char **argv, int ntable)
+{
+    switch (c) {
+    case OPT_CSV: b->csv = optarg; break;
+    case OPT_JSON: b->json = optarg; break;
+    case 'o': b->dir = optarg; break;
+    case OPT_PER_FRAME: b->per_frame = 1; break;
+    case OPT_PLOT: b->plot = optarg; break;
+    case OPT_PLOT_SCRIPT: b->plot_script = optarg; break;
+    case OPT_FRAMES: b->frames = optarg; break;
+    case OPT_REPORT: b->report = optarg; break;
+    case OPT_SKIP: b->skip_existing = 1; break;
+    case OPT_LABEL: {
+        const char *eq = strchr(optarg, '=');
+        if (!eq || eq == optarg) {
+            fprintf(stderr, "settle: --label: expected KEY=VALUE, got '%s'\n", optarg);
+            return EXIT_USAGE;
+        }
+        b->labels[b->nlabels++] = optarg;
+        break;
+    }
+    case OPT_FILES_FROM: a->files_from[a->nfiles_from++] = optarg; break;
+    case 'j': {
+        char *e;
+        long v = strtol(optarg, &e, 10);
+        if (e == optarg || *e || v < 1 || v > CLI_MAX_CONTEXTS) {
+            fprintf(stderr, "settle: --jobs: expected 1 to %d, got '%s'\n", CLI_MAX_CONTEXTS,
+                    optarg);
+            return EXIT_USAGE;
+        }
+        a->jobs = (int)v;
+        break;
+    }
+    case OPT_SHARD:
+        if (shard_parse(optarg, &a->shard_k, &a->shard_n) < 0) {
+            fprintf(stderr, "settle: --shard: expected K/N with 1 <= K <= N, got '%s'\n", optarg);
+            return EXIT_USAGE;
+        }
+        break;
+    case 'q': b->quiet = 1; break;
+    case 'v': b->verbose++; break;
+    case 'h':
+        usage_analyze(stdout);
+        return ARGS_HELP;
+    case '?':
+    case ':':
+        cli_bad_option("analyze", argv);
+        return EXIT_USAGE;
+    default:
+        if (c >= OPT_TABLE && c < OPT_TABLE + ntable)
+            return cli_set_option(&b->s, settle_options()[c - OPT_TABLE].name, optarg);
+    }
+    return 0;
+}
+
+/* The options that only make sense together, checked once all are read. */
+static int check_args(Batch *b, const AnalyzeArgs *a)
+{
+    if (a->in.n < 1 && !a->nfiles_from) {
+        fprintf(stderr, "settle: analyze: no capture given; see 'settle help analyze'\n");
+        return EXIT_USAGE;
+    }
+    if (b->csv && strcmp(b->csv, "-") && a->in.n > 1 && !strstr(b->csv, "%n")) {
+        fprintf(stderr, "settle: --csv: several captures need a file name with %%n "
+                        "(the capture's name) or '-', got '%s'\n", b->csv);
+        return EXIT_USAGE;
+    }
+    if (b->csv && b->json && !strcmp(b->csv, "-") && !strcmp(b->json, "-")) {
+        fprintf(stderr, "settle: --csv and --json cannot both go to stdout\n");
+        return EXIT_USAGE;
+    }
+    if (b->plot && a->in.n > 1 && !strstr(b->plot, "%n")) {
+        fprintf(stderr, "settle: --plot: several captures need a file name with %%n "
+                        "(the capture's name), got '%s'\n", b->plot);
+        return EXIT_USAGE;
+    }
+    if ((b->plot && !strcmp(b->plot, "-")) || (b->report && !strcmp(b->report, "-"))) {
+        fprintf(stderr, "settle: --%s: expected a file name, got '-'\n", b->plot ? "plot" : "report");
+        return EXIT_USAGE;
+    }
+    if (b->plot_script && access(b->plot_script, R_OK)) {
+        fprintf(stderr, "settle: --plot-script: %s: %s\n", b->plot_script, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if ((b->per_frame || b->skip_existing) && !b->dir) {
+        fprintf(stderr, "settle: --%s needs -o DIR\n", b->per_frame ? "per-frame" : "skip-existing");
+        return EXIT_USAGE;
+    }
+    char err[256];
+    if (settle_settings_check(&b->s, err, sizeof(err)) < 0) {
+        fprintf(stderr, "settle: %s\n", err);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int no_memory(void)
+{
+    fprintf(stderr, "settle: out of memory\n");
+    return EXIT_INTERNAL;
+}
+
+/* The command line into b and a. Returns 0, an exit code or ARGS_HELP. */
+static int parse_args(Batch *b, AnalyzeArgs *a, int argc, char **argv)
+{
     static const struct option own[] = {
         { "csv", required_argument, NULL, OPT_CSV },
         { "json", required_argument, NULL, OPT_JSON },
@@ -673,159 +781,65 @@ int cmd_analyze(int argc, char **argv)
         { "report", required_argument, NULL, OPT_REPORT },
         { NULL, 0, NULL, 0 },
     };
-    const SettleOption *table = settle_options();
-    int ntable = 0;
+    int ntable = 0, ret = 0;
     struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
-    b.labels = calloc((size_t)argc, sizeof(*b.labels));
-    files_from = calloc((size_t)argc, sizeof(*files_from));
-    if (!longopts || !b.labels || !files_from) {
-        fprintf(stderr, "settle: out of memory\n");
-        ret = EXIT_INTERNAL;
-        goto end;
+    b->labels = calloc((size_t)argc, sizeof(*b->labels));
+    a->files_from = calloc((size_t)argc, sizeof(*a->files_from));
+    if (!longopts || !b->labels || !a->files_from) {
+        free(longopts);
+        return no_memory();
     }
-
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+qvho:j:", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_CSV: b.csv = optarg; break;
-        case OPT_JSON: b.json = optarg; break;
-        case 'o': b.dir = optarg; break;
-        case OPT_PER_FRAME: b.per_frame = 1; break;
-        case OPT_PLOT: b.plot = optarg; break;
-        case OPT_PLOT_SCRIPT: b.plot_script = optarg; break;
-        case OPT_FRAMES: b.frames = optarg; break;
-        case OPT_REPORT: b.report = optarg; break;
-        case OPT_SKIP: b.skip_existing = 1; break;
-        case OPT_LABEL: {
-            const char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg) {
-                fprintf(stderr, "settle: --label: expected KEY=VALUE, got '%s'\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            b.labels[b.nlabels++] = optarg;
-            break;
-        }
-        case OPT_FILES_FROM: files_from[nfiles_from++] = optarg; break;
-        case 'j': {
-            char *e;
-            long v = strtol(optarg, &e, 10);
-            if (e == optarg || *e || v < 1 || v > CLI_MAX_CONTEXTS) {
-                fprintf(stderr, "settle: --jobs: expected 1 to %d, got '%s'\n", CLI_MAX_CONTEXTS,
-                        optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            jobs = (int)v;
-            break;
-        }
-        case OPT_SHARD:
-            if (shard_parse(optarg, &shard_k, &shard_n) < 0) {
-                fprintf(stderr, "settle: --shard: expected K/N with 1 <= K <= N, got '%s'\n",
-                        optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            break;
-        case 'q': b.quiet = 1; break;
-        case 'v': b.verbose++; break;
-        case 'h':
-            usage_analyze(stdout);
-            goto end;
-        case '?':
-        case ':':
-            cli_bad_option("analyze", argv);
-            ret = EXIT_USAGE;
-            goto end;
-        default:
-            if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
-                (ret = cli_set_option(&b.s, table[c - OPT_TABLE].name, optarg)))
-                goto end;
-        }
-    }
+    while (!ret && (c = getopt_long(argc, argv, "+qvho:j:", longopts, NULL)) != -1)
+        ret = parse_option(b, a, c, argv, ntable);
+    free(longopts);
+    if (ret)
+        return ret;
     for (int i = optind; i < argc; i++)
-        if (inputs_add(&in, argv[i]) < 0)
-            goto nomem;
-    for (int i = 0; i < nfiles_from; i++) {
-        if (inputs_read(&in, files_from[i]) < 0) {
+        if (inputs_add(&a->in, argv[i]) < 0)
+            return no_memory();
+    for (int i = 0; i < a->nfiles_from; i++) {
+        if (inputs_read(&a->in, a->files_from[i]) < 0) {
             if (errno == ENOMEM)
-                goto nomem;
-            fprintf(stderr, "settle: --files-from: %s: %s\n", files_from[i], strerror(errno));
-            ret = EXIT_USAGE;
-            goto end;
+                return no_memory();
+            fprintf(stderr, "settle: --files-from: %s: %s\n", a->files_from[i], strerror(errno));
+            return EXIT_USAGE;
         }
     }
-    if (in.n < 1 && !nfiles_from) {
-        fprintf(stderr, "settle: analyze: no capture given; see 'settle help analyze'\n");
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    if (b.csv && strcmp(b.csv, "-") && in.n > 1 && !strstr(b.csv, "%n")) {
-        fprintf(stderr, "settle: --csv: several captures need a file name with %%n "
-                        "(the capture's name) or '-', got '%s'\n", b.csv);
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    if (b.csv && b.json && !strcmp(b.csv, "-") && !strcmp(b.json, "-")) {
-        fprintf(stderr, "settle: --csv and --json cannot both go to stdout\n");
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    if (b.plot && in.n > 1 && !strstr(b.plot, "%n")) {
-        fprintf(stderr, "settle: --plot: several captures need a file name with %%n "
-                        "(the capture's name), got '%s'\n", b.plot);
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    if ((b.plot && !strcmp(b.plot, "-")) || (b.report && !strcmp(b.report, "-"))) {
-        fprintf(stderr, "settle: --%s: expected a file name, got '-'\n", b.plot ? "plot" : "report");
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    if (b.plot_script && access(b.plot_script, R_OK)) {
-        fprintf(stderr, "settle: --plot-script: %s: %s\n", b.plot_script, strerror(errno));
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    if ((b.per_frame || b.skip_existing) && !b.dir) {
-        fprintf(stderr, "settle: --%s needs -o DIR\n", b.per_frame ? "per-frame" : "skip-existing");
-        ret = EXIT_USAGE;
-        goto end;
-    }
-    char err[256];
-    if (settle_settings_check(&b.s, err, sizeof(err)) < 0) {
-        fprintf(stderr, "settle: %s\n", err);
-        ret = EXIT_USAGE;
-        goto end;
-    }
+    return check_args(b, a);
+}
 
-    /* every capture once, and only this shard's */
+/* Every capture once, and only this shard's: b->jobs. */
+static int make_jobs(Batch *b, const AnalyzeArgs *a)
+{
+    const InputList *in = &a->in;
+    int ret = EXIT_OK;
     size_t kept = 0;
-    b.jobs = calloc(in.n ? in.n : 1, sizeof(*b.jobs));
-    char **keys = calloc(in.n ? in.n : 1, sizeof(*keys));
-    if (!b.jobs || !keys) {
+    b->jobs = calloc(in->n ? in->n : 1, sizeof(*b->jobs));
+    char **keys = calloc(in->n ? in->n : 1, sizeof(*keys));
+    if (!b->jobs || !keys) {
         free(keys);
-        goto nomem;
+        return no_memory();
     }
-    for (size_t i = 0; i < in.n; i++) {
-        char *key = input_key(in.v[i]);
+    for (size_t i = 0; i < in->n; i++) {
+        char *key = input_key(in->v[i]);
         if (!key) {
             for (size_t q = 0; q < i; q++)
                 free(keys[q]);
             free(keys);
-            goto nomem;
+            return no_memory();
         }
         keys[i] = key;
     }
-    if (b.dir) {
+    if (b->dir) {
         /* the same capture twice would race for one result file */
-        char **sorted = malloc(in.n * sizeof(*sorted) + 1);
+        char **sorted = malloc(in->n * sizeof(*sorted) + 1);
         if (sorted) {
-            memcpy(sorted, keys, in.n * sizeof(*sorted));
-            qsort(sorted, in.n, sizeof(*sorted), cmp_str);
-            for (size_t i = 1; i < in.n; i++) {
+            memcpy(sorted, keys, in->n * sizeof(*sorted));
+            qsort(sorted, in->n, sizeof(*sorted), cmp_str);
+            for (size_t i = 1; i < in->n; i++) {
                 if (!strcmp(sorted[i], sorted[i - 1])) {
                     fprintf(stderr, "settle: %s: given more than once\n", sorted[i]);
                     ret = EXIT_USAGE;
@@ -834,60 +848,70 @@ int cmd_analyze(int argc, char **argv)
             free(sorted);
         }
     }
-    for (size_t i = 0; i < in.n && ret == EXIT_OK; i++) {
-        if (shard_n && !shard_take(keys[i], shard_k, shard_n))
+    for (size_t i = 0; i < in->n && ret == EXIT_OK; i++) {
+        if (a->shard_n && !shard_take(keys[i], a->shard_k, a->shard_n))
             continue;
-        Job *j = &b.jobs[kept++];
-        b.n = kept;
-        j->input = in.v[i];
-        if ((b.dir || b.frames) && !(j->stem = result_stem(keys[i])))
+        Job *j = &b->jobs[kept++];
+        b->n = kept;
+        j->input = in->v[i];
+        if ((b->dir || b->frames) && !(j->stem = result_stem(keys[i])))
             ret = EXIT_INTERNAL;
     }
-    for (size_t i = 0; i < in.n; i++)
+    for (size_t i = 0; i < in->n; i++)
         free(keys[i]);
     free(keys);
-    if (ret)
-        goto end;
-    b.n = kept;
+    if (!ret)
+        b->n = kept;
+    return ret;
+}
 
-    if (b.dir && mkdirs(b.dir) < 0) {
-        fprintf(stderr, "settle: -o: %s: %s\n", b.dir, strerror(errno));
-        ret = EXIT_OUTPUT;
-        goto end;
+/* The output folders, the number of workers and the decoders' threads, the
+ * log levels and the JSON file: all before the first capture. */
+static int prepare(Batch *b, int *jobs)
+{
+    if (b->dir && mkdirs(b->dir) < 0) {
+        fprintf(stderr, "settle: -o: %s: %s\n", b->dir, strerror(errno));
+        return EXIT_OUTPUT;
     }
-    if (b.frames && mkdirs(b.frames) < 0) {
-        fprintf(stderr, "settle: --frames: %s: %s\n", b.frames, strerror(errno));
-        ret = EXIT_OUTPUT;
-        goto end;
+    if (b->frames && mkdirs(b->frames) < 0) {
+        fprintf(stderr, "settle: --frames: %s: %s\n", b->frames, strerror(errno));
+        return EXIT_OUTPUT;
     }
-    progress_enable(!b.quiet);
+    progress_enable(!b->quiet);
     int cores = cli_cores();
-    if (!jobs)
-        jobs = cores;
-    if ((size_t)jobs > b.n)
-        jobs = b.n ? (int)b.n : 1;
+    if (!*jobs)
+        *jobs = cores;
+    if ((size_t)*jobs > b->n)
+        *jobs = b->n ? (int)b->n : 1;
     /* share the cores between the decoders unless told otherwise */
-    if (jobs > 1 && b.s.threads == 0)
-        b.s.threads = cores / jobs > 1 ? cores / jobs : 1;
-    settle_codec_log_level(b.verbose > 1 ? SETTLE_LOG_WARNING : b.verbose ? SETTLE_LOG_ERROR : -1);
-    b.s.log_level = b.verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
+    if (*jobs > 1 && b->s.threads == 0)
+        b->s.threads = cores / *jobs > 1 ? cores / *jobs : 1;
+    settle_codec_log_level(b->verbose > 1 ? SETTLE_LOG_WARNING : b->verbose ? SETTLE_LOG_ERROR : -1);
+    b->s.log_level = b->verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
     /* the summary moves to stderr when stdout carries data */
-    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ? stderr : stdout;
-    if (b.json && out_open(&b.jout, b.json) < 0) {
-        fprintf(stderr, "settle: --json: %s: %s\n", b.json, strerror(errno));
-        ret = EXIT_OUTPUT;
-        goto end;
+    b->summary = (b->csv && !strcmp(b->csv, "-")) || (b->json && !strcmp(b->json, "-")) ? stderr
+                                                                                         : stdout;
+    if (b->json && out_open(&b->jout, b->json) < 0) {
+        fprintf(stderr, "settle: --json: %s: %s\n", b->json, strerror(errno));
+        return EXIT_OUTPUT;
     }
+    return 0;
+}
+
+/* The captures analysed by `jobs` workers (this thread the first), then what
+ * is written once for all: the report and the JSON file. */
+static int run_batch(Batch *b, int jobs)
+{
     cli_catch_signals();
-    pthread_mutex_init(&b.lock, NULL);
-    workers = calloc((size_t)jobs, sizeof(*workers));
+    pthread_mutex_init(&b->lock, NULL);
+    Worker *workers = calloc((size_t)jobs, sizeof(*workers));
     if (!workers) {
-        out_abort(&b.jout);
-        pthread_mutex_destroy(&b.lock);
-        goto nomem;
+        out_abort(&b->jout);
+        pthread_mutex_destroy(&b->lock);
+        return no_memory();
     }
     for (int i = 0; i < jobs; i++) {
-        workers[i] = (Worker){ .b = &b, .id = i };
+        workers[i] = (Worker){ .b = b, .id = i };
         if (i == 0)
             continue; /* the first runs on this thread */
         workers[i].started = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) == 0;
@@ -898,27 +922,37 @@ int cmd_analyze(int argc, char **argv)
             pthread_join(workers[i].thread, NULL);
     progress_clear();
     for (int i = 0; i < jobs; i++)
-        b.ret = worse(b.ret, workers[i].ret);
-    pthread_mutex_destroy(&b.lock);
-    ret = b.ret;
-    if (b.emitted < b.n && !cli_stop) {
-        fprintf(stderr, "settle: %zu captures were not analysed\n", b.n - b.emitted);
+        b->ret = worse(b->ret, workers[i].ret);
+    free(workers);
+    pthread_mutex_destroy(&b->lock);
+    int ret = b->ret;
+    if (b->emitted < b->n && !cli_stop) {
+        fprintf(stderr, "settle: %zu captures were not analysed\n", b->n - b->emitted);
         ret = worse(ret, EXIT_INTERNAL);
     }
-    if (b.report)
-        ret = worse(ret, write_report(&b));
-    if (b.jout.f && out_commit(&b.jout) < 0) {
-        fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b.json, strerror(errno));
-        out_abort(&b.jout);
+    if (b->report)
+        ret = worse(ret, write_report(b));
+    if (b->jout.f && out_commit(&b->jout) < 0) {
+        fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b->json, strerror(errno));
+        out_abort(&b->jout);
         ret = worse(ret, EXIT_OUTPUT);
     }
     if (cli_stop)
         ret = worse(ret, EXIT_SIGNAL);
-    goto end;
-nomem:
-    fprintf(stderr, "settle: out of memory\n");
-    ret = EXIT_INTERNAL;
-end:
+    return ret;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    Batch b;
+    memset(&b, 0, sizeof(b));
+    settle_default_settings(&b.s);
+    AnalyzeArgs a = { 0 };
+    int ret = parse_args(&b, &a, argc, argv);
+    if (ret == ARGS_HELP)
+        ret = EXIT_OK;
+    else if (!ret && !(ret = make_jobs(&b, &a)) && !(ret = prepare(&b, &a.jobs)))
+        ret = run_batch(&b, a.jobs);
     for (size_t i = 0; b.jobs && i < b.n; i++) {
         free(b.jobs[i].stem);
         free(b.jobs[i].out);
@@ -931,10 +965,8 @@ end:
         free(b.jobs[i].strip_png);
     }
     free(b.jobs);
-    free(workers);
-    inputs_free(&in);
-    free(longopts);
+    inputs_free(&a.in);
     free(b.labels);
-    free(files_from);
+    free(a.files_from);
     return ret;
 }

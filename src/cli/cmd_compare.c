@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd.h"
 #include "settle/compare.h"
 #include "output.h"
 #include "plot.h"
@@ -464,24 +465,127 @@ static int parse_double(const char *opt, const char *v, double lo, double hi, do
     return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* A whole number in [lo, hi] for --NAME. Returns 0 or EXIT_USAGE (said). */
+static int parse_whole(const char *opt, const char *v, double lo, double hi, int *out)
 {
-    Loader l;
-    memset(&l, 0, sizeof(l));
-    settle_default_settings(&l.s);
-    SettleCompareSettings cs;
-    settle_compare_default_settings(&cs);
-    Group ga = { .name = "baseline" }, gb = { .name = "candidate" };
-    Group *cur = NULL;
-    const char **items[2] = { NULL, NULL };
-    size_t nitems[2] = { 0, 0 };
-    const char *markdown = NULL, *json = NULL, *min_effect_text = "0";
-    const char *plot = NULL, *plot_script = NULL;
-    int quiet = 0, ret = 0, want_metric[SETTLE_NB_METRICS] = { 0 }, any_metric = 0;
-    struct option *longopts = NULL;
+    double x;
+    int ret = parse_double(opt, v, lo, hi, &x);
+    if (ret || x != floor(x)) {
+        if (!ret)
+            fprintf(stderr, "settle: --%s: expected a whole number, got '%s'\n", opt, v);
+        return EXIT_USAGE;
+    }
+    *out = (int)x;
+    return 0;
+}
 
-    enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
-           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_TABLE };
+/* What the command line says besides the analysis settings. */
+typedef struct CompareArgs {
+    SettleCompareSettings cs;
+    const char **items[2];   /* the baseline's and the candidate's, as given */
+    size_t nitems[2];
+    int group;               /* the group items go to: -1 none yet, 0 baseline, 1 candidate */
+    const char *markdown, *json, *min_effect_text;
+    const char *plot, *plot_script;
+    int quiet, want_metric[SETTLE_NB_METRICS], any_metric;
+} CompareArgs;
+
+/* Returned by the parsers for --help: done, exit 0. */
+#define ARGS_HELP (-1)
+
+enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
+       OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_TABLE };
+
+/* --min-effect SECONDS or PERCENT%. */
+static int parse_min_effect(CompareArgs *a, const char *v)
+{
+    size_t len = strlen(v);
+    int pct = len > 0 && v[len - 1] == '%';
+    char num[64];
+    snprintf(num, sizeof(num), "%.*s", (int)(pct ? len - 1 : len), v);
+    char *end;
+    double x = strtod(num, &end);
+    if (!*num || *end || !(x >= 0 && x < 1e6)) {
+        fprintf(stderr, "settle: --min-effect: expected seconds or a percentage, got '%s'\n", v);
+        return EXIT_USAGE;
+    }
+    a->cs.min_effect = pct ? x / 100 : x;
+    a->cs.min_effect_relative = pct;
+    a->min_effect_text = v;
+    return 0;
+}
+
+/* --seed N and --metric NAME. */
+static int parse_seed(CompareArgs *a, const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (end == v || *end || errno || v[0] == '-') {
+        fprintf(stderr, "settle: --seed: expected a whole number, got '%s'\n", v);
+        return EXIT_USAGE;
+    }
+    a->cs.seed = x;
+    return 0;
+}
+
+static int parse_metric(CompareArgs *a, const char *v)
+{
+    int m = 0;
+    while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), v))
+        m++;
+    if (m == SETTLE_NB_METRICS) {
+        fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
+                        "last_visual_change or speed_index, got '%s'\n", v);
+        return EXIT_USAGE;
+    }
+    a->want_metric[m] = a->any_metric = 1;
+    return 0;
+}
+
+/* One answer of getopt_long. Returns 0, an exit code or ARGS_HELP. */
+static int parse_option(Loader *l, CompareArgs *a, int c, char **argv, int ntable)
+{
+    switch (c) {
+    case 1:
+        if (a->group < 0) {
+            fprintf(stderr, "settle: compare: '%s': say --baseline or --candidate first\n", optarg);
+            return EXIT_USAGE;
+        }
+        a->items[a->group][a->nitems[a->group]++] = optarg;
+        return 0;
+    case OPT_BASE: a->group = 0; return 0;
+    case OPT_CAND: a->group = 1; return 0;
+    case OPT_MIN_EFFECT: return parse_min_effect(a, optarg);
+    case OPT_ALPHA: return parse_double("alpha", optarg, 1e-9, 0.5, &a->cs.alpha);
+    case OPT_MIN_N: return parse_whole("min-n", optarg, 1, 1e6, &a->cs.min_n);
+    case OPT_RESAMPLES: return parse_whole("resamples", optarg, 100, 1e7, &a->cs.resamples);
+    case OPT_SEED: return parse_seed(a, optarg);
+    case OPT_METRIC: return parse_metric(a, optarg);
+    case 'j': return parse_whole("jobs", optarg, 1, CLI_MAX_CONTEXTS, &l->jobs);
+    case OPT_MD: a->markdown = optarg; return 0;
+    case OPT_JSON: a->json = optarg; return 0;
+    case OPT_PLOT: a->plot = optarg; return 0;
+    case OPT_PLOT_SCRIPT: a->plot_script = optarg; return 0;
+    case 'q': a->quiet = 1; return 0;
+    case 'v': l->verbose++; return 0;
+    case 'h':
+        usage_compare(stdout);
+        return ARGS_HELP;
+    case '?':
+    case ':':
+        cli_bad_option("compare", argv);
+        return EXIT_USAGE;
+    default:
+        if (c >= OPT_TABLE && c < OPT_TABLE + ntable)
+            return cli_set_option(&l->s, settle_options()[c - OPT_TABLE].name, optarg);
+        return 0;
+    }
+}
+
+/* The command line into l's settings and a. Returns 0, an exit code or ARGS_HELP. */
+static int parse_args(Loader *l, CompareArgs *a, int argc, char **argv)
+{
     static const struct option own[] = {
         { "baseline", no_argument, NULL, OPT_BASE },
         { "candidate", no_argument, NULL, OPT_CAND },
@@ -498,171 +602,59 @@ int cmd_compare(int argc, char **argv)
         { "jobs", required_argument, NULL, 'j' },
         { NULL, 0, NULL, 0 },
     };
-    const SettleOption *table = settle_options();
-    int ntable = 0;
-    longopts = cli_longopts(own, OPT_TABLE, &ntable);
-    items[0] = calloc((size_t)argc, sizeof(char *));
-    items[1] = calloc((size_t)argc, sizeof(char *));
-    if (!longopts || !items[0] || !items[1]) {
-        ret = EXIT_INTERNAL;
-        goto end;
+    int ntable = 0, ret = 0;
+    struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
+    a->items[0] = calloc((size_t)argc, sizeof(char *));
+    a->items[1] = calloc((size_t)argc, sizeof(char *));
+    if (!longopts || !a->items[0] || !a->items[1]) {
+        free(longopts);
+        return EXIT_INTERNAL;
     }
-
     int c;
     optind = 1;
     opterr = 0;
     /* '-': items come back in order as argument 1, after --baseline or --candidate */
-    while ((c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1) {
-        double x;
-        switch (c) {
-        case 1:
-            if (!cur) {
-                fprintf(stderr, "settle: compare: '%s': say --baseline or --candidate first\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            items[cur == &gb][nitems[cur == &gb]++] = optarg;
-            break;
-        case OPT_BASE: cur = &ga; break;
-        case OPT_CAND: cur = &gb; break;
-        case OPT_MIN_EFFECT: {
-            size_t len = strlen(optarg);
-            int pct = len > 0 && optarg[len - 1] == '%';
-            char num[64];
-            snprintf(num, sizeof(num), "%.*s", (int)(pct ? len - 1 : len), optarg);
-            char *end;
-            double v = strtod(num, &end);
-            if (!*num || *end || !(v >= 0 && v < 1e6)) {
-                fprintf(stderr, "settle: --min-effect: expected seconds or a percentage, got '%s'\n",
-                        optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            cs.min_effect = pct ? v / 100 : v;
-            cs.min_effect_relative = pct;
-            min_effect_text = optarg;
-            break;
-        }
-        case OPT_ALPHA:
-            if ((ret = parse_double("alpha", optarg, 1e-9, 0.5, &cs.alpha)))
-                goto end;
-            break;
-        case OPT_MIN_N:
-            if ((ret = parse_double("min-n", optarg, 1, 1e6, &x)) || x != floor(x)) {
-                if (!ret)
-                    fprintf(stderr, "settle: --min-n: expected a whole number, got '%s'\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            cs.min_n = (int)x;
-            break;
-        case OPT_RESAMPLES:
-            if ((ret = parse_double("resamples", optarg, 100, 1e7, &x)) || x != floor(x)) {
-                if (!ret)
-                    fprintf(stderr, "settle: --resamples: expected a whole number, got '%s'\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            cs.resamples = (int)x;
-            break;
-        case OPT_SEED: {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 0);
-            if (end == optarg || *end || errno || optarg[0] == '-') {
-                fprintf(stderr, "settle: --seed: expected a whole number, got '%s'\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            cs.seed = v;
-            break;
-        }
-        case OPT_METRIC: {
-            int m = 0;
-            while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), optarg))
-                m++;
-            if (m == SETTLE_NB_METRICS) {
-                fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
-                                "last_visual_change or speed_index, got '%s'\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            want_metric[m] = any_metric = 1;
-            break;
-        }
-        case 'j':
-            if ((ret = parse_double("jobs", optarg, 1, CLI_MAX_CONTEXTS, &x)) || x != floor(x)) {
-                if (!ret)
-                    fprintf(stderr, "settle: --jobs: expected a whole number, got '%s'\n", optarg);
-                ret = EXIT_USAGE;
-                goto end;
-            }
-            l.jobs = (int)x;
-            break;
-        case OPT_MD: markdown = optarg; break;
-        case OPT_JSON: json = optarg; break;
-        case OPT_PLOT: plot = optarg; break;
-        case OPT_PLOT_SCRIPT: plot_script = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'v': l.verbose++; break;
-        case 'h':
-            usage_compare(stdout);
-            goto end;
-        case '?':
-        case ':':
-            cli_bad_option("compare", argv);
-            ret = EXIT_USAGE;
-            goto end;
-        default:
-            if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
-                (ret = cli_set_option(&l.s, table[c - OPT_TABLE].name, optarg)))
-                goto end;
-        }
-    }
-    if (!nitems[0] || !nitems[1]) {
+    while (!ret && (c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1)
+        ret = parse_option(l, a, c, argv, ntable);
+    free(longopts);
+    if (ret)
+        return ret;
+    if (!a->nitems[0] || !a->nitems[1]) {
         fprintf(stderr, "settle: compare: needs --baseline ITEM... and --candidate ITEM...; "
                         "see 'settle help compare'\n");
-        ret = EXIT_USAGE;
-        goto end;
+        return EXIT_USAGE;
     }
-    if (markdown && json && !strcmp(markdown, "-") && !strcmp(json, "-")) {
+    if (a->markdown && a->json && !strcmp(a->markdown, "-") && !strcmp(a->json, "-")) {
         fprintf(stderr, "settle: --markdown and --json cannot both go to stdout\n");
-        ret = EXIT_USAGE;
-        goto end;
+        return EXIT_USAGE;
     }
     char err[256];
-    if (settle_settings_check(&l.s, err, sizeof(err)) < 0) {
+    if (settle_settings_check(&l->s, err, sizeof(err)) < 0) {
         fprintf(stderr, "settle: %s\n", err);
-        ret = EXIT_USAGE;
-        goto end;
+        return EXIT_USAGE;
     }
-    settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
-    cli_catch_signals();
+    return 0;
+}
 
-    for (int g = 0; g < 2; g++)
-        for (size_t i = 0; i < nitems[g] && !ret; i++)
-            ret = load_item(&l, g ? &gb : &ga, items[g][i]);
-    if (!ret)
-        ret = analyse_pending(&l);
-    if (ret)
-        goto end;
+/* The groups compared, the verdict, and the reports written. Returns the
+ * exit code. */
+static int compare_groups(const CompareArgs *a, const Group *ga, const Group *gb)
+{
     SettleMetricComparison mcs[SETTLE_NB_METRICS];
     SettleReport r = {
-        .group = { { "baseline", ga.info, ga.n, (const char *const *)ga.source },
-                   { "candidate", gb.info, gb.n, (const char *const *)gb.source } },
-        .m = mcs, .settings = &cs, .min_effect_text = min_effect_text,
-        .settings_kinds = settle_results_settings_kinds(ga.info, ga.n, gb.info, gb.n),
+        .group = { { "baseline", ga->info, ga->n, (const char *const *)ga->source },
+                   { "candidate", gb->info, gb->n, (const char *const *)gb->source } },
+        .m = mcs, .settings = &a->cs, .min_effect_text = a->min_effect_text,
+        .settings_kinds = settle_results_settings_kinds(ga->info, ga->n, gb->info, gb->n),
     };
-    if (settle_compare_results(ga.info, ga.n, gb.info, gb.n, any_metric ? want_metric : NULL,
-                               &cs, mcs, &r.nm) < 0) {
-        ret = EXIT_INTERNAL;
-        goto end;
-    }
+    if (settle_compare_results(ga->info, ga->n, gb->info, gb->n,
+                               a->any_metric ? a->want_metric : NULL, &a->cs, mcs, &r.nm) < 0)
+        return EXIT_INTERNAL;
     int regression = 0, too_few = 0, compared = 0;
     for (int j = 0; j < r.nm; j++) {
         const SettleMetricComparison *mc = &mcs[j];
         if (!mc->compared) {
-            too_few |= any_metric; /* asked for by name but not in both groups */
+            too_few |= a->any_metric; /* asked for by name but not in both groups */
             continue;
         }
         compared++;
@@ -674,25 +666,52 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "settle: warning: the results were analysed with %d different settings\n",
                 r.settings_kinds);
 
-    int stdout_taken = (markdown && !strcmp(markdown, "-")) || (json && !strcmp(json, "-"));
-    if (!quiet)
+    int stdout_taken = (a->markdown && !strcmp(a->markdown, "-")) ||
+                       (a->json && !strcmp(a->json, "-"));
+    if (!a->quiet)
         settle_write_report_text(&r, stdout_taken ? stderr : stdout);
     int out = 0;
-    if (markdown)
-        out = worse(out, write_report(markdown, &r, 0));
-    if (json)
-        out = worse(out, write_report(json, &r, 1));
-    if (plot)
-        out = worse(out, write_plot(plot, plot_script, &r));
-    ret = out ? out : verdict;
+    if (a->markdown)
+        out = worse(out, write_report(a->markdown, &r, 0));
+    if (a->json)
+        out = worse(out, write_report(a->json, &r, 1));
+    if (a->plot)
+        out = worse(out, write_plot(a->plot, a->plot_script, &r));
+    return out ? out : verdict;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    Loader l;
+    memset(&l, 0, sizeof(l));
+    settle_default_settings(&l.s);
+    CompareArgs a = { .group = -1, .min_effect_text = "0" };
+    settle_compare_default_settings(&a.cs);
+    Group ga = { .name = "baseline" }, gb = { .name = "candidate" };
+    int ret = parse_args(&l, &a, argc, argv);
+    if (ret == ARGS_HELP) {
+        ret = 0;
+        goto end;
+    }
+    if (ret)
+        goto end;
+    settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
+    cli_catch_signals();
+
+    for (int g = 0; g < 2; g++)
+        for (size_t i = 0; i < a.nitems[g] && !ret; i++)
+            ret = load_item(&l, g ? &gb : &ga, a.items[g][i]);
+    if (!ret)
+        ret = analyse_pending(&l);
+    if (!ret)
+        ret = compare_groups(&a, &ga, &gb);
 end:
     free(l.pending);
     if (cli_stop)
         ret = EXIT_SIGNAL;
     group_free(&ga);
     group_free(&gb);
-    free(items[0]);
-    free(items[1]);
-    free(longopts);
+    free(a.items[0]);
+    free(a.items[1]);
     return ret;
 }

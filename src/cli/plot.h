@@ -56,7 +56,4 @@ char *plot_read_file(const char *path, size_t *len);
  * (malloc'ed) or NULL with errno set. */
 char *plot_temp_file(const char *tag);
 
-int cmd_plot(int argc, char **argv);
-void usage_plot(FILE *f);
-
 #endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The commands of the settle program, one file each (cmd_NAME.c): run with
+ * argv from the command's name on, they return the exit code; usage prints
+ * the command's help. main.c's table lists them. */
+#ifndef SETTLE_CLI_CMD_H
+#define SETTLE_CLI_CMD_H
+
+#include <stdio.h>
+
+int cmd_analyze(int argc, char **argv);
+void usage_analyze(FILE *f);
+
+int cmd_compare(int argc, char **argv);
+void usage_compare(FILE *f);
+
+int cmd_plot(int argc, char **argv);
+void usage_plot(FILE *f);
+
+#endif
