@@ -128,9 +128,12 @@ expect_exit "percentage threshold" 0 "$settle" analyze --diff-threshold 0.5% "$s
 expect_exit "start never found" 1 "$settle" analyze --start 999 "$sample"
 grep -q "sample-startup.mp4: start time" "$tmp/err"
 check $? "no start is said: $(cat "$tmp/err")"
-expect_exit "output directory missing" 4 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
-grep -q "x.json" "$tmp/err"
-check $? "output error names the file"
+expect_exit "output directory missing: made" 0 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
+grep -q '"status":"stable"' "$tmp/no/such/dir/x.json"
+check $? "the folders of --json were made"
+: >"$tmp/plainfile"
+expect_exit "output folder cannot be made" 4 "$settle" analyze -q --json "$tmp/plainfile/x.json" "$sample"
+one_line_naming "output folder cannot be made" "--json: $tmp/plainfile/x.json: Not a directory"
 
 # camera options: a screen recording is left whole by --crop auto, regions
 # repeat, and a bad region is one line that names the option

@@ -363,16 +363,20 @@ static int load_item(Loader *l, Group *g, const char *item)
 
 static int write_report(const char *path, const SettleReport *r, int json)
 {
+    const char *opt = json ? "--json" : "--markdown", *name = strcmp(path, "-") ? path : "stdout";
     OutFile o;
     if (out_open(&o, path) < 0) {
-        fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     int bad = json ? settle_write_report_json(r, o.f) : settle_write_report_markdown(r, o.f);
-    if (bad < 0 || out_commit(&o) < 0) {
-        fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
-                strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
+    if (bad < 0) {
         out_abort(&o);
+        fprintf(stderr, "settle: %s: %s: out of memory\n", opt, name);
+        return EXIT_INTERNAL;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     return 0;
@@ -512,7 +516,7 @@ int cmd_compare(int argc, char **argv)
     optind = 1;
     opterr = 0;
     /* '-': items come back in order as argument 1, after --baseline or --candidate */
-    while ((c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:qvhj:", longopts, NULL)) != -1) {
         double x;
         switch (c) {
         case 1:
@@ -610,7 +614,7 @@ int cmd_compare(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            cli_bad_option("compare", argv);
+            cli_bad_option("compare", argv, longopts, c);
             ret = EXIT_USAGE;
             goto end;
         default:
