@@ -385,6 +385,36 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     return code;
 }
 
+/* The one line every capture gets, whatever became of it. */
+static void summary_line(FILE *out, const char *in, int ar, const SettleResult *r,
+                         const SettleWarning *warn, int nwarn)
+{
+    int measured = r && r->frames > 0;
+    const char *method = measured ? settle_method_name(r->method) : NULL;
+    const char *why = r && r->error_message ? r->error_message : settle_strerror(ar);
+    if (r && r->stable_frame >= 0) {
+        char st[32], lt[32];
+        fmt_time(st, sizeof(st), r->stable_time);
+        fmt_time(lt, sizeof(lt), r->load_time);
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s", in, st,
+                (long long)r->stable_frame, (long long)r->frames, lt, method,
+                r->partial ? " (partial)" : "");
+    } else if (ar == SETTLE_ERR_NOT_STABLE || ar == SETTLE_ERR_NO_START) {
+        fprintf(out, "%s: %s: %s (%lld frames) [%s]", in,
+                ar == SETTLE_ERR_NO_START ? "no start found" : "not stable", why,
+                measured ? (long long)r->frames : 0LL, method ? method : "-");
+    } else if (ar == SETTLE_ERR_INTERRUPTED) {
+        fprintf(out, "%s: interrupted after %lld frames, no result", in,
+                r ? (long long)r->frames : 0LL);
+    } else {
+        fprintf(out, "%s: %s: %s%s", in, r && r->partial ? "partial, no stable frame" : "failed",
+                why, measured ? "" : "");
+    }
+    for (int i = 0; i < nwarn; i++)
+        fprintf(out, "; warning: %s", warn[i].message);
+    fputc('\n', out);
+}
+
 static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
 {
     Batch *b = w->b;
@@ -407,14 +437,14 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         ar = SETTLE_ERR_INTERRUPTED;
     j->code = cli_outcome_code(ar);
     const char *method = r ? settle_method_name(r->method) : "?";
-    if (r && r->stable_frame >= 0 && !b->quiet) {
-        char st[32], lt[32];
-        fmt_time(st, sizeof(st), r->stable_time);
-        fmt_time(lt, sizeof(lt), r->load_time);
-        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s\n", in, st,
-                (long long)r->stable_frame, (long long)r->frames, lt, method,
-                r->partial ? " (partial)" : "");
-    }
+    SettleWarning warn[SETTLE_MAX_WARNINGS];
+    int nwarn = r && ar != SETTLE_ERR_INTERRUPTED ? settle_get_warnings(ctx, warn) : 0;
+    if (nwarn < 0)
+        nwarn = 0;
+    if (!b->quiet)
+        summary_line(out, in, ar, r, warn, nwarn);
+    if (b->strict && nwarn > 0)
+        j->code = worse(j->code, EXIT_NOT_STABLE);
     if (ar < 0 && r && r->error_message)
         fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
                 r->partial ? " (result partial)" : "");
@@ -511,6 +541,8 @@ static void emit_ready(Batch *b)
         progress_clear();
         if (j->out && *j->out)
             fputs(j->out, b->summary);
+        else if (!b->quiet)
+            fprintf(b->summary, "%s: failed: see the messages on stderr\n", j->input);
         if (j->err && *j->err)
             fputs(j->err, stderr);
         fflush(b->summary);
@@ -1050,6 +1082,9 @@ int cmd_analyze(int argc, char **argv)
         fprintf(stderr, "settle: %zu captures were not analysed\n", b.n - b.emitted);
         ret = worse(ret, EXIT_INTERNAL);
     }
+    for (size_t i = b.emitted; i < b.n && !b.quiet; i++)
+        fprintf(b.summary, "%s: not analysed: %s\n", b.jobs[i].input,
+                cli_stop ? "interrupted" : "internal error");
     if (b.report)
         ret = worse(ret, write_report(&b));
     if (b.jout.f && out_commit(&b.jout) < 0) {
