@@ -545,7 +545,10 @@ static void emit_ready(Batch *b)
             fprintf(b->summary, "%s: failed: see the messages on stderr\n", j->input);
         if (j->err && *j->err)
             fputs(j->err, stderr);
-        fflush(b->summary);
+        if (b->summary == stdout)
+            out_flush_stdout();
+        else
+            fflush(b->summary);
         if (j->json && b->jout.f && (fputs(j->json, b->jout.f) == EOF || out_flush(&b->jout) < 0)) {
             fprintf(stderr, "settle: --json: %s: %s\n", json_name(b->json), strerror(errno));
             out_abort(&b->jout); /* no partial file: the rest of the lines are not written */
@@ -759,6 +762,10 @@ static int check_outputs(Batch *b, const InputList *in, const char **files_from,
         if (out_guard_hit(&g, p.v[i].path)) {
             fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
                     p.v[i].opt, p.v[i].path);
+            ret = EXIT_USAGE;
+        } else if (out_is_video(p.v[i].path)) {
+            fprintf(stderr, "settle: %s: %s is a video, not a result of settle; refusing to "
+                            "overwrite it (was its file name forgotten?)\n", p.v[i].opt, p.v[i].path);
             ret = EXIT_USAGE;
         }
     }

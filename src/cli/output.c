@@ -177,7 +177,7 @@ int out_flush(OutFile *o)
         errno = ENOMEM; /* a memory stream fails only for memory */
         return -1;
     }
-    fflush(stdout); /* what the program printed before comes first */
+    out_flush_stdout(); /* what the program printed before comes first */
     if (write_all(o->fd, o->buf + o->sent, o->len - o->sent) < 0)
         return -1;
     o->sent = o->len;
@@ -230,6 +230,25 @@ int out_write_file(const char *path, const void *data, size_t len)
         return -1;
     }
     return out_commit(&o);
+}
+
+/* The first reason stdout failed: stdio's later calls may overwrite errno. */
+static int stdout_errno;
+
+int out_flush_stdout(void)
+{
+    errno = 0;
+    if (!fflush(stdout) && !ferror(stdout))
+        return 0;
+    if (!stdout_errno)
+        stdout_errno = errno ? errno : EIO;
+    return -1;
+}
+
+int out_stdout_error(void)
+{
+    out_flush_stdout();
+    return stdout_errno;
 }
 
 int out_mkdirs(const char *dir)
@@ -327,4 +346,27 @@ void out_guard_free(OutGuard *g)
     free(g->dev);
     free(g->ino);
     memset(g, 0, sizeof(*g));
+}
+
+int out_is_video(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    unsigned char h[12];
+    size_t n = fread(h, 1, sizeof(h), f);
+    fclose(f);
+    if (n < sizeof(h))
+        return 0;
+    return !memcmp(h + 4, "ftyp", 4) ||                           /* MP4, MOV, 3GP */
+           !memcmp(h, "\x1a\x45\xdf\xa3", 4) ||                    /* Matroska, WebM */
+           (!memcmp(h, "RIFF", 4) && !memcmp(h + 8, "AVI ", 4)) || /* AVI */
+           !memcmp(h, "FLV\x01", 4) || !memcmp(h, "OggS", 4) ||
+           !memcmp(h, "YUV4MPEG2", 9) ||
+           !memcmp(h, "\x30\x26\xb2\x75", 4) ||                    /* ASF, WMV */
+           (h[0] == 0x47 && st.st_size >= 189 && st.st_size % 188 == 0) || /* MPEG-TS */
+           !memcmp(h, "\x00\x00\x01\xba", 4);                      /* MPEG-PS */
 }

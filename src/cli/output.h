@@ -46,6 +46,12 @@ void out_abort(OutFile *o);
 /* out_open, the bytes, out_commit. */
 int out_write_file(const char *path, const void *data, size_t len);
 
+/* fflush(stdout), keeping the first failure's errno: -1 when it failed. */
+int out_flush_stdout(void);
+/* Flushes stdout; 0 when every write to it succeeded, else the first
+ * failure's errno (ENOSPC, EPIPE...). */
+int out_stdout_error(void);
+
 /* Before anything is written: makes the folders the file `path` goes into
  * (after following symbolic links) and refuses a directory. 0 or -1, errno. */
 int out_prepare(const char *path);
@@ -63,5 +69,10 @@ int out_guard_add(OutGuard *g, const char *path);
 /* 1 when `path` (links followed) is one of the guarded files. */
 int out_guard_hit(const OutGuard *g, const char *path);
 void out_guard_free(OutGuard *g);
+
+/* 1 when `path` is an existing regular file whose first bytes are those of a
+ * video container (MP4/MOV, Matroska/WebM, AVI, FLV, Ogg, Y4M, ASF, MPEG):
+ * a capture that a forgotten file name would destroy. */
+int out_is_video(const char *path);
 
 #endif

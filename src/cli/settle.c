@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "plot.h"
 
 volatile sig_atomic_t cli_stop;
@@ -277,9 +278,9 @@ int main(int argc, char **argv)
     /* a reader that went away is an error to report (EPIPE), not a silent death */
     signal(SIGPIPE, SIG_IGN);
     int ret = run(argc, argv);
-    errno = 0;
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "settle: stdout: %s\n", strerror(errno ? errno : EIO));
+    int e = out_stdout_error();
+    if (e) {
+        fprintf(stderr, "settle: stdout: %s\n", strerror(e));
         ret = ret > EXIT_OUTPUT ? ret : EXIT_OUTPUT;
     }
     return ret;
