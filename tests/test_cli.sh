@@ -150,5 +150,25 @@ expect_exit "bad ignore" 64 "$settle" analyze --ignore 1,2,3 "$sample"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: --ignore: expected X,Y,W,H" "$tmp/err"
 check $? "bad ignore: one line: $(cat "$tmp/err")"
 
+# the command line as typed by hand (issue 17): a missing value named as
+# missing, "did you mean" for options and commands, analyse, help UNKNOWN
+expect_exit "-o without its value" 64 "$settle" analyze -o
+one_line_naming "-o without its value" "-o: missing value"
+expect_exit "--json without its value" 64 "$settle" analyze --json
+one_line_naming "--json without its value" "--json: missing value"
+expect_exit "misspelt option" 64 "$settle" analyze --jsn x.json "$sample"
+one_line_naming "misspelt option" "--jsn: unknown option; did you mean --json?"
+expect_exit "misspelt compare option" 64 "$settle" compare --markdwn x.md --baseline a --candidate b
+one_line_naming "misspelt compare option" "--markdwn: unknown option; did you mean --markdown?"
+expect_exit "misspelt command" 64 "$settle" analyz "$sample"
+one_line_naming "misspelt command" "unknown command 'analyz'; did you mean 'analyze'?"
+expect_exit "analyse is analyze" 0 "$settle" analyse "$sample"
+grep -q "sample-startup.mp4: stable at 2.500 s" "$tmp/out"
+check $? "analyse: the same summary line: $(cat "$tmp/out")"
+expect_exit "help of an unknown command" 64 "$settle" help nosuch
+one_line_naming "help of an unknown command" "help: unknown command 'nosuch'"
+[ ! -s "$tmp/out" ]
+check $? "help nosuch prints no general help on stdout"
+
 echo "$pass passed, $fail failed"
 done_testing

@@ -61,6 +61,14 @@ if mknod null c 1 3 2>/dev/null && mknod full c 1 7 2>/dev/null; then
   expect_exit "compare --markdown to a null device" 2 "$settle" compare -q --markdown null --baseline r1.json --candidate r2.json
   [ -c null ] && [ "$(stat -c '%t,%T' null)" = "1,3" ]
   check $? "compare: the null device is still the null device"
+  # a symbolic link to a device: the device is written, the link kept
+  ln -s null null-link
+  expect_exit "--json through a link to the null device" 0 "$settle" analyze -q --json null-link a.mp4
+  [ -L null-link ] && [ -c null ] && [ "$(stat -c '%t,%T' null)" = "1,3" ]
+  check $? "the link is still a link, the null device still the null device"
+  ln -s full full-link
+  expect_exit "--csv through a link to the full device" 4 "$settle" analyze -q --csv full-link a.mp4
+  one_line_naming "--csv through a link to the full device" "--csv: full-link: No space left on device"
   no_temp "devices"
 else
   echo "# skipped the device nodes: mknod is not allowed here"
@@ -68,13 +76,13 @@ fi
 
 # --- a FIFO with a reader: it gets the bytes, and stays a FIFO ---------------
 mkfifo fifo
-cat fifo >from-fifo &
+timeout 60 cat fifo >from-fifo &  # bounded: a settle that never opens it fails the test, not hangs it
 reader=$!
 expect_exit "--json to a FIFO" 0 "$settle" analyze -q --json fifo a.mp4
 wait $reader
 grep -q '"status":"stable"' from-fifo && [ -p fifo ]
 check $? "the reader got the result, the FIFO is still a FIFO: $(head -c 80 from-fifo)"
-cat fifo >from-fifo &
+timeout 60 cat fifo >from-fifo &  # bounded: a settle that never opens it fails the test, not hangs it
 reader=$!
 expect_exit "--csv to a FIFO" 0 "$settle" analyze -q --csv fifo a.mp4
 wait $reader
@@ -88,6 +96,26 @@ check $? "/dev/fd/3: the result is in the file the shell opened"
 out=$("$settle" analyze -q --json /dev/fd/3 a.mp4 3>&1 1>&2 | wc -l)
 [ "$out" -eq 1 ]
 check $? "/dev/fd/3 on a pipe: one line read from it ($out)"
+
+# --- '-' and /dev/stdout: stdout, in place; the summary line moves to stderr --
+expect_exit "--json - on a pipe" 0 sh -c '"$1" analyze --json - a.mp4 | cat' sh "$settle"
+[ "$(wc -l <out)" -eq 1 ] && grep -q '^{"input":"a.mp4"' out && grep -q '^a.mp4: stable at' err
+check $? "--json -: the JSON on stdout, the summary line on stderr"
+expect_exit "--csv - into a file" 0 sh -c '"$1" analyze --csv - a.mp4 >csv-out' sh "$settle"
+head -1 csv-out | grep -q '^frame,time' && [ "$(wc -l <csv-out)" -eq 136 ] && grep -q '^a.mp4: stable at' err
+check $? "--csv -: 135 rows and the header in the file the shell opened: $(wc -l <csv-out)"
+echo keep >stdout-file
+expect_exit "--json /dev/stdout appended by the shell" 0 sh -c '"$1" analyze -q --json /dev/stdout a.mp4 >>stdout-file' sh "$settle"
+[ "$(head -1 stdout-file)" = keep ] && sed -n 2p stdout-file | grep -q '"status":"stable"' && [ -f stdout-file ]
+check $? "/dev/stdout: written in place, after what the file held"
+
+# --- a socket: never replaced; opening it is an error named in one line -----
+if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' sock 2>/dev/null; then
+  expect_exit "--json to a socket" 4 "$settle" analyze -q --json sock a.mp4
+  one_line_naming "--json to a socket" "--json: sock: "
+  [ -S sock ]
+  check $? "the socket is still a socket: $(stat -c %F sock)"
+fi
 
 # --- symbolic links: the file they name is replaced, never the link ----------
 echo old >target.json
@@ -157,6 +185,25 @@ if mount -t tmpfs -o size=512k tmpfs small 2>/dev/null; then
   one_line_naming "--report on a full file system" "--report: small/r.html: No space left on device"
   [ "$(cat small/r.html)" = "previous report" ] && [ -z "$(ls small | grep '\.tmp\.')" ]
   check $? "the previous file is intact, no temporary file: $(ls small | tr '\n' ' ')"
+  # many files: -o and --frames, each failure named, no partial or temporary file
+  expect_exit "-o on a full file system" 4 "$settle" analyze -q -o small/res --per-frame a.mp4 b.mp4
+  [ "$(grep -c '^settle: -o: small/res/[ab]-[0-9a-f]*\.\(json\|csv\): No space left on device$' err)" -eq 4 ] &&
+    [ "$(wc -l <err)" -eq 4 ]
+  check $? "-o: one line for each file not written: $(head -1 err)"
+  [ -z "$(ls small/res)" ]
+  check $? "-o: no partial result: $(ls small/res | tr '\n' ' ')"
+  expect_exit "--frames on a full file system" 4 "$settle" analyze -q --frames small/fr a.mp4
+  grep -q '^settle: --frames: small/fr/a-start.png: No space left on device$' err && [ -z "$(ls small/fr)" ]
+  check $? "--frames: the failures named, no partial picture: $(head -1 err) / $(ls small/fr | tr '\n' ' ')"
+  if [ $have_gnuplot -eq 1 ]; then
+    expect_exit "--plot on a full file system" 4 "$settle" analyze -q --plot small/p.png a.mp4
+    one_line_naming "--plot on a full file system" "--plot: small/p.png: No space left on device"
+    [ ! -e small/p.png ]
+    check $? "--plot: no partial picture"
+  fi
+  "$settle" analyze -q --json r4.json a.mp4 && "$settle" analyze -q --json r5.json b.mp4
+  expect_exit "compare --markdown on a full file system" 4 "$settle" compare -q --min-n 1 --markdown small/c.md --baseline r4.json --candidate r5.json
+  one_line_naming "compare --markdown on a full file system" "--markdown: small/c.md: No space left on device"
   rm -f small/filler
   expect_exit "--report with room again" 0 "$settle" analyze -q --report small/r.html a.mp4
   grep -q '<html' small/r.html

@@ -49,6 +49,8 @@ void usage_analyze(FILE *f)
             "                    settings of every capture\n"
             "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
+            "  --strict          exit 1 when an answer carries a warning (little quiet\n"
+            "                    before the recording ends, load time 0, no start)\n"
             "\n"
             "Batches:\n"
             "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
