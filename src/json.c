@@ -87,6 +87,16 @@ int settle_write_json(SettleContext *c, FILE *out)
         bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
     else
         bad |= !cJSON_AddNullToObject(o, "error");
+    SettleWarning w[SETTLE_MAX_WARNINGS];
+    int nw = settle_get_warnings(c, w);
+    cJSON *wl = cJSON_AddArrayToObject(o, "warnings");
+    bad |= !wl;
+    for (int i = 0; wl && i < nw; i++) {
+        cJSON *it = cJSON_CreateObject();
+        bad |= !it || !cJSON_AddItemToArray(wl, it);
+        bad |= it && (!cJSON_AddStringToObject(it, "code", w[i].code) ||
+                      !cJSON_AddStringToObject(it, "message", w[i].message));
+    }
     bad |= settle_json_add_setup(c, o);
     if (bad)
         goto fail;

@@ -364,16 +364,20 @@ static int load_item(Loader *l, Group *g, const char *item)
 
 static int write_report(const char *path, const SettleReport *r, int json)
 {
+    const char *opt = json ? "--json" : "--markdown", *name = strcmp(path, "-") ? path : "stdout";
     OutFile o;
     if (out_open(&o, path) < 0) {
-        fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     int bad = json ? settle_write_report_json(r, o.f) : settle_write_report_markdown(r, o.f);
-    if (bad < 0 || out_commit(&o) < 0) {
-        fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
-                strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
+    if (bad < 0) {
         out_abort(&o);
+        fprintf(stderr, "settle: %s: %s: out of memory\n", opt, name);
+        return EXIT_INTERNAL;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     return 0;
@@ -451,6 +455,40 @@ end:
     free(data);
     free(vars);
     return ret;
+}
+
+/* The files the items name (a directory's results too): no output may be one. */
+static int guard_items(OutGuard *g, const char **items[2], const size_t nitems[2],
+                       const char *plot_script)
+{
+    if (plot_script && out_guard_add(g, plot_script) < 0)
+        return EXIT_INTERNAL;
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < nitems[k]; i++) {
+            if (out_guard_add(g, items[k][i]) < 0)
+                return EXIT_INTERNAL;
+            DIR *d = opendir(items[k][i]);
+            struct dirent *de;
+            while (d && (de = readdir(d))) {
+                size_t n = strlen(items[k][i]) + strlen(de->d_name) + 2;
+                char *p = malloc(n);
+                if (!p) {
+                    closedir(d);
+                    return EXIT_INTERNAL;
+                }
+                snprintf(p, n, "%s/%s", items[k][i], de->d_name);
+                int r = de->d_name[0] == '.' ? 0 : out_guard_add(g, p);
+                free(p);
+                if (r < 0) {
+                    closedir(d);
+                    return EXIT_INTERNAL;
+                }
+            }
+            if (d)
+                closedir(d);
+        }
+    }
+    return 0;
 }
 
 static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
@@ -544,8 +582,14 @@ static int parse_metric(CompareArgs *a, const char *v)
 }
 
 /* One answer of getopt_long. Returns 0, an exit code or ARGS_HELP. */
-static int parse_option(Loader *l, CompareArgs *a, int c, char **argv, int ntable)
+static int parse_option(Loader *l, CompareArgs *a, int c, char **argv,
+                        const struct option *longopts, int ntable)
 {
+    const char *fopt = c == OPT_MD ? "--markdown" : c == OPT_JSON ? "--json"
+                     : c == OPT_PLOT ? "--plot" : c == OPT_PLOT_SCRIPT ? "--plot-script" : NULL;
+    int ret;
+    if (fopt && (ret = cli_file_value(fopt, optarg)))
+        return ret;
     switch (c) {
     case 1:
         if (a->group < 0) {
@@ -574,7 +618,7 @@ static int parse_option(Loader *l, CompareArgs *a, int c, char **argv, int ntabl
         return ARGS_HELP;
     case '?':
     case ':':
-        cli_bad_option("compare", argv);
+        cli_bad_option("compare", argv, longopts, c);
         return EXIT_USAGE;
     default:
         if (c >= OPT_TABLE && c < OPT_TABLE + ntable)
@@ -614,8 +658,8 @@ static int parse_args(Loader *l, CompareArgs *a, int argc, char **argv)
     optind = 1;
     opterr = 0;
     /* '-': items come back in order as argument 1, after --baseline or --candidate */
-    while (!ret && (c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1)
-        ret = parse_option(l, a, c, argv, ntable);
+    while (!ret && (c = getopt_long(argc, argv, "-:qvhj:", longopts, NULL)) != -1)
+        ret = parse_option(l, a, c, argv, longopts, ntable);
     free(longopts);
     if (ret)
         return ret;
@@ -634,6 +678,43 @@ static int parse_args(Loader *l, CompareArgs *a, int argc, char **argv)
         return EXIT_USAGE;
     }
     return 0;
+}
+
+/* No output may be an input, a video or another output; each output's
+ * folder is ready. Returns 0 or the exit code (said). */
+static int check_outputs(CompareArgs *a, OutGuard *guard)
+{
+    int ret;
+    const char *outs[3][2] = { { "--markdown", a->markdown }, { "--json", a->json },
+                               { "--plot", a->plot } };
+    if ((ret = guard_items(guard, a->items, a->nitems, a->plot_script)))
+        return ret;
+    for (int k = 0; k < 3; k++) {
+        if (outs[k][1] && out_guard_hit(guard, outs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
+                    outs[k][0], outs[k][1]);
+            ret = EXIT_USAGE;
+        }
+        else if (outs[k][1] && out_is_video(outs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is a video, not a result of settle; refusing to "
+                            "overwrite it\n", outs[k][0], outs[k][1]);
+            ret = EXIT_USAGE;
+        }
+        for (int q = 0; q < k && outs[k][1] && strcmp(outs[k][1], "-"); q++) {
+            if (outs[q][1] && !strcmp(outs[q][1], outs[k][1])) {
+                fprintf(stderr, "settle: %s would be written twice (%s, %s)\n", outs[k][1],
+                        outs[q][0], outs[k][0]);
+                ret = EXIT_USAGE;
+            }
+        }
+    }
+    for (int k = 0; k < 3 && !ret; k++) {
+        if (outs[k][1] && out_prepare(outs[k][1]) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", outs[k][0], outs[k][1], strerror(errno));
+            ret = CMP_OUTPUT;
+        }
+    }
+    return ret;
 }
 
 /* The groups compared, the verdict, and the reports written. Returns the
@@ -688,12 +769,13 @@ int cmd_compare(int argc, char **argv)
     CompareArgs a = { .group = -1, .min_effect_text = "0" };
     settle_compare_default_settings(&a.cs);
     Group ga = { .name = "baseline" }, gb = { .name = "candidate" };
+    OutGuard guard = { 0 };
     int ret = parse_args(&l, &a, argc, argv);
     if (ret == ARGS_HELP) {
         ret = 0;
         goto end;
     }
-    if (ret)
+    if (ret || (ret = check_outputs(&a, &guard)))
         goto end;
     settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
     cli_catch_signals();
@@ -706,6 +788,7 @@ int cmd_compare(int argc, char **argv)
     if (!ret)
         ret = compare_groups(&a, &ga, &gb);
 end:
+    out_guard_free(&guard);
     free(l.pending);
     if (cli_stop)
         ret = EXIT_SIGNAL;

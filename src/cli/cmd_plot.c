@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "output.h"
 #include "plot.h"
 
 void usage_plot(FILE *f)
@@ -110,13 +111,13 @@ int cmd_plot(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 1000: json = optarg; break;
         case 1001: script = optarg; break;
         case 'h': usage_plot(stdout); return EXIT_OK;
-        default: cli_bad_option("plot", argv); return EXIT_USAGE;
+        default: cli_bad_option("plot", argv, longopts, c); return EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {
