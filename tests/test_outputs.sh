@@ -174,6 +174,12 @@ check $? "the folders of --csv and --json were made"
 : >plain
 expect_exit "a folder that cannot be made" 4 "$settle" analyze -q --csv plain/y.csv no-such-capture.mp4
 one_line_naming "a folder that cannot be made, said before the capture is read" "--csv: plain/y.csv: Not a directory"
+for opt in --json --report --plot --frames -o; do
+  expect_exit "$opt: a folder that cannot be made" 4 "$settle" analyze -q $opt plain/sub/z no-such-capture.mp4
+  one_line_naming "$opt: a folder that cannot be made, said before the capture is read" "$opt: plain/sub/z: Not a directory"
+done
+expect_exit "compare --markdown: a folder that cannot be made" 4 "$settle" compare -q --markdown plain/c.md --baseline nowhere --candidate nowhere
+one_line_naming "compare: a folder that cannot be made, said before any item is read" "--markdown: plain/c.md: Not a directory"
 
 # --- a full file system and a read-only one: a tiny tmpfs -------------------
 mkdir small

@@ -440,6 +440,7 @@ typedef struct SettleResultInfo {
     char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
     int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
     double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
+    char *labels;                      /* owned: the "labels" object as compact JSON, "" when absent */
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results
@@ -453,6 +454,12 @@ SETTLE_API int settle_result_info_parse(const char *json, size_t len, SettleResu
 SETTLE_API int settle_result_info_get(SettleContext *c, SettleResultInfo *info);
 
 SETTLE_API void settle_result_info_free(SettleResultInfo *info);
+
+/* The value of label `key` of a result into buf (truncated to len - 1 bytes).
+ * Returns 1 when the result has it, 0 when not, SETTLE_ERR_INVAL or
+ * SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_result_label(const SettleResultInfo *info, const char *key, char *buf,
+                                   size_t len);
 
 /* The "status" word of an outcome: "stable" for 0, "not_stable",
  * "no_start", "partial" (SETTLE_ERR_DECODE), "interrupted", or "failed". Static. */
