@@ -386,11 +386,12 @@ static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
             t->settled = r->index;
             t->settled_time = r->time;
         }
-    } else if (c->s.settle > 0 && t->locked < 0) {
-        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
-        if (r->time - ref >= c->s.settle - 1e-9) {
-            t->locked = t->last_change >= 0 ? t->settled : t->start_frame;
-            t->locked_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+    } else if (c->s.settle > 0 && t->locked < 0 && t->last_change >= 0) {
+        /* only quiet after loading began counts: a blank screen before the
+         * first change is not a settled one */
+        if (r->time - t->last_change_time >= c->s.settle - 1e-9) {
+            t->locked = t->settled;
+            t->locked_time = t->settled_time;
         }
     }
 }
@@ -663,6 +664,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         c->spool_ok = 0;
     }
 
+    c->last = r;
     c->prev_time = c->last_time;
     c->last_time = r.time;
     c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;
@@ -861,6 +863,33 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         c->error == SETTLE_ERR_IO || c->error == SETTLE_ERR_CROP)
         return c->error;
     return ret;
+}
+
+int settle_last_frame(SettleContext *c, SettleFrame *f)
+{
+    if (!c || !f)
+        return SETTLE_ERR_INVAL;
+    if (c->state != 1 || c->n == 0)
+        return SETTLE_ERR_STATE;
+    const SettleRecord *r = &c->last;
+    int which = choose_method(c, noise_floor(c));
+    *f = (SettleFrame){
+        .index = r->index, .time = r->time, .diff_pixels = r->diff, .entropy = r->entropy,
+        .entropy_delta = r->delta, .marker = r->marker, .keyframe = r->keyframe,
+        .codec_refresh = r->refresh, .quiet = r->quiet[which], .progress = NAN,
+    };
+    return 0;
+}
+
+int settle_set_start_time(SettleContext *c, double seconds)
+{
+    if (!c || !isfinite(seconds) || seconds < 0)
+        return SETTLE_ERR_INVAL;
+    if (c->state != 1 || c->s.start != SETTLE_START_TIME || c->common_start >= 0 ||
+        (c->n > 0 && seconds <= c->last_time))
+        return SETTLE_ERR_STATE;
+    c->s.start_time = seconds;
+    return 0;
 }
 
 int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *), void *opaque)

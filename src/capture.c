@@ -36,6 +36,7 @@ struct SettleCapture {
     int stream;
     int raw_stream;   /* encoded stream without timestamps: stamp arrival */
     int droppable;    /* raw pictures from a device: drop when the queue is full */
+    int paced;        /* a source that runs as fast as it is read (lavfi): pace it */
     double tb;        /* input stream time base, seconds */
     double nominal;   /* seconds a frame, 0 when unknown */
     AVCodecContext *dec;
@@ -131,6 +132,8 @@ static void *reader_main(void *opaque)
     AVPacket *pkt = av_packet_alloc();
     if (!pkt)
         ret = AVERROR(ENOMEM);
+    int64_t pace_pts = AV_NOPTS_VALUE;
+    double pace_t0 = 0;
     while (!ret && !c->stop) {
         ret = av_read_frame(c->in, pkt);
         if (ret < 0)
@@ -138,6 +141,20 @@ static void *reader_main(void *opaque)
         if (pkt->stream_index != c->stream) {
             av_packet_unref(pkt);
             continue;
+        }
+        if (c->paced && pkt->pts != AV_NOPTS_VALUE) {
+            /* as a device would: each picture no sooner than its time */
+            if (pace_pts == AV_NOPTS_VALUE) {
+                pace_pts = pkt->pts;
+                pace_t0 = now_mono();
+            }
+            double wait = pace_t0 + (double)(pkt->pts - pace_pts) * c->tb - now_mono();
+            while (wait > 0 && !c->stop) {
+                double step = wait < 0.05 ? wait : 0.05;
+                struct timespec ts = { 0, (long)(step * 1e9) };
+                nanosleep(&ts, NULL);
+                wait = pace_t0 + (double)(pkt->pts - pace_pts) * c->tb - now_mono();
+            }
         }
         double arrival = now_mono();
         if (c->raw_stream) {
@@ -234,6 +251,7 @@ static int open_input(SettleCapture *c)
     c->raw_stream = !strcmp(iname, "h264") || !strcmp(iname, "hevc");
     c->tb = c->raw_stream ? 1e-6 : av_q2d(st->time_base);
     c->droppable = st->codecpar->codec_id == AV_CODEC_ID_RAWVIDEO && strcmp(url, "pipe:0");
+    c->paced = !strcmp(iname, "lavfi");
     AVRational fr = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
     /* a device's nominal rate tells its skipped pictures; a stream's does not */
     if (fr.num > 0 && fr.den > 0 && (x11 || !strcmp(fmtname, "video4linux2")))

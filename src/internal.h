@@ -119,6 +119,7 @@ struct SettleContext {
     char *error_message;
     char reason[256];
     SettleResult res;
+    SettleRecord last;    /* the last picture measured, for settle_last_frame */
 
     /* settle_grab_pictures' second reading: each picture goes to this hook
      * (with its frame index, counted in n) instead of being measured. */

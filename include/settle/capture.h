@@ -55,7 +55,8 @@ typedef struct SettleCaptureSettings {
      *                            (default: the whole screen);
      *   "v4l2:/dev/videoN"       a V4L2 device (UVC HDMI dongle, webcam);
      *                            pixel_format, video_size, framerate apply;
-     *   "lavfi:GRAPH"            a libavfilter source graph (tests);
+     *   "lavfi:GRAPH"            a libavfilter source graph (tests), read at
+     *                            the pace of its timestamps, as a device;
      *   "-"                      a raw H.264 / HEVC or Matroska stream on stdin
      *                            (format probed, or given by `format`);
      *   "FORMAT:URL"             any other libavdevice/libavformat input.
