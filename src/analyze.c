@@ -817,13 +817,19 @@ int settle_finish(SettleContext *c, const SettleResult **out)
             r->first_visual_change = t->first_change_time - t->start_time;
             r->last_visual_change = t->last_change_time - t->start_time;
         }
-        if (c->s.settle > 0) {
+        if (c->s.settle > 0 && t->last_change < 0) {
+            /* quiet counts only after loading began: a screen that never
+             * changed after the start did not load */
+            set_message(c, SETTLE_ERR_NOT_STABLE,
+                        "no change after the start, so no quiet after loading began (--settle)");
+            ret = SETTLE_ERR_NOT_STABLE;
+        } else if (c->s.settle > 0) {
             /* the quiet after the last change lasts to the end of the last frame */
-            double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
+            double ref = t->last_change_time;
             if (t->locked < 0 && t->last_change != c->n - 1 &&
                 r->duration - ref >= c->s.settle - 1e-9) {
-                r->stable_frame = t->last_change >= 0 ? t->settled : t->start_frame;
-                r->stable_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+                r->stable_frame = t->settled;
+                r->stable_time = t->settled_time;
             } else if (t->locked >= 0) {
                 r->stable_frame = t->locked;
                 r->stable_time = t->locked_time;

@@ -480,7 +480,7 @@ static void capture_report(const Record *r, SettleCapture *cap, const char *capt
         fprintf(stderr, "settle: warning: %s: %lld pictures dropped (the encoder fell behind), "
                         "%lld skipped by the device\n", capture, (long long)cs.dropped_queue,
                 (long long)cs.device_gaps);
-    if (r->verbose || (!r->quiet && why != WHY_SETTLED))
+    if (r->verbose || (!r->quiet && why != WHY_SETTLED && why != WHY_ERROR))
         fprintf(stderr, "settle: %s: %s; %lld pictures %dx%d %s -> %s in %.3f s, launch at "
                         "%.3f s, %lld dropped, %lld skipped by the device, queue peak %d\n",
                 capture, why_name(why), (long long)cs.written, cs.width, cs.height,
