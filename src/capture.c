@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavdevice/avdevice.h>
@@ -24,6 +26,14 @@
 #include "settle/capture.h"
 
 #define QUEUE_MAX 10000
+/* Pictures whose lateness bounds the horizon (settle_capture_horizon). */
+#define LATE_N 32
+
+/* When the bytes of stdin up to `end` had arrived. */
+typedef struct Arrival {
+    int64_t end;
+    double time;
+} Arrival;
 
 typedef struct Item {
     AVPacket *pkt;
@@ -59,6 +69,8 @@ struct SettleCapture {
     double t0;        /* pts of the first picture, seconds */
     int have_t0;
     double last_dev;  /* device time of the last picture, for the gaps */
+    double late[LATE_N]; /* how late the last pictures came, against the clock */
+    int late_pos;
     double arrival;   /* of the packet last given to the decoder */
 
     /* output */
@@ -75,6 +87,14 @@ struct SettleCapture {
     uint8_t *rgb;
     int w, h;
     double last_time, last_dur;
+
+    /* stdin, read through our own AVIOContext so that each packet of a raw
+     * stream is stamped with the arrival of its bytes, not with the time the
+     * demuxer handed it over (the probe reads ahead and returns at once) */
+    AVIOContext *pipe_io;
+    Arrival *arr;
+    size_t narr, arrcap;
+    int64_t pipe_bytes;
 
     SettleCaptureStats st;
     char encname[32];
@@ -115,6 +135,57 @@ void settle_capture_default_settings(SettleCaptureSettings *s)
     memset(s, 0, sizeof(*s));
     s->encoder = SETTLE_ENCODER_X264;
     s->queue = 120;
+}
+
+static int pipe_read(void *opaque, uint8_t *buf, int size)
+{
+    SettleCapture *c = opaque;
+    for (;;) {
+        if (c->stop)
+            return AVERROR_EXIT;
+        struct pollfd pfd = { .fd = 0, .events = POLLIN };
+        int r = poll(&pfd, 1, 100);
+        if (r < 0 && errno != EINTR)
+            return AVERROR(errno);
+        if (r <= 0)
+            continue;
+        ssize_t n = read(0, buf, (size_t)size);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n < 0)
+            return AVERROR(errno);
+        if (n == 0)
+            return AVERROR_EOF;
+        if (c->narr == c->arrcap) {
+            size_t cap = c->arrcap ? 2 * c->arrcap : 1024;
+            Arrival *a = realloc(c->arr, cap * sizeof(*a));
+            if (!a)
+                return AVERROR(ENOMEM);
+            c->arr = a;
+            c->arrcap = cap;
+        }
+        c->pipe_bytes += n;
+        c->arr[c->narr++] = (Arrival){ c->pipe_bytes, now_mono() };
+        return (int)n;
+    }
+}
+
+/* When the last byte of [pos, pos + size) arrived on stdin; `fallback` when
+ * the demuxer did not say where the packet was. */
+static double pipe_arrival(const SettleCapture *c, int64_t pos, int size, double fallback)
+{
+    if (pos < 0 || !c->narr)
+        return fallback;
+    int64_t last = pos + (size > 0 ? size : 1) - 1;
+    size_t lo = 0, hi = c->narr;
+    while (lo < hi) { /* the first read whose end passes `last` */
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->arr[mid].end > last)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo < c->narr ? c->arr[lo].time : fallback;
 }
 
 static int interrupt_cb(void *opaque)
@@ -158,7 +229,8 @@ static void *reader_main(void *opaque)
         }
         double arrival = now_mono();
         if (c->raw_stream) {
-            pkt->pts = pkt->dts = (int64_t)llround(arrival * 1e6);
+            double t = c->pipe_io ? pipe_arrival(c, pkt->pos, pkt->size, arrival) : arrival;
+            pkt->pts = pkt->dts = (int64_t)llround(t * 1e6);
         }
         pthread_mutex_lock(&c->lock);
         while (!c->droppable && c->qcount == c->qcap && !c->stop)
@@ -229,6 +301,11 @@ static int open_input(SettleCapture *c)
         av_dict_set(&opt, "input_format", s->pixel_format, 0);
     if (x11)
         av_dict_set(&opt, "draw_mouse", s->draw_mouse ? "1" : "0", 0);
+    if (!strcmp(url, "pipe:0")) {
+        /* a live stream: open it after its first pictures, not after 5 s */
+        av_dict_set(&opt, "analyzeduration", "100000", 0);
+        av_dict_set(&opt, "fpsprobesize", "0", 0);
+    }
     c->in = avformat_alloc_context();
     if (!c->in) {
         av_dict_free(&opt);
@@ -236,6 +313,17 @@ static int open_input(SettleCapture *c)
     }
     c->in->interrupt_callback.callback = interrupt_cb;
     c->in->interrupt_callback.opaque = c;
+    if (!strcmp(url, "pipe:0")) {
+        uint8_t *buf = av_malloc(32768);
+        c->pipe_io = buf ? avio_alloc_context(buf, 32768, 0, c, pipe_read, NULL, NULL) : NULL;
+        if (!c->pipe_io) {
+            av_free(buf);
+            av_dict_free(&opt);
+            return fail(c, SETTLE_ERR_NOMEM, "out of memory");
+        }
+        c->in->pb = c->pipe_io;
+        c->in->flags |= AVFMT_FLAG_CUSTOM_IO;
+    }
     int ret = avformat_open_input(&c->in, url, ifmt, &opt);
     av_dict_free(&opt);
     if (ret < 0)
@@ -573,6 +661,8 @@ int settle_capture_read(SettleCapture *c, SettlePicture *p, int timeout_ms)
     if (!c->have_offset || dev - arrival > c->offset)
         c->offset = dev - arrival;
     c->have_offset = 1;
+    c->late[c->late_pos] = arrival + c->offset - dev;
+    c->late_pos = (c->late_pos + 1) % LATE_N;
     pthread_mutex_unlock(&c->lock);
     double t = 0;
     if ((ret = encode(c, c->frame, dev, &t)) < 0 || (ret = to_rgb(c, c->frame)) < 0) {
@@ -593,6 +683,19 @@ double settle_capture_clock(SettleCapture *c)
         return NAN;
     pthread_mutex_lock(&c->lock);
     double t = c->have_t0 ? now_mono() + c->offset - c->t0 : NAN;
+    pthread_mutex_unlock(&c->lock);
+    return t;
+}
+
+double settle_capture_horizon(SettleCapture *c)
+{
+    if (!c)
+        return NAN;
+    pthread_mutex_lock(&c->lock);
+    double late = 0;
+    for (int i = 0; i < LATE_N; i++)
+        late = c->late[i] > late ? c->late[i] : late;
+    double t = c->have_t0 ? now_mono() + c->offset - c->t0 - late : NAN;
     pthread_mutex_unlock(&c->lock);
     return t;
 }
@@ -683,6 +786,10 @@ void settle_capture_close(SettleCapture **pc)
     avcodec_free_context(&c->enc);
     avcodec_free_context(&c->dec);
     avformat_close_input(&c->in);
+    if (c->pipe_io) /* ours, not the demuxer's */
+        av_freep(&c->pipe_io->buffer);
+    avio_context_free(&c->pipe_io);
+    free(c->arr);
     sws_freeContext(c->enc_sws);
     sws_freeContext(c->rgb_sws);
     av_frame_free(&c->eframe);

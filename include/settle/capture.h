@@ -107,6 +107,13 @@ SETTLE_API int settle_capture_read(SettleCapture *cap, SettlePicture *p, int tim
  * NaN before the first picture. Safe to call from any thread. */
 SETTLE_API double settle_capture_clock(SettleCapture *cap);
 
+/* The capture time up to which every picture taken has arrived, as far as
+ * the lateness of the last 32 pictures tells: settle_capture_clock minus the
+ * largest of those delays. A stream that comes in bursts (Matroska clusters,
+ * a pipe's buffering) holds it back by a burst. NaN before the first picture.
+ * Safe to call from any thread. */
+SETTLE_API double settle_capture_horizon(SettleCapture *cap);
+
 /* Asks the reading to stop, from any thread or a signal handler: the device
  * is no longer read; pictures already queued are still returned. */
 SETTLE_API void settle_capture_stop(SettleCapture *cap);

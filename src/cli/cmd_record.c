@@ -196,7 +196,9 @@ static void *launch_main(void *opaque)
         if (t >= l->at)
             break;
         double left = l->at - t;
-        nap(left > 0.002 ? left - 0.001 : 0.0002);
+        /* the clock can jump ahead (a better estimate, a stream read faster
+         * than real time): look again often */
+        nap(left > 0.011 ? 0.01 : left > 0.002 ? left - 0.001 : 0.0002);
     }
     l->time = settle_capture_clock(l->cap);
     l->pid = spawn(l->rec->cmd, !strcmp(l->rec->cs.input, "-"), &l->err);
@@ -410,12 +412,12 @@ static Why capture_loop(Record *r, SettleCapture *cap, SettleContext *ctx, const
         if (cli_stop)
             return WHY_SIGNAL;
         SettlePicture p;
-        int ret = settle_capture_read(cap, &p, 20);
-        if (ret < 0) {
-            *err = ret;
-            return ret == SETTLE_ERR_INTERRUPTED ? WHY_SIGNAL : WHY_INPUT;
+        int got = settle_capture_read(cap, &p, 20), ret;
+        if (got < 0) {
+            *err = got;
+            return got == SETTLE_ERR_INTERRUPTED ? WHY_SIGNAL : WHY_INPUT;
         }
-        if (ret == 1) {
+        if (got == 1) {
             if (!begun) {
                 if ((ret = settle_begin(ctx, capture, p.width, p.height)) < 0) {
                     *err = ret;
@@ -455,7 +457,12 @@ static Why capture_loop(Record *r, SettleCapture *cap, SettleContext *ctx, const
         double now = settle_capture_clock(cap);
         if (launched(l) > 0 && now - l->time >= r->max)
             return WHY_MAX;
-        if (launched(l) > 0 && rule_done(&st, now))
+        /* the quiet is what the analysis saw: up to the picture just measured
+         * while the queue is being worked through, up to the time every
+         * picture taken has surely arrived once none is waiting (a stream such
+         * as screenrecord's sends none while the screen is still) */
+        if (launched(l) > 0 &&
+            rule_done(&st, got == 1 ? p.time : settle_capture_horizon(cap)))
             return WHY_SETTLED;
     }
 }
