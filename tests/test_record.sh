@@ -109,6 +109,8 @@ check $? "blank: a screen that never changes runs to --max and is not stable: $(
 # --- usage errors ------------------------------------------------------------
 expect_exit "no command: exit 64" 64 "$settle" record -i lavfi:color
 one_line_naming "no command" "no COMMAND"
+expect_exit "stdin with --repeat: exit 64" 64 "$settle" record -i - --repeat 2 -- true </dev/null
+one_line_naming "stdin with --repeat" "--repeat"
 expect_exit "bad input: exit 3" 3 "$settle" record -i nosuchformat:x -o bad -- true
 one_line_naming "bad input" "nosuchformat"
 expect_exit "command not found: exit 3" 3 "$settle" record -i lavfi:color=s=64x64 --pre-roll 0.2 \

@@ -49,7 +49,7 @@ void usage_record(FILE *f)
             "  -i, --input INPUT x11grab:DISPLAY[+X,Y]  an X display (\":99\", \":0+0,0\")\n"
             "                    v4l2:/dev/videoN       a capture dongle or webcam\n"
             "                    lavfi:GRAPH            a libavfilter source (tests)\n"
-            "                    -                      raw H.264 or Matroska on stdin\n"
+            "                    -                      raw H.264 or Matroska on stdin (one run)\n"
             "                    FORMAT:URL             another libavdevice input\n"
             "  --video-size WxH  capture size (x11grab: the area from X,Y; v4l2)\n"
             "  --framerate FPS   capture rate (default 30 for x11grab)\n"
@@ -833,6 +833,11 @@ static int parse_args(Record *r, int argc, char **argv)
     if (!r->cs.input || optind >= argc) {
         fprintf(stderr, "settle: record: %s; see 'settle help record'\n",
                 !r->cs.input ? "no --input given" : "no COMMAND given after --");
+        return EXIT_USAGE;
+    }
+    if (!strcmp(r->cs.input, "-") && r->repeat > 1) {
+        fprintf(stderr, "settle: --repeat: standard input carries one recording; run settle "
+                        "once per stream, or record from a device\n");
         return EXIT_USAGE;
     }
     if (r->between && r->repeat < 2)
