@@ -69,7 +69,11 @@ h264_run() {
   got=$?
   res=$(ls stdin/h264-*.json 2>/dev/null | head -1)
   seen="$seen $(json_num stable_time "$res")"
-  [ "$got" -eq 0 ] && within "$(json_num stable_time "$res")" 2.5 0.067
+  # the sender (ffmpeg -re) itself falls behind and catches up in a burst on
+  # a loaded machine, so the arrival times honestly differ from the stream's
+  # by more than a frame: 0.2 s, where stamping the demuxer's output instead
+  # of the bytes' arrival put the box at 0.865 s
+  [ "$got" -eq 0 ] && within "$(json_num stable_time "$res")" 2.5 0.2
 }
 if command -v ffmpeg >/dev/null; then
   seen=
@@ -105,6 +109,20 @@ expect_exit "blank: exit 1" 1 "$settle" record -i lavfi:color=c=gray:s=320x240:r
 res=$(ls blank/b-*.json 2>/dev/null | head -1)
 le 2.9 "$(json_num duration "$res")" && grep -q '"status":"not_stable"' "$res"
 check $? "blank: a screen that never changes runs to --max and is not stable: $(head -c 200 "$res")"
+
+# --- ^C during the pre-roll: the capture kept, COMMAND never run ------------
+"$settle" record -i lavfi:color=c=gray:s=320x240:r=30 --pre-roll 30 --max 10 -o early --name e \
+  -- touch ran >early.out 2>early.err &
+pid=$!
+for _ in $(seq 100); do [ -e early/e.mkv.part ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+got=$?
+res=$(ls early/e-*.json 2>/dev/null | head -1)
+[ "$got" -eq 130 ] && [ -f early/e.mkv ] && [ ! -e ran ] && grep -q '"status":"interrupted"' "$res" &&
+  ! grep -q '"launch"' "$res"
+check $? "^C in the pre-roll: exit $got, capture kept, COMMAND not run, no launch label: $(head -c 300 early.err)"
 
 # --- usage errors ------------------------------------------------------------
 expect_exit "no command: exit 64" 64 "$settle" record -i lavfi:color

@@ -483,17 +483,21 @@ static void capture_report(const Record *r, SettleCapture *cap, const char *capt
 {
     SettleCaptureStats cs;
     settle_capture_stats(cap, &cs);
-    if (cs.dropped_queue || cs.device_gaps)
-        fprintf(stderr, "settle: warning: %s: %lld pictures dropped (the encoder fell behind), "
-                        "%lld skipped by the device\n", capture, (long long)cs.dropped_queue,
+    if (cs.dropped_queue)
+        fprintf(stderr, "settle: warning: %s: %lld pictures dropped: the encoder fell behind\n",
+                capture, (long long)cs.dropped_queue);
+    if (cs.device_gaps)
+        fprintf(stderr, "settle: warning: %s: %lld pictures skipped by the device\n", capture,
                 (long long)cs.device_gaps);
+    char launch[48] = "not launched";
+    if (launched(l) > 0)
+        snprintf(launch, sizeof(launch), "launch at %.3f s", l->time);
     if (r->verbose || (!r->quiet && why != WHY_SETTLED && why != WHY_ERROR))
-        fprintf(stderr, "settle: %s: %s; %lld pictures %dx%d %s -> %s in %.3f s, launch at "
-                        "%.3f s, %lld dropped, %lld skipped by the device, queue peak %d\n",
+        fprintf(stderr, "settle: %s: %s; %lld pictures %dx%d %s -> %s in %.3f s, %s, %lld "
+                        "dropped, %lld skipped by the device, queue peak %d\n",
                 capture, why_name(why), (long long)cs.written, cs.width, cs.height,
                 cs.pix_fmt ? cs.pix_fmt : "-", cs.encoder ? cs.encoder : "-", cs.duration,
-                launched(l) > 0 ? l->time : NAN, (long long)cs.dropped_queue,
-                (long long)cs.device_gaps, cs.max_queued);
+                launch, (long long)cs.dropped_queue, (long long)cs.device_gaps, cs.max_queued);
 }
 
 /* Labels of one run: the user's, run=K, the launch and the drops. */
@@ -517,8 +521,10 @@ static int finish_labels(SettleContext *ctx, SettleCapture *cap, Launch *l)
     SettleCaptureStats cs;
     settle_capture_stats(cap, &cs);
     char v[32];
-    snprintf(v, sizeof(v), "%.6f", launched(l) > 0 ? l->time : NAN);
-    int e = settle_add_label(ctx, "launch", v);
+    int e = 0;
+    snprintf(v, sizeof(v), "%.6f", l->time);
+    if (launched(l) > 0) /* no label when interrupted before the launch */
+        e = settle_add_label(ctx, "launch", v);
     snprintf(v, sizeof(v), "%lld", (long long)(cs.dropped_queue + cs.device_gaps));
     return e < 0 ? e : settle_add_label(ctx, "dropped", v);
 }
