@@ -821,7 +821,7 @@ static int parse_args(Record *r, int argc, char **argv)
             usage_record(stdout);
             ret = -1;
         } else if (c == '?' || c == ':') {
-            cli_bad_option("record", argv);
+            cli_bad_option("record", argv, longopts, c);
             ret = EXIT_USAGE;
         } else if (c >= OPT_TABLE && c < OPT_TABLE + ntable) {
             const char *name = table[c - OPT_TABLE].name;
