@@ -60,6 +60,7 @@ struct SettleContext {
     int error;
     char *error_message;
     SettleResult res;
+    SettleRecord last;    /* the last picture measured, for settle_last_frame */
 
     /* settle_grab_pictures' second reading: each picture goes to this hook
      * (with its frame index, counted in n) instead of being measured. */

@@ -348,6 +348,23 @@ SETTLE_API int settle_analyze_io(SettleContext *c, const char *name,
                                  int64_t (*seek)(void *opaque, int64_t offset, int whence),
                                  void *opaque, const SettleResult **res);
 
+/* The measures of the last picture measured in the analysis under way (a
+ * picture settle_send_picture held back, while --crop viewport searches, is
+ * not measured), for a caller that decides things as the pictures arrive
+ * (settle record's stop rule). `quiet` is under the method the pictures
+ * measured so far would choose: with SETTLE_METHOD_AUTO that choice can
+ * change until settle_finish. progress is NaN. Returns 0, SETTLE_ERR_STATE
+ * when no analysis is under way or none of its pictures was measured yet. */
+SETTLE_API int settle_last_frame(SettleContext *c, SettleFrame *f);
+
+/* Moves the start of the analysis under way to `seconds` on the pictures'
+ * clock, for a caller that learns the start while the pictures arrive
+ * (settle record: the launch). Only with SETTLE_START_TIME, before the start
+ * frame was found, and before any picture at or after `seconds` was sent.
+ * The result then reads as if `start` had been `seconds` from the beginning.
+ * Returns 0, SETTLE_ERR_INVAL (not a time), SETTLE_ERR_STATE otherwise. */
+SETTLE_API int settle_set_start_time(SettleContext *c, double seconds);
+
 /* Calls `cb` for every frame of the last finished analysis, in order, with the
  * quiet flag of the method used. Stops and returns cb's value when it is
  * non-zero. */

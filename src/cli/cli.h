@@ -62,5 +62,7 @@ int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *f);
 int cmd_compare(int argc, char **argv);
 void usage_compare(FILE *f);
+int cmd_record(int argc, char **argv);
+void usage_record(FILE *f);
 
 #endif

@@ -210,17 +210,20 @@ static void usage(FILE *f)
             "                       (also spelt analyse)\n"
             "  compare --baseline A... --candidate B...\n"
             "                       did build B get slower than A? statistics and a verdict\n"
+            "  record [OPTIONS] -- COMMAND [ARGS...]\n"
+            "                       capture the screen, launch COMMAND, stop when the\n"
+            "                       screen has settled; the capture and its result\n"
             "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
             "                       stable frame (gnuplot)\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze', 'settle help compare' or 'settle help plot' for their\n"
-            "options.\n");
+            "Run 'settle help analyze', 'settle help compare', 'settle help record' or\n"
+            "'settle help plot' for their options.\n");
 }
 
-static const char *const commands[] = { "analyze", "analyse", "compare", "plot", "help",
-                                        "version" };
+static const char *const commands[] = { "analyze", "analyse", "compare", "record", "plot",
+                                        "help", "version" };
 
 static int unknown_command(const char *what, const char *cmd)
 {
@@ -243,6 +246,8 @@ static int run(int argc, char **argv)
         return cmd_analyze(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "record"))
+        return cmd_record(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
@@ -262,6 +267,8 @@ static int run(int argc, char **argv)
             usage_analyze(stdout);
         else if (!strcmp(topic, "compare"))
             usage_compare(stdout);
+        else if (!strcmp(topic, "record"))
+            usage_record(stdout);
         else if (!strcmp(topic, "plot"))
             usage_plot(stdout);
         else
