@@ -117,11 +117,13 @@ static void usage(FILE *f)
             "                       did build B get slower than A? statistics and a verdict\n"
             "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
             "                       stable frame (gnuplot)\n"
+            "  history add DB RESULT...\n"
+            "                       keep results across nights in a SQLite store\n"
+            "  trend DB|RESULT...   series by label, the nights where they changed\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze', 'settle help compare' or 'settle help plot' for their\n"
-            "options.\n");
+            "Run 'settle help COMMAND' for a command's options.\n");
 }
 
 int main(int argc, char **argv)
@@ -137,6 +139,10 @@ int main(int argc, char **argv)
         return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "history"))
+        return cmd_history(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trend"))
+        return cmd_trend(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("settle %s\n", SETTLE_VERSION);
         return EXIT_OK;
@@ -148,6 +154,10 @@ int main(int argc, char **argv)
             usage_compare(stdout);
         else if (argc > 2 && !strcmp(argv[2], "plot"))
             usage_plot(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "history"))
+            usage_history(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "trend"))
+            usage_trend(stdout);
         else
             usage(stdout);
         return EXIT_OK;
