@@ -277,6 +277,11 @@ static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
                 a->format);
         return EXIT_USAGE;
     }
+    char err[600];
+    if (export_check(a->influx, a->graphite, err, sizeof(err)) < 0) {
+        fprintf(stderr, "settle: %s\n", err);
+        return EXIT_USAGE;
+    }
     if (!*by || !*set->along || !*set->metric || !*a->prefix) {
         fprintf(stderr, "settle: trend: --by, --along, --metric and --graphite-prefix cannot "
                         "be empty\n");

@@ -249,3 +249,19 @@ end:
     close(fd);
     return ret;
 }
+
+int export_check(const char *influx, const char *graphite, char *err, size_t errlen)
+{
+    char host[256], port[16], path[2048];
+    if (influx &&
+        parse_url(influx, host, sizeof(host), port, sizeof(port), path, sizeof(path)) < 0) {
+        snprintf(err, errlen, "--influx: expected http://HOST[:PORT][/write?db=NAME], got '%s'",
+                 influx);
+        return -1;
+    }
+    if (graphite && split_hostport(graphite, host, sizeof(host), port, sizeof(port)) < 0) {
+        snprintf(err, errlen, "--graphite: expected HOST:PORT, got '%s'", graphite);
+        return -1;
+    }
+    return 0;
+}

@@ -32,4 +32,8 @@ int graphite_lines(const SeriesSet *set, const char *prefix, FILE *f, long *n);
 int graphite_send(const char *hostport, const char *body, size_t len, char *err,
                   size_t errlen);
 
+/* Whether --influx and --graphite (each may be NULL) are well formed, before
+ * any work. Returns 0, or -1 with a one-line reason in err. */
+int export_check(const char *influx, const char *graphite, char *err, size_t errlen);
+
 #endif
