@@ -65,5 +65,7 @@ int cli_store_result(SettleHistory *h, const char *db, const char *json, const c
                      const char *frames);
 int cmd_trend(int argc, char **argv);
 void usage_trend(FILE *f);
+int cmd_dashboard(int argc, char **argv);
+void usage_dashboard(FILE *f);
 
 #endif

@@ -120,6 +120,7 @@ static void usage(FILE *f)
             "  history add DB RESULT...\n"
             "                       keep results across nights in a SQLite store\n"
             "  trend DB|RESULT...   series by label, the nights where they changed\n"
+            "  dashboard -o DIR DB  an HTML folder of charts, one per test\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
@@ -143,6 +144,8 @@ int main(int argc, char **argv)
         return cmd_history(argc - 1, argv + 1);
     if (!strcmp(cmd, "trend"))
         return cmd_trend(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dashboard"))
+        return cmd_dashboard(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("settle %s\n", SETTLE_VERSION);
         return EXIT_OK;
@@ -158,6 +161,8 @@ int main(int argc, char **argv)
             usage_history(stdout);
         else if (argc > 2 && !strcmp(argv[2], "trend"))
             usage_trend(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "dashboard"))
+            usage_dashboard(stdout);
         else
             usage(stdout);
         return EXIT_OK;
