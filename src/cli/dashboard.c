@@ -220,6 +220,31 @@ static void put_line(FILE *f, const SeriesSet *set, const Axis *ax, size_t si, d
     free(name);
 }
 
+static int same_line(const SeriesSet *set, const Series *x, const Series *y)
+{
+    for (int k = 1; k < set->nby; k++)
+        if (x->values[k] != y->values[k] &&
+            (!x->values[k] || !y->values[k] || strcmp(x->values[k], y->values[k])))
+            return 0;
+    return 1;
+}
+
+/* A device keeps its colour in every chart: the rank of its line's first
+ * appearance in the set. */
+static const char *line_color(const SeriesSet *set, size_t si)
+{
+    size_t rank = 0;
+    for (size_t j = 0; j < si; j++) {
+        if (same_line(set, &set->s[j], &set->s[si]))
+            return palette[rank % NCOLORS];
+        int seen = 0;
+        for (size_t k = 0; k < j && !seen; k++)
+            seen = same_line(set, &set->s[k], &set->s[j]);
+        rank += !seen;
+    }
+    return palette[rank % NCOLORS];
+}
+
 /* The chart of series [a, b): SVG, legend and a table of its changes. */
 static int put_chart(FILE *f, const SeriesSet *set, size_t a, size_t b)
 {
@@ -247,11 +272,11 @@ static int put_chart(FILE *f, const SeriesSet *set, size_t a, size_t b)
     fputs("</text>\n", f);
     for (size_t i = a; i < b; i++)
         put_line(f, set, &ax, i, ((double)(i - a) - (double)(b - a - 1) / 2) * 5,
-                 palette[(i - a) % NCOLORS]);
+                 line_color(set, i));
     fputs("</svg>\n<ul class=\"legend\">\n", f);
     for (size_t i = a; i < b; i++) {
         char *name = series_name(set, &set->s[i], ", ");
-        fprintf(f, "<li><span style=\"background:%s\"></span>", palette[(i - a) % NCOLORS]);
+        fprintf(f, "<li><span style=\"background:%s\"></span>", line_color(set, i));
         esc(f, name ? name : "");
         for (size_t c = 0; c < set->s[i].nch; c++) {
             const SettleChange *ch = &set->s[i].ch[c];
