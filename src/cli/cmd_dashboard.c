@@ -91,7 +91,8 @@ static int parse_args(int argc, char **argv, DashArgs *a, SeriesSet *set,
         { NULL, 0, NULL, 0 },
     };
     int c;
-    while ((c = getopt_long(argc, argv, "+o:qh", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': a->out = optarg; break;
         case OPT_CHART: a->chart = optarg; break;
@@ -109,7 +110,7 @@ static int parse_args(int argc, char **argv, DashArgs *a, SeriesSet *set,
             break;
         case 'q': a->quiet = 1; break;
         case 'h': usage_dashboard(stdout); return -1;
-        default: cli_bad_option("dashboard", argv); return EXIT_USAGE;
+        default: cli_bad_option("dashboard", argv, opts, c); return EXIT_USAGE;
         }
     }
     if (!a->out || !*a->out) {

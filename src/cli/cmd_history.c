@@ -110,13 +110,14 @@ static int history_add(int argc, char **argv)
     };
     Adder a = { 0 };
     int quiet = 0, c;
-    while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
         switch (c) {
         case OPT_REPORT: a.report = optarg; break;
         case OPT_FRAMES: a.frames = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage_history(stdout); return EXIT_OK;
-        default: cli_bad_option("history", argv); return EXIT_USAGE;
+        default: cli_bad_option("history", argv, opts, c); return EXIT_USAGE;
         }
     }
     if (argc - optind < 2) {

@@ -245,7 +245,8 @@ static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
     const char *by = "test,device";
     double x;
     int c;
-    while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
         switch (c) {
         case OPT_BY: by = optarg; break;
         case OPT_ALONG: set->along = optarg; break;
@@ -269,7 +270,7 @@ static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
         case OPT_PREFIX: a->prefix = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'h': usage_trend(stdout); return -1;
-        default: cli_bad_option("trend", argv); return EXIT_USAGE;
+        default: cli_bad_option("trend", argv, opts, c); return EXIT_USAGE;
         }
     }
     if (strcmp(a->format, "text") && strcmp(a->format, "markdown") && strcmp(a->format, "json")) {
