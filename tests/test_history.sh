@@ -109,6 +109,10 @@ one_line_naming "a bad line" "bad.jsonl: line 2: not a JSON object"
 check $? "what could be read is stored ($(wc -l <x.out) of 41)"
 expect_exit "a missing result" 3 "$settle" history add -q x.db missing.jsonl
 one_line_naming "missing" "missing.jsonl"
+expect_exit "--db naming the capture" 64 "$settle" analyze -q --db cap.mp4 cap.mp4
+one_line_naming "--db is an input" "--db: cap.mp4 is one of the inputs"
+expect_exit "a misspelt option" 64 "$settle" history add --quite x.db h.jsonl
+one_line_naming "misspelt" "--quite"
 expect_exit "usage" 64 "$settle" history add x.db
 expect_exit "unknown subcommand" 64 "$settle" history drop x.db
 
