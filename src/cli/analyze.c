@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "settle/history.h"
 #include "settle/pictures.h"
 
 #include "cli.h"
@@ -47,6 +48,8 @@ void usage_analyze(FILE *f)
             "                    (NAME-HASH with several captures)\n"
             "  --report FILE     one self-contained HTML page: summary, plot, filmstrip and\n"
             "                    settings of every capture\n"
+            "  --db DB           also store each result in the history store DB with\n"
+            "                    the paths of its outputs (see 'settle help history')\n"
             "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
             "  --strict          exit 1 when an answer carries a warning (little quiet\n"
@@ -94,7 +97,8 @@ typedef struct Job {
 typedef struct Batch {
     SettleSettings s;
     const char *csv, *json, *dir;
-    const char *plot, *plot_script, *frames, *report;
+    const char *plot, *plot_script, *frames, *report, *db;
+    SettleHistory *hist;
     int no_gnuplot_said;
     int per_frame, skip_existing, quiet, verbose, strict;
     char **labels;
@@ -511,7 +515,7 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
         (j->code = worse(j->code, pictures(w, ctx, j, r, err))) == EXIT_INTERNAL)
         goto nomem;
-    if (b->report && !j->rjson) {
+    if ((b->report || b->db) && !j->rjson) {
         size_t len = 0;
         FILE *m = open_memstream(&j->rjson, &len);
         if (!m)
@@ -527,6 +531,24 @@ nomem:
     j->code = worse(j->code, EXIT_INTERNAL);
 end:
     free(jpath);
+}
+
+/* --db: the result and where its outputs are. */
+static int store_result(Batch *b, Job *j)
+{
+    const char *in = j->input;
+    char *stem = b->n == 1 ? csv_name("%n", in) : strdup(j->stem ? j->stem : "capture");
+    char *res = b->dir && j->stem ? join(b->dir, j->stem, ".json") : NULL;
+    char *csv = b->per_frame && b->dir && j->stem ? join(b->dir, j->stem, ".csv")
+                : b->csv && strcmp(b->csv, "-") ? csv_name(b->csv, in) : NULL;
+    char *strip = b->frames && stem ? join(b->frames, stem, "-filmstrip.png") : NULL;
+    int code = stem ? cli_store_result(b->hist, b->db, j->rjson, in, res, csv, b->report, strip)
+                    : EXIT_INTERNAL;
+    free(stem);
+    free(res);
+    free(csv);
+    free(strip);
+    return code;
 }
 
 static const char *json_name(const char *path)
@@ -558,6 +580,8 @@ static void emit_ready(Batch *b)
         }
         if (j->csv)
             fputs(j->csv, stdout);
+        if (b->hist && j->rjson && j->code != EXIT_SIGNAL)
+            j->code = worse(j->code, store_result(b, j));
         b->ret = worse(b->ret, j->code);
         free(j->out);
         free(j->err);
@@ -760,6 +784,11 @@ static int check_outputs(Batch *b, const InputList *in, const char **files_from,
             ret = EXIT_USAGE;
         }
     }
+    if (b->db && (out_guard_hit(&g, b->db) || out_is_video(b->db))) {
+        fprintf(stderr, "settle: --db: %s is %s; refusing to write there\n", b->db,
+                out_guard_hit(&g, b->db) ? "one of the inputs" : "a video, not a history store");
+        ret = EXIT_USAGE;
+    }
     for (size_t i = 0; i < p.n; i++) {
         if (out_guard_hit(&g, p.v[i].path)) {
             fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
@@ -812,7 +841,8 @@ end:
 }
 
 enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_TABLE };
+       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_DB,
+       OPT_TABLE };
 
 /* The options whose value names a file or a folder, as the user spells them. */
 static const char *file_option(int c)
@@ -826,6 +856,7 @@ static const char *file_option(int c)
     case OPT_PLOT_SCRIPT: return "--plot-script";
     case OPT_FRAMES: return "--frames";
     case OPT_REPORT: return "--report";
+    case OPT_DB: return "--db";
     default: return NULL;
     }
 }
@@ -861,6 +892,7 @@ int cmd_analyze(int argc, char **argv)
         { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
         { "frames", required_argument, NULL, OPT_FRAMES },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "db", required_argument, NULL, OPT_DB },
         { "strict", no_argument, NULL, OPT_STRICT },
         { NULL, 0, NULL, 0 },
     };
@@ -892,6 +924,7 @@ int cmd_analyze(int argc, char **argv)
         case OPT_PLOT_SCRIPT: b.plot_script = optarg; break;
         case OPT_FRAMES: b.frames = optarg; break;
         case OPT_REPORT: b.report = optarg; break;
+        case OPT_DB: b.db = optarg; break;
         case OPT_SKIP: b.skip_existing = 1; break;
         case OPT_LABEL: {
             const char *eq = strchr(optarg, '=');
@@ -1065,6 +1098,10 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_OUTPUT;
         goto end;
     }
+    if (b.db && (ret = cli_store_open(&b.hist, b.db)) != 0) {
+        out_abort(&b.jout);
+        goto end;
+    }
     cli_catch_signals();
     pthread_mutex_init(&b.lock, NULL);
     workers = calloc((size_t)jobs, sizeof(*workers));
@@ -1121,6 +1158,7 @@ end:
     }
     free(b.jobs);
     free(workers);
+    settle_history_close(&b.hist);
     inputs_free(&in);
     free(longopts);
     free(b.labels);

@@ -64,5 +64,20 @@ int cmd_compare(int argc, char **argv);
 void usage_compare(FILE *f);
 int cmd_record(int argc, char **argv);
 void usage_record(FILE *f);
+int cmd_history(int argc, char **argv);
+void usage_history(FILE *f);
+/* analyze --db: opens the store (0, or an exit code after a message), and
+ * stores one result with the paths of its outputs as given (each may be
+ * NULL; made absolute, kept when the file exists, the report always).
+ * Returns 0 or an exit code after a message. */
+typedef struct SettleHistory SettleHistory;
+int cli_store_open(SettleHistory **h, const char *db);
+int cli_store_result(SettleHistory *h, const char *db, const char *json, const char *capture,
+                     const char *result, const char *csv, const char *report,
+                     const char *frames);
+int cmd_trend(int argc, char **argv);
+void usage_trend(FILE *f);
+int cmd_dashboard(int argc, char **argv);
+void usage_dashboard(FILE *f);
 
 #endif

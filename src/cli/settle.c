@@ -215,15 +215,19 @@ static void usage(FILE *f)
             "                       screen has settled; the capture and its result\n"
             "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
             "                       stable frame (gnuplot)\n"
+            "  history add DB RESULT...\n"
+            "                       keep results across nights in a SQLite store\n"
+            "  trend DB|RESULT...   series by label, the nights where they changed\n"
+            "  dashboard -o DIR DB  an HTML folder of charts, one per test\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze', 'settle help compare', 'settle help record' or\n"
-            "'settle help plot' for their options.\n");
+            "Run 'settle help COMMAND' for a command's options.\n");
 }
 
 static const char *const commands[] = { "analyze", "analyse", "compare", "record", "plot",
-                                        "help", "version" };
+                                        "history", "trend", "dashboard", "help",
+                                        "version" };
 
 static int unknown_command(const char *what, const char *cmd)
 {
@@ -250,6 +254,12 @@ static int run(int argc, char **argv)
         return cmd_record(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "history"))
+        return cmd_history(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trend"))
+        return cmd_trend(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dashboard"))
+        return cmd_dashboard(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("settle %s\n", SETTLE_VERSION);
         return EXIT_OK;
@@ -271,6 +281,12 @@ static int run(int argc, char **argv)
             usage_record(stdout);
         else if (!strcmp(topic, "plot"))
             usage_plot(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "history"))
+            usage_history(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "trend"))
+            usage_trend(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "dashboard"))
+            usage_dashboard(stdout);
         else
             return unknown_command("help: unknown command ", topic);
         return EXIT_OK;
