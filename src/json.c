@@ -134,6 +134,8 @@ int settle_write_json(SettleContext *c, FILE *out)
         bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
     else
         bad |= !cJSON_AddNullToObject(o, "error");
+    if (c->marks)
+        bad |= settle_json_add_marks(c->marks, o);
     bad |= settle_json_add_setup(c, o);
     if (bad)
         goto fail;

@@ -230,6 +230,7 @@ int settle_marks_place(SettleMarks *m, const SettleMarkClocks *k)
         x->reason = NULL;
         x->time = NAN;
         x->gap = NAN;
+        x->frame = -1;
         x->placed_by = SETTLE_MARK_UNPLACED;
         char why[256];
         if (place_one(x, k, &a, m->run >= 0, why, sizeof(why)) == 0 && isfinite(x->time)) {

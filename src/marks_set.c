@@ -83,6 +83,7 @@ int marks_push(SettleMarks *m, const char *name, size_t namelen, const char *sou
     k->run = -1;
     k->time = NAN;
     k->gap = NAN;
+    k->frame = -1;
     m->n++;
     return 0;
 }

@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "settle/settle.h"
 
@@ -88,6 +89,10 @@ typedef struct SettleMark {
     double time;           /* seconds on the capture's clock (as stable_time); NaN when unplaced */
     double gap;            /* stable_time - time, signed; NaN until settle_marks_set_gaps or
                             * when either is unknown */
+    int64_t frame;         /* the frame on screen at `time` (from 0): the last frame whose time
+                            * is at or before it; -1 until settle_attach_marks, when unplaced,
+                            * or when `time` is before the first frame or after the capture's
+                            * end */
     const char *reason;    /* why the mark is not placed; NULL when placed */
 } SettleMark;
 
@@ -207,6 +212,25 @@ SETTLE_API int settle_read_device_times(const char *path, SettleDeviceTimes **t,
                                         size_t errlen);
 
 SETTLE_API void settle_device_times_free(SettleDeviceTimes **t);
+
+/* Attaches the marks to the last finished analysis of `c` (after
+ * settle_marks_place): sets every mark's gap from the result's stable time
+ * and its frame, and makes settle_write_json add them to the result as
+ * "marks": [{"name", "time", "gap", "frame", "source", "clock", "value",
+ * "placed_by", "reason"}] ("time", "gap" and "frame" null when unknown,
+ * "reason" null when placed). The marks are not copied: they must outlive
+ * the writes, until the next analysis starts on `c` (which detaches them) or
+ * settle_attach_marks(c, NULL). Returns 0, SETTLE_ERR_INVAL, or
+ * SETTLE_ERR_STATE when no analysis finished. */
+SETTLE_API int settle_attach_marks(SettleContext *c, SettleMarks *m);
+
+/* Writes the marks as CSV, '.' the decimal point whatever the locale:
+ * the header name,time,frame,gap,clock,value,placed_by,source,reason then a
+ * row a mark in the order read; times and gaps in seconds to the
+ * microsecond, empty when unknown; text fields quoted ("a, b", "" for a
+ * quote) when they hold a comma, a quote or a line break. 0 or
+ * SETTLE_ERR_IO. */
+SETTLE_API int settle_marks_write_csv(const SettleMarks *m, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "marks.h"
 #include "output.h"
 #include "plot.h"
 #include "progress.h"
@@ -50,6 +51,29 @@ void usage_analyze(FILE *f)
             "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
             "\n"
+            "The app's own start-up marks, beside the seen time (doc/marks.md):\n"
+            "  --marks FILE      marks to put on the capture's timeline (repeatable): an adb\n"
+            "                    logcat (Displayed, Fully drawn, gb_marker_*), am start -W\n"
+            "                    output, a Macrobenchmark *-benchmarkData.json, a CSV\n"
+            "                    time,name on the capture's clock; recognised from the\n"
+            "                    content. Each mark is reported with its time, frame and\n"
+            "                    gap (stable time - mark time) in the summary, the JSON\n"
+            "                    (\"marks\"), the plot and the report. One capture only\n"
+            "  --mark-regex NAME=REGEX\n"
+            "                    also a mark NAME at each line REGEX (POSIX extended)\n"
+            "                    matches; with a group, the group is a duration from the\n"
+            "                    launch (+1s234ms, 797ms) (repeatable)\n"
+            "  --marks-zero STAMP\n"
+            "                    the log's time at the capture's first frame, in the log's\n"
+            "                    own form (01-23 12:34:56.789, 1706012096.789, 12345.678):\n"
+            "                    places marks that have only a time stamp\n"
+            "  --marks-anchor NAME[@SECONDS]\n"
+            "                    places stamped marks against the mark NAME, an event also\n"
+            "                    seen in the video at SECONDS (default: the analysis start)\n"
+            "  --mark-run N      the Macrobenchmark iteration (from 0) this capture recorded\n"
+            "  --marks-csv FILE  the marks as CSV: name,time,frame,gap,clock,value,placed_by,\n"
+            "                    source,reason ('-' = stdout)\n"
+            "\n"
             "Batches:\n"
             "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
             "                    ('-' = stdin), after those on the command line\n"
@@ -74,7 +98,8 @@ void usage_analyze(FILE *f)
             "  2 partial: capture damaged or cut short, result marked partial\n"
             "  3 capture could not be analysed   4 result could not be written\n"
             "    (also --plot without gnuplot; --report then shows a note instead)\n"
-            "  64 invalid command line   70 internal error   130 interrupted\n");
+            "  64 invalid command line   65 a --marks file unreadable or malformed\n"
+            "  70 internal error   130 interrupted\n");
 }
 
 /* One capture of the batch and what it has to say, kept until its turn. */
@@ -87,6 +112,8 @@ typedef struct Job {
     char *rjson, *plot_note;
     uint8_t *plot_png, *strip_png;
     size_t plot_len, strip_len;
+    SettleReportFrame *mark_pics; /* --report with --marks: the frames at the marks */
+    int nmark_pics;
 } Job;
 
 typedef struct Batch {
@@ -99,6 +126,7 @@ typedef struct Batch {
     int nlabels;
     FILE *summary;
     OutFile jout;
+    CliMarks marks;
 
     Job *jobs;
     size_t n, next, emitted;
@@ -328,6 +356,14 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             if (b->report && pics->filmstrip.rgb &&
                 png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
                 code = EXIT_INTERNAL;
+            int mr = b->report && b->marks.m && code != EXIT_INTERNAL
+                         ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
+                         : 0;
+            if (mr == SETTLE_ERR_NOMEM)
+                code = EXIT_INTERNAL;
+            else if (mr < 0)
+                fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
+                        in, settle_strerror(mr));
         }
         settle_pictures_free(&pics);
     }
@@ -344,6 +380,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             .start = r->start_frame >= 0 ? r->start_time : NAN,
             .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
         };
+        if (b->marks.m)
+            cli_marks_plot(&b->marks, &pi);
         if (!ok) {
             fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
                     strerror(errno ? errno : EIO));
@@ -399,6 +437,9 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
     j->code = cli_outcome_code(ar);
+    int mcode = EXIT_OK;
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED)
+        mcode = cli_marks_apply(&b->marks, ctx, r, in, err);
     const char *method = r ? settle_method_name(r->method) : "?";
     if (r && r->stable_frame >= 0 && !b->quiet) {
         char st[32], lt[32];
@@ -408,6 +449,11 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
                 (long long)r->stable_frame, (long long)r->frames, lt, method,
                 r->partial ? " (partial)" : "");
     }
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED && !b->quiet && mcode != EXIT_INTERNAL)
+        cli_marks_print(&b->marks, in, out);
+    j->code = worse(j->code, mcode);
+    if (mcode == EXIT_INTERNAL)
+        goto nomem;
     if (ar < 0 && r && r->error_message)
         fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
                 r->partial ? " (result partial)" : "");
@@ -591,7 +637,8 @@ static int write_report(Batch *b)
         caps[n++] = (SettleReportCapture){
             .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
             .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
-            .filmstrip_len = j->strip_len,
+            .filmstrip_len = j->strip_len, .frame_pictures = j->mark_pics,
+            .nframe_pictures = j->nmark_pics,
         };
     }
     int ret = EXIT_OK;
@@ -656,7 +703,8 @@ int cmd_analyze(int argc, char **argv)
     Worker *workers = NULL;
 
     enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-           OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
+           OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_MARKS,
+           OPT_TABLE = OPT_MARKS + CLI_MARKS_NOPTS };
     static const struct option own[] = {
         { "csv", required_argument, NULL, OPT_CSV },
         { "json", required_argument, NULL, OPT_JSON },
@@ -671,6 +719,12 @@ int cmd_analyze(int argc, char **argv)
         { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
         { "frames", required_argument, NULL, OPT_FRAMES },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "marks", required_argument, NULL, OPT_MARKS + 0 },
+        { "mark-regex", required_argument, NULL, OPT_MARKS + 1 },
+        { "marks-zero", required_argument, NULL, OPT_MARKS + 2 },
+        { "marks-anchor", required_argument, NULL, OPT_MARKS + 3 },
+        { "mark-run", required_argument, NULL, OPT_MARKS + 4 },
+        { "marks-csv", required_argument, NULL, OPT_MARKS + 5 },
         { NULL, 0, NULL, 0 },
     };
     const SettleOption *table = settle_options();
@@ -678,7 +732,7 @@ int cmd_analyze(int argc, char **argv)
     struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
     b.labels = calloc((size_t)argc, sizeof(*b.labels));
     files_from = calloc((size_t)argc, sizeof(*files_from));
-    if (!longopts || !b.labels || !files_from) {
+    if (!longopts || !b.labels || !files_from || cli_marks_init(&b.marks, argc) < 0) {
         fprintf(stderr, "settle: out of memory\n");
         ret = EXIT_INTERNAL;
         goto end;
@@ -740,6 +794,11 @@ int cmd_analyze(int argc, char **argv)
             ret = EXIT_USAGE;
             goto end;
         default:
+            if (c >= OPT_MARKS && c < OPT_TABLE) {
+                if ((ret = cli_marks_option(&b.marks, c - OPT_MARKS, optarg)))
+                    goto end;
+                break;
+            }
             if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
                 (ret = cli_set_option(&b.s, table[c - OPT_TABLE].name, optarg)))
                 goto end;
@@ -800,6 +859,9 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_USAGE;
         goto end;
     }
+    if ((ret = cli_marks_load(&b.marks, in.n,
+                              (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")))))
+        goto end;
 
     /* every capture once, and only this shard's */
     size_t kept = 0;
@@ -872,7 +934,8 @@ int cmd_analyze(int argc, char **argv)
     settle_codec_log_level(b.verbose > 1 ? SETTLE_LOG_WARNING : b.verbose ? SETTLE_LOG_ERROR : -1);
     b.s.log_level = b.verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
     /* the summary moves to stderr when stdout carries data */
-    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ? stderr : stdout;
+    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ||
+                (b.marks.csv && !strcmp(b.marks.csv, "-")) ? stderr : stdout;
     if (b.json && out_open(&b.jout, b.json) < 0) {
         fprintf(stderr, "settle: --json: %s: %s\n", b.json, strerror(errno));
         ret = EXIT_OUTPUT;
@@ -929,9 +992,11 @@ end:
         free(b.jobs[i].plot_note);
         free(b.jobs[i].plot_png);
         free(b.jobs[i].strip_png);
+        cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);
     free(workers);
+    cli_marks_free(&b.marks);
     inputs_free(&in);
     free(longopts);
     free(b.labels);
