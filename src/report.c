@@ -38,7 +38,11 @@ const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int 
         snprintf(buf, len, "partial%s%s", e->error ? ": " : "", e->error ? e->error : "");
         break;
     default:
-        snprintf(buf, len, "no %s", settle_metric_name(metric));
+        if (metric < SETTLE_NB_METRICS)
+            snprintf(buf, len, "no %s", settle_metric_name(metric));
+        else
+            snprintf(buf, len, "no gap to the mark %s",
+                     e->gap_name[metric - SETTLE_NB_METRICS] ? e->gap_name[metric - SETTLE_NB_METRICS] : "?");
     }
     return buf;
 }
@@ -157,7 +161,8 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
                 mixed(r));
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
-        const char *name = settle_metric_name(m->metric);
+        char nbuf[300];
+        const char *name = settle_comparison_name(m, nbuf, sizeof(nbuf));
         if (!m->compared) {
             fprintf(f, "\n%s: not compared, %s\n", name,
                     m->only_in == 1   ? "only in the baseline's results"
@@ -167,6 +172,10 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
         }
         const SettleComparison *c = &m->cmp;
         const char *u = unit(m->metric);
+        if (strlen(name) > 20) { /* a mark's gap: the name on its own line */
+            fprintf(f, "\n%s", name);
+            name = "";
+        }
         fprintf(f, "\n%-20s %5s %9s %9s %9s %9s %9s %9s\n", name, "n", "median", "mean", "sd",
                 "min", "max", "p90");
         group_line(f, "baseline", &c->baseline, m->metric);
@@ -205,7 +214,8 @@ int settle_write_report_markdown(const SettleReport *r, FILE *f)
     fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
-        const char *name = settle_metric_name(m->metric);
+        char nbuf[300];
+        const char *name = settle_comparison_name(m, nbuf, sizeof(nbuf));
         if (!m->compared) {
             fprintf(f, "| %s | | | | | | not compared (%s) |\n", name,
                     m->only_in == 1   ? "only in the baseline"
@@ -239,13 +249,15 @@ int settle_write_report_markdown(const SettleReport *r, FILE *f)
         if (!m->compared)
             continue;
         const SettleSummary *ss[2] = { &m->cmp.baseline, &m->cmp.candidate };
+        char nbuf[300];
         for (int k = 0; k < 2; k++) {
             char v[6][32];
             const double x[6] = { ss[k]->median, ss[k]->mean, ss[k]->sd, ss[k]->min, ss[k]->max, ss[k]->p90 };
             for (int i = 0; i < 6; i++)
                 num(v[i], sizeof(v[i]), x[i], "", 0);
             fprintf(f, "| %s | %s | %zu | %s | %s | %s | %s | %s | %s |\n",
-                    settle_metric_name(m->metric), k ? "candidate" : "baseline", ss[k]->n, v[0],
+                    settle_comparison_name(m, nbuf, sizeof(nbuf)), k ? "candidate" : "baseline",
+                    ss[k]->n, v[0],
                     v[1], v[2], v[3], v[4], v[5]);
         }
     }
@@ -311,7 +323,8 @@ int settle_write_report_json(const SettleReport *r, FILE *f)
         cJSON *o = cJSON_CreateObject();
         if (!o)
             return SETTLE_ERR_NOMEM;
-        int bad = !cJSON_AddStringToObject(o, "metric", settle_metric_name(m->metric));
+        char nbuf[300];
+        int bad = !cJSON_AddStringToObject(o, "metric", settle_comparison_name(m, nbuf, sizeof(nbuf)));
         if (!m->compared) {
             bad |= !cJSON_AddStringToObject(o, "verdict", "not compared");
             bad |= !(m->only_in ? cJSON_AddStringToObject(o, "only_in", m->only_in == 1 ? "baseline" : "candidate")

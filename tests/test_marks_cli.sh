@@ -156,6 +156,40 @@ expect_exit "no start found: durations unplaced" 1 "$settle" analyze --start mar
 grep -qF "mark Displayed com.example.app/.MainActivity: not placed: a duration from the launch, and the launch's time on the capture is unknown [logcat.txt:4]" out
 check $? "without a start, durations are not placed and say why: $(head -3 out)"
 
+# compare: the gaps compared like load times. Four runs a build, each its own
+# capture path: Displayed at +1010..1040 ms in A (gaps 0.990..0.960) and
+# +710..740 ms in B (gaps 1.290..1.260): a regression of +0.300 s; Fully
+# drawn the same in both.
+mkdir A B
+for i in 1 2 3 4; do
+  ln -s "$sample" a$i.mp4
+  ln -s "$sample" b$i.mp4
+  for g in a b; do
+    d=$([ $g = a ] && echo 1000 || echo 700)
+    printf '01-23 12:34:56.001  1532  1587 I ActivityTaskManager: Displayed com.example.app/.MainActivity: +%dms\n01-23 12:34:56.501  1532  1587 I ActivityTaskManager: Fully drawn com.example.app/.MainActivity: +%dms\n' \
+      $((d + i * 10)) $((1500 + i * 10)) >l$g$i.txt
+    "$settle" analyze -q --start first-change --marks l$g$i.txt --json $(echo $g | tr ab AB)/r$i.json $g$i.mp4
+  done
+done
+expect_exit "compare the gaps: a regression" 1 "$settle" compare --metric gaps --json - -q \
+  --baseline A/r1.json A/r2.json A/r3.json A/r4.json --candidate B/r1.json B/r2.json B/r3.json B/r4.json
+grep -qF '{"metric":"gap:Displayed com.example.app/.MainActivity","baseline":{"n":4,"median":0.975,' out &&
+  grep -qF '"candidate":{"n":4,"median":1.275,' out && grep -qF '"difference":0.3,' out &&
+  grep -q '"verdict":"regression"}$' <(head -1 out)
+check $? "compare: Displayed's gap +0.300 s, a regression: $(head -1 out)"
+grep -qF '{"metric":"gap:Fully drawn com.example.app/.MainActivity","baseline":{"n":4,"median":0.475,' out &&
+  grep -q '"difference":0,.*"verdict":"no change"}$' <(tail -1 out)
+check $? "compare: Fully drawn's gap unchanged: $(tail -1 out)"
+[ "$(wc -l <out)" -eq 2 ]
+check $? "compare --metric gaps: only the two gaps"
+expect_exit "compare text" 1 "$settle" compare --baseline A/r1.json A/r2.json A/r3.json A/r4.json \
+  --candidate B/r1.json B/r2.json B/r3.json B/r4.json
+grep -qx 'gap:Displayed com.example.app/.MainActivity' out && grep -qF '  difference of medians +0.300 s (+30.8 %)' out &&
+  grep -qF 'load_time ' out
+check $? "compare text: the load time and the gaps"
+expect_exit "compare --metric junk" 64 "$settle" compare --metric junk --baseline A/r1.json --candidate B/r1.json
+one_line_naming "--metric junk" "speed_index or gaps, got 'junk'"
+
 # bad marks files: one line naming the file and the line, exit 65, nothing analysed
 bad() { # name, file, text the message must hold
   rm -f r2.json
