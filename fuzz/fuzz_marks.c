@@ -8,6 +8,8 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "settle/marks.h"
@@ -59,6 +61,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     k.device = &d;
     check(m, settle_marks_place(m, &k));
     settle_marks_set_gaps(m, 1.25);
+    /* the marks CSV: as many rows as marks, whatever the names hold */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        int wr = settle_marks_write_csv(m, f);
+        if (fclose(f) || wr < 0 || !buf)
+            __builtin_trap();
+        free(buf);
+    }
     settle_marks_free(&m);
     return 0;
 }

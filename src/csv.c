@@ -28,27 +28,37 @@ void settle_format_fixed(char *buf, size_t len, double x, int decimals)
         snprintf(buf, len, "%s%" PRId64, sign, v);
 }
 
+typedef struct Rows {
+    FILE *out;
+    const struct SettleMarks *marks; /* attached: a last column "marks" */
+} Rows;
+
 static int write_row(void *opaque, const SettleFrame *f)
 {
-    FILE *out = opaque;
+    const Rows *rows = opaque;
+    FILE *out = rows->out;
     char t[40], e[40], d[40], pr[40];
     settle_format_fixed(t, sizeof(t), f->time, 6);
     settle_format_fixed(e, sizeof(e), f->entropy, 6);
     settle_format_fixed(d, sizeof(d), f->entropy_delta, 6);
     settle_format_fixed(pr, sizeof(pr), f->progress, 0);
-    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s\n", f->index, t, f->diff_pixels,
+    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s", f->index, t, f->diff_pixels,
                 e, d, f->quiet, f->keyframe, f->codec_refresh, pr) < 0)
         return SETTLE_ERR_IO;
-    return 0;
+    if (rows->marks && settle_marks_csv_cell(rows->marks, f->index, out) < 0)
+        return SETTLE_ERR_IO;
+    return fputc('\n', out) == EOF ? SETTLE_ERR_IO : 0;
 }
 
 int settle_write_csv(SettleContext *c, FILE *out)
 {
     if (!c || !out)
         return SETTLE_ERR_INVAL;
-    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress\n", out) < 0)
+    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress", out) < 0 ||
+        fputs(c->marks ? ",marks\n" : "\n", out) < 0)
         return SETTLE_ERR_IO;
-    int ret = settle_foreach_frame(c, write_row, out);
+    Rows rows = { .out = out, .marks = c->marks };
+    int ret = settle_foreach_frame(c, write_row, &rows);
     if (ret == SETTLE_ERR_STATE)
         return 0; /* nothing was measured: the header alone */
     if (ret < 0)

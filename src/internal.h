@@ -171,6 +171,9 @@ int settle_json_add_input_id(SettleContext *c, struct cJSON *o, const char *path
 int settle_json_add_setup(SettleContext *c, struct cJSON *o);
 /* The attached marks as "marks" (marks_out.c). 0 or -1. */
 int settle_json_add_marks(const struct SettleMarks *m, struct cJSON *o);
+/* The per-frame CSV's "marks" cell of frame `frame`: ",", then the names of
+ * the marks on it joined by "; ", quoted when needed (marks_out.c). 0 or -1. */
+int settle_marks_csv_cell(const struct SettleMarks *m, int64_t frame, FILE *out);
 
 /* Writes x with `decimals` digits after a '.', whatever the locale. */
 void settle_format_fixed(char *buf, size_t len, double x, int decimals);

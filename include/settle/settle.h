@@ -358,7 +358,9 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
 /* Writes the per-frame CSV of the last finished analysis: a header line, then
  * frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress
  * for every frame (progress is empty without visual metrics). '.' is the
- * decimal point whatever the locale. */
+ * decimal point whatever the locale. With marks attached (settle_attach_marks,
+ * settle/marks.h) a last column "marks" names the marks on each frame (the
+ * frame on screen at the mark's time), joined by "; ". */
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 
 /* Writes the last result as one JSON object on one line, with the effective
