@@ -53,8 +53,11 @@ static int time_line(SettleMarks *m, const char *file, const MarkLine *l, size_t
     while (n && v[n - 1] == ' ')
         n--;
     double ms;
-    int ok = n > 0 && n <= 12 && marks_decimal(v, n, &ms) == 0 && ms >= 0 &&
-             strspn(v, "0123456789") == n;
+    /* digits only; the line is not NUL-terminated, so counted here */
+    size_t digits = 0;
+    while (digits < n && v[digits] >= '0' && v[digits] <= '9')
+        digits++;
+    int ok = n > 0 && n <= 12 && digits == n && marks_decimal(v, n, &ms) == 0 && ms >= 0;
     if (!ok)
         return marks_fail(err, errlen, "%s: %.*s: expected milliseconds, got '%.*s'", where,
                           (int)k, l->s, (int)(n > 40 ? 40 : n), v);

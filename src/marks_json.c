@@ -70,7 +70,7 @@ int marks_parse_json(SettleMarks *m, const char *file, const char *data, size_t 
                      char *err, size_t errlen)
 {
     size_t i = 0;
-    while (i < size && strchr(" \t\r\n", data[i]))
+    while (i < size && data[i] && strchr(" \t\r\n", data[i]))
         i++;
     if (i == size || data[i] != '{')
         return 0;
