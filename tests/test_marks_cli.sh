@@ -57,6 +57,13 @@ check $? "--marks-csv: $(cat m.csv)"
 if command -v gnuplot >/dev/null; then
   [ -s p.png ]
   check $? "plot written with the marks"
+  # as SVG, the marks' names are text: each on both panels, the unplaced one nowhere
+  expect_exit "plot as svg" 0 "$settle" analyze -q --start first-change --marks logcat.txt \
+    --plot p.svg "$sample"
+  [ "$(grep -c '<text>Displayed com.example.app/.MainActivity</text>' p.svg)" -eq 2 ] &&
+    [ "$(grep -c '<text>Fully drawn com.example.app/.MainActivity</text>' p.svg)" -eq 2 ] &&
+    ! grep -q 'feed start' p.svg
+  check $? "plot: a named line a placed mark on each panel"
 fi
 
 # the per-frame CSV: a last column naming the marks on each frame

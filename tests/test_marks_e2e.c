@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "settle/marks.h"
+#include "settle/pictures.h"
 #include "settle/settle.h"
 #include "capgen.h"
 #include "e2e_common.h"
@@ -318,6 +319,35 @@ static void test_device_times(void **state)
     assert_true(fabs(find(m, "drawn start")->time - (t.t[DRAWN] + 0.010)) < 1e-4);
     assert_on_frame(&t, find(m, "content start"), CONTENT, r->stable_time);
     assert_int_equal(find(m, "content start")->placed_by, SETTLE_MARK_BY_DEVICE);
+    /* attached to the result: each mark's frame, and the marks in the JSON */
+    assert_int_equal(settle_attach_marks(c, m), 0);
+    assert_int_equal(find(m, "drawn start")->frame, DRAWN);
+    assert_int_equal(find(m, "content start")->frame, CONTENT);
+    char *json = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&json, &len);
+    assert_non_null(f);
+    assert_int_equal(settle_write_json(c, f), 0);
+    assert_int_equal(fclose(f), 0);
+    char want_frame[64];
+    snprintf(want_frame, sizeof(want_frame), "\"frame\":%d,\"source\":\"log:2\"", CONTENT);
+    assert_non_null(strstr(json, "\"marks\":[{\"name\":\"drawn start\",\"time\":"));
+    assert_non_null(strstr(json, want_frame));
+    assert_non_null(strstr(json, "\"placed_by\":\"device\""));
+    free(json);
+    /* the frame on screen at a mark, read again and scaled to fit 64 pixels */
+    int64_t want[3] = { CONTENT, -1, DRAWN };
+    SettleImage *img = NULL;
+    assert_int_equal(settle_grab_frames(c, want, 3, 64, &img), 0);
+    assert_int_equal(img[0].frame, CONTENT);
+    assert_true(fabs(img[0].time - t.t[CONTENT]) < 1e-9);
+    assert_true(img[0].rgb && img[0].width == 64 && img[0].height == 48);
+    assert_null(img[1].rgb);
+    assert_true(img[2].rgb && img[2].frame == DRAWN);
+    settle_frames_free(&img, 3);
+    assert_null(img);
+    assert_int_equal(settle_grab_frames(c, want, 3, 0, &img), SETTLE_ERR_INVAL);
+    assert_int_equal(settle_attach_marks(c, NULL), 0);
     /* a monotonic stamp against boot-clock frames: not placed, and why */
     const char *mono = " 5001.000  1532  1587 I GameBench: gb_marker_start - monotonic\n";
     assert_int_equal(settle_marks_parse(m, "mono", mono, strlen(mono), err, sizeof(err)),
