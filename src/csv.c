@@ -3,6 +3,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "settle/marks.h"
 
 #include "internal.h"
 
@@ -28,9 +31,35 @@ void settle_format_fixed(char *buf, size_t len, double x, int decimals)
         snprintf(buf, len, "%s%" PRId64, sign, v);
 }
 
+/* The "marks" cell of a frame: ",", then the names of the marks on it joined
+ * by "; ", quoted when they hold a comma, a quote or a line break. */
+static int marks_cell(const SettleMarks *m, int64_t frame, FILE *out)
+{
+    char cell[1024];
+    size_t len = 0;
+    cell[0] = 0;
+    for (int i = 0; i < settle_marks_count(m) && len < sizeof(cell); i++) {
+        const SettleMark *k = settle_marks_get(m, i);
+        if (k->frame != frame)
+            continue;
+        int w = snprintf(cell + len, sizeof(cell) - len, "%s%s", len ? "; " : "", k->name);
+        len = w < 0 ? sizeof(cell) : len + (size_t)w;
+    }
+    if (fputc(',', out) == EOF)
+        return -1;
+    if (!strpbrk(cell, ",\"\r\n"))
+        return fputs(cell, out) < 0 ? -1 : 0;
+    if (fputc('"', out) == EOF)
+        return -1;
+    for (const char *s = cell; *s; s++)
+        if ((*s == '"' && fputc('"', out) == EOF) || fputc(*s, out) == EOF)
+            return -1;
+    return fputc('"', out) == EOF ? -1 : 0;
+}
+
 typedef struct Rows {
     FILE *out;
-    const struct SettleMarks *marks; /* attached: a last column "marks" */
+    const SettleMarks *marks; /* attached: a last column "marks" */
 } Rows;
 
 static int write_row(void *opaque, const SettleFrame *f)
@@ -45,7 +74,7 @@ static int write_row(void *opaque, const SettleFrame *f)
     if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s", f->index, t, f->diff_pixels,
                 e, d, f->quiet, f->keyframe, f->codec_refresh, pr) < 0)
         return SETTLE_ERR_IO;
-    if (rows->marks && settle_marks_csv_cell(rows->marks, f->index, out) < 0)
+    if (rows->marks && marks_cell(rows->marks, f->index, out) < 0)
         return SETTLE_ERR_IO;
     return fputc('\n', out) == EOF ? SETTLE_ERR_IO : 0;
 }

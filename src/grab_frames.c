@@ -79,7 +79,7 @@ int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
     if (!c || !out || n < 0 || (n && !frames) || box < 1 || box > 8192)
         return SETTLE_ERR_INVAL;
     *out = NULL;
-    if (c->state != 2 || c->res.frames < 1)
+    if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
         return SETTLE_ERR_STATE;
     if (!c->in_known)
         return SETTLE_ERR_INVAL;

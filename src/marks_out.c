@@ -35,7 +35,7 @@ int settle_attach_marks(SettleContext *c, SettleMarks *m)
         c->marks = NULL;
         return 0;
     }
-    if (c->state != 2)
+    if (c->state != SETTLE_STATE_FINISHED)
         return SETTLE_ERR_STATE;
     const SettleResult *r = &c->res;
     for (int i = 0; i < m->n; i++)
@@ -112,22 +112,6 @@ static int put_text(FILE *f, const char *s)
         if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)
             return -1;
     return fputc('"', f) == EOF ? -1 : 0;
-}
-
-int settle_marks_csv_cell(const SettleMarks *m, int64_t frame, FILE *out)
-{
-    char cell[1024];
-    size_t len = 0;
-    cell[0] = 0;
-    for (int i = 0; i < m->n && len < sizeof(cell); i++) {
-        if (m->v[i].frame != frame)
-            continue;
-        int w = snprintf(cell + len, sizeof(cell) - len, "%s%s", len ? "; " : "", m->v[i].name);
-        len = w < 0 ? sizeof(cell) : len + (size_t)w;
-    }
-    if (fputc(',', out) == EOF)
-        return -1;
-    return put_text(out, cell);
 }
 
 int settle_marks_write_csv(const SettleMarks *m, FILE *f)

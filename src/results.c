@@ -224,9 +224,9 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         return SETTLE_ERR_INVAL;
     info_init(info);
     const SettleResult *r = &c->res;
-    if (c->state != 2 && !r->error)
+    if (c->state != SETTLE_STATE_FINISHED && !r->error)
         return SETTLE_ERR_STATE;
-    int measured = c->state == 2 && r->frames > 0;
+    int measured = c->state == SETTLE_STATE_FINISHED && r->frames > 0;
     info->input = strdup(r->input ? r->input : "");
     info->status = strdup(settle_status_name(r->error));
     if (r->error_message)

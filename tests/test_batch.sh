@@ -23,10 +23,11 @@ printf 'not a video\n' >A/broken.mkv
 expect_exit "batch with a broken capture" 3 "$settle" analyze -o res-A --jobs 2 --label build=A --label device=farm-1 A/*.mkv
 [ "$(ls res-A | grep -c '\.json$')" -eq 9 ]
 check $? "one result per capture: $(ls res-A | tr '\n' ' ')"
-[ "$(grep -c 'stable at' out)" -eq 8 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^settle: A/broken.mkv: ' err
-check $? "8 summaries and one line about the broken capture"
+[ "$(grep -c 'stable at' out)" -eq 8 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^settle: A/broken.mkv: ' err &&
+  grep -q '^A/broken.mkv: failed: ' out && [ "$(wc -l <out)" -eq 9 ]
+check $? "9 summaries, the broken capture's among them, and one line on stderr about it"
 # the summaries come in the order of the inputs whatever --jobs
-ls A/*.mkv | grep -v broken >expect-order
+ls A/*.mkv >expect-order
 grep -o '^[^:]*' out | diff - expect-order >/dev/null
 check $? "summaries in input order"
 ok_truth=0
@@ -46,6 +47,26 @@ check $? "the broken capture's result says failed"
 ls res-A | grep -q '\.tmp\.'
 [ $? -ne 0 ]
 check $? "no temporary files left"
+
+# 34 captures, some of which never settle and two that are not videos: 34 summary
+# lines on stdout in the order given, whatever their status and --jobs; with
+# --json - the same 34 lines on stderr
+mkdir -p M
+"$make_runs" M M 32 7 0 >truth-M && printf 'not a video\n' >M/M-33.mkv && printf 'x' >M/M-34.mkv
+check $? "34 captures made"
+expect_exit "34-capture batch, --settle 1.2" 3 "$settle" analyze --jobs 3 --settle 1.2 M/*.mkv
+ls M/*.mkv >expect-M
+[ "$(wc -l <out)" -eq 34 ] && grep -o '^[^:]*' out | diff - expect-M >/dev/null
+check $? "34 summary lines in input order: $(wc -l <out)"
+ns=$(grep -c ': not stable: never quiet for 1.200 s' out); st=$(grep -c ': stable at' out)
+[ "$ns" -gt 0 ] && [ "$st" -gt 0 ] && [ "$(grep -c ': failed: ' out)" -eq 2 ] && [ $((ns + st + 2)) -eq 34 ]
+check $? "stable ($st), not stable ($ns) and failed (2), one line each"
+grep -q '^settle: M/M-33.mkv: ' err && grep -q '^settle: M/M-34.mkv: ' err
+check $? "stderr says why the two failed"
+expect_exit "34-capture batch, --json -" 3 "$settle" analyze --jobs 4 --settle 1.2 --json - M/*.mkv
+[ "$(wc -l <out)" -eq 34 ] && [ "$(grep -c '^M/M-[0-9]*.mkv: ' err)" -eq 34 ] &&
+  grep '^M/M-[0-9]*.mkv: ' err | grep -o '^[^:]*' | diff - expect-M >/dev/null
+check $? "--json -: 34 JSON lines on stdout, 34 summary lines on stderr in order"
 
 # --skip-existing: nothing to do when inputs, settings and labels are the same
 cp -p res-A/A-01-*.json saved.json

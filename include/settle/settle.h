@@ -364,8 +364,33 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 
 /* Writes the last result as one JSON object on one line, with the effective
- * settings. */
+ * settings and "warnings": [{"code": ..., "message": ...}, ...] (see
+ * settle_get_warnings; an empty list when there are none). */
 SETTLE_API int settle_write_json(SettleContext *c, FILE *f);
+
+/* An answer a user should not trust blindly. */
+typedef struct SettleWarning {
+    /* "short_quiet_tail": the stable frame is followed by less quiet than
+     *     SETTLE_QUIET_TAIL_MIN seconds (or the --settle time, when longer)
+     *     before the recording ends: a later change may have been cut off;
+     * "zero_load_time": the stable frame is the start frame;
+     * "no_start": the start was never found. */
+    const char *code;
+    char message[224]; /* one sentence with the figures, no file name */
+} SettleWarning;
+
+#define SETTLE_MAX_WARNINGS 3
+/* Seconds of quiet after the stable frame below which "short_quiet_tail" is
+ * raised: a second is longer than the pauses between the steps of a start-up
+ * (a spinner's frame, a lazy image) that settle's decision can mistake for
+ * the end, and short enough that a recording stopped soon after the app
+ * settled passes. */
+#define SETTLE_QUIET_TAIL_MIN 1.0
+
+/* Fills w[0..n-1] with the warnings about the last finished analysis, in the
+ * order of the codes above. Returns n (0 to SETTLE_MAX_WARNINGS), or
+ * SETTLE_ERR_INVAL. `w` holds SETTLE_MAX_WARNINGS entries; the caller owns it. */
+SETTLE_API int settle_get_warnings(SettleContext *c, SettleWarning *w);
 
 /* Sets how much libavformat/libavcodec print to stderr, for the whole
  * process (their logging is global): SETTLE_LOG_ERROR prints only errors,

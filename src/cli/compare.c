@@ -365,16 +365,20 @@ static int load_item(Loader *l, Group *g, const char *item)
 
 static int write_report(const char *path, const SettleReport *r, int json)
 {
+    const char *opt = json ? "--json" : "--markdown", *name = strcmp(path, "-") ? path : "stdout";
     OutFile o;
     if (out_open(&o, path) < 0) {
-        fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     int bad = json ? settle_write_report_json(r, o.f) : settle_write_report_markdown(r, o.f);
-    if (bad < 0 || out_commit(&o) < 0) {
-        fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
-                strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
+    if (bad < 0) {
         out_abort(&o);
+        fprintf(stderr, "settle: %s: %s: out of memory\n", opt, name);
+        return EXIT_INTERNAL;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     return 0;
@@ -455,6 +459,40 @@ end:
     return ret;
 }
 
+/* The files the items name (a directory's results too): no output may be one. */
+static int guard_items(OutGuard *g, const char **items[2], const size_t nitems[2],
+                       const char *plot_script)
+{
+    if (plot_script && out_guard_add(g, plot_script) < 0)
+        return EXIT_INTERNAL;
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < nitems[k]; i++) {
+            if (out_guard_add(g, items[k][i]) < 0)
+                return EXIT_INTERNAL;
+            DIR *d = opendir(items[k][i]);
+            struct dirent *de;
+            while (d && (de = readdir(d))) {
+                size_t n = strlen(items[k][i]) + strlen(de->d_name) + 2;
+                char *p = malloc(n);
+                if (!p) {
+                    closedir(d);
+                    return EXIT_INTERNAL;
+                }
+                snprintf(p, n, "%s/%s", items[k][i], de->d_name);
+                int r = de->d_name[0] == '.' ? 0 : out_guard_add(g, p);
+                free(p);
+                if (r < 0) {
+                    closedir(d);
+                    return EXIT_INTERNAL;
+                }
+            }
+            if (d)
+                closedir(d);
+        }
+    }
+    return 0;
+}
+
 static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -515,9 +553,14 @@ int cmd_compare(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
+    OutGuard guard = { 0 };
     /* '-': items come back in order as argument 1, after --baseline or --candidate */
-    while ((c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:qvhj:", longopts, NULL)) != -1) {
         double x;
+        const char *fopt = c == OPT_MD ? "--markdown" : c == OPT_JSON ? "--json"
+                         : c == OPT_PLOT ? "--plot" : c == OPT_PLOT_SCRIPT ? "--plot-script" : NULL;
+        if (fopt && (ret = cli_file_value(fopt, optarg)))
+            goto end;
         switch (c) {
         case 1:
             if (!cur) {
@@ -618,7 +661,7 @@ int cmd_compare(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            cli_bad_option("compare", argv);
+            cli_bad_option("compare", argv, longopts, c);
             ret = EXIT_USAGE;
             goto end;
         default:
@@ -644,6 +687,36 @@ int cmd_compare(int argc, char **argv)
         ret = EXIT_USAGE;
         goto end;
     }
+    const char *outs[3][2] = { { "--markdown", markdown }, { "--json", json }, { "--plot", plot } };
+    if ((ret = guard_items(&guard, items, nitems, plot_script)))
+        goto end;
+    for (int k = 0; k < 3; k++) {
+        if (outs[k][1] && out_guard_hit(&guard, outs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
+                    outs[k][0], outs[k][1]);
+            ret = EXIT_USAGE;
+        }
+        else if (outs[k][1] && out_is_video(outs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is a video, not a result of settle; refusing to "
+                            "overwrite it\n", outs[k][0], outs[k][1]);
+            ret = EXIT_USAGE;
+        }
+        for (int q = 0; q < k && outs[k][1] && strcmp(outs[k][1], "-"); q++) {
+            if (outs[q][1] && !strcmp(outs[q][1], outs[k][1])) {
+                fprintf(stderr, "settle: %s would be written twice (%s, %s)\n", outs[k][1],
+                        outs[q][0], outs[k][0]);
+                ret = EXIT_USAGE;
+            }
+        }
+    }
+    for (int k = 0; k < 3 && !ret; k++) {
+        if (outs[k][1] && out_prepare(outs[k][1]) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", outs[k][0], outs[k][1], strerror(errno));
+            ret = CMP_OUTPUT;
+        }
+    }
+    if (ret)
+        goto end;
     settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
     cli_catch_signals();
 
@@ -702,6 +775,7 @@ int cmd_compare(int argc, char **argv)
         out = worse(out, write_plot(plot, plot_script, &r));
     ret = out ? out : verdict;
 end:
+    out_guard_free(&guard);
     free(l.pending);
     if (cli_stop)
         ret = EXIT_SIGNAL;
