@@ -824,7 +824,8 @@ static int check_outputs(Batch *b, const InputList *in, const char **files_from,
     }
     if (ret)
         goto end;
-    qsort(p.v, p.n, sizeof(*p.v), cmp_planned);
+    if (p.n > 1) /* qsort must not be given NULL, even for no element */
+        qsort(p.v, p.n, sizeof(*p.v), cmp_planned);
     for (size_t i = 1; i < p.n; i++) {
         if (!strcmp(p.v[i].path, p.v[i - 1].path)) {
             const Planned *x = &p.v[i - 1], *y = &p.v[i];
