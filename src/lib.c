@@ -172,6 +172,7 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     reset(c);
     c->mobile = mobile;
     memset(&c->res, 0, sizeof(c->res));
+    c->marks = NULL;
     c->res.start_frame = c->res.stable_frame = -1;
     /* c->interrupted is left alone: an interrupt that came before the first
      * frame still stops this analysis (settle_finish clears it) */

@@ -375,7 +375,9 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
 /* Writes the per-frame CSV of the last finished analysis: a header line, then
  * frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress
  * for every frame (progress is empty without visual metrics). '.' is the
- * decimal point whatever the locale. */
+ * decimal point whatever the locale. With marks attached (settle_attach_marks,
+ * settle/marks.h) a last column "marks" names the marks on each frame (the
+ * frame on screen at the mark's time), joined by "; ". */
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 
 /* Writes the last result as one JSON object on one line, with the effective
@@ -433,7 +435,12 @@ SETTLE_API int settle_result_is_current(SettleContext *c, const char *input,
  * 1 first_visual_change, 2 last_visual_change, 3 speed_index (present only in
  * results from versions that compute it). */
 #define SETTLE_NB_METRICS 4
-/* The JSON name of metric i, NULL when out of range. Static. */
+/* After them, SETTLE_MAX_GAPS metric slots for the gaps of the app's marks
+ * ("marks" in the JSON: stable time minus mark time), each slot the gap of one
+ * mark name, as settle_results_set_gaps (settle/compare.h) assigns them. */
+#define SETTLE_MAX_GAPS 12
+#define SETTLE_NB_SLOTS (SETTLE_NB_METRICS + SETTLE_MAX_GAPS)
+/* The JSON name of metric i, NULL when out of range (and for gap slots). Static. */
 SETTLE_API const char *settle_metric_name(int i);
 
 /* One result as read back from a JSON line (or taken from a SettleResult),
@@ -444,9 +451,19 @@ typedef struct SettleResultInfo {
     char *error;                       /* owned; NULL when there was no error */
     int partial;
     char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
-    int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
-    double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
+    /* The metrics, then the gap slots (see settle_results_set_gaps; not
+     * present until it is called). */
+    int present[SETTLE_NB_SLOTS];      /* the field exists (possibly null) */
+    double value[SETTLE_NB_SLOTS];     /* NaN when absent or null */
     char *labels;                      /* owned: the "labels" object as compact JSON, "" when absent */
+    /* The app's marks of the result ("marks"), in its order: owned names and
+     * their gaps in seconds (NaN when null). */
+    int nmarks;
+    char **mark_name;
+    double *mark_gap;
+    /* The mark name of each gap slot, pointing into some result's mark_name
+     * (not owned), NULL for an unused slot. */
+    const char *gap_name[SETTLE_MAX_GAPS];
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results

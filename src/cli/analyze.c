@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "marks.h"
 #include "output.h"
 #include "plot.h"
 #include "progress.h"
@@ -55,6 +56,29 @@ void usage_analyze(FILE *f)
             "  --strict          exit 1 when an answer carries a warning (little quiet\n"
             "                    before the recording ends, load time 0, no start)\n"
             "\n"
+            "The app's own start-up marks, beside the seen time (doc/marks.md):\n"
+            "  --marks FILE      marks to put on the capture's timeline (repeatable): an adb\n"
+            "                    logcat (Displayed, Fully drawn, gb_marker_*), am start -W\n"
+            "                    output, a Macrobenchmark *-benchmarkData.json, a CSV\n"
+            "                    time,name on the capture's clock; recognised from the\n"
+            "                    content. Each mark is reported with its time, frame and\n"
+            "                    gap (stable time - mark time) in the summary, the JSON\n"
+            "                    (\"marks\"), the plot and the report. One capture only\n"
+            "  --mark-regex NAME=REGEX\n"
+            "                    also a mark NAME at each line REGEX (POSIX extended)\n"
+            "                    matches; with a group, the group is a duration from the\n"
+            "                    launch (+1s234ms, 797ms) (repeatable)\n"
+            "  --marks-zero STAMP\n"
+            "                    the log's time at the capture's first frame, in the log's\n"
+            "                    own form (01-23 12:34:56.789, 1706012096.789, 12345.678):\n"
+            "                    places marks that have only a time stamp\n"
+            "  --marks-anchor NAME[@SECONDS]\n"
+            "                    places stamped marks against the mark NAME, an event also\n"
+            "                    seen in the video at SECONDS (default: the analysis start)\n"
+            "  --mark-run N      the Macrobenchmark iteration (from 0) this capture recorded\n"
+            "  --marks-csv FILE  the marks as CSV: name,time,frame,gap,clock,value,placed_by,\n"
+            "                    source,reason ('-' = stdout)\n"
+            "\n"
             "Batches:\n"
             "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
             "                    ('-' = stdin), after those on the command line\n"
@@ -79,7 +103,8 @@ void usage_analyze(FILE *f)
             "  2 partial: capture damaged or cut short, result marked partial\n"
             "  3 capture could not be analysed   4 result could not be written\n"
             "    (also --plot without gnuplot; --report then shows a note instead)\n"
-            "  64 invalid command line   70 internal error   130 interrupted\n");
+            "  64 invalid command line   65 a --marks file unreadable or malformed\n"
+            "  70 internal error   130 interrupted\n");
 }
 
 /* One capture of the batch and what it has to say, kept until its turn. */
@@ -92,6 +117,8 @@ typedef struct Job {
     char *rjson, *plot_note;
     uint8_t *plot_png, *strip_png;
     size_t plot_len, strip_len;
+    SettleReportFrame *mark_pics; /* --report with --marks: the frames at the marks */
+    int nmark_pics;
 } Job;
 
 typedef struct Batch {
@@ -105,6 +132,7 @@ typedef struct Batch {
     int nlabels;
     FILE *summary;
     OutFile jout;
+    CliMarks marks;
 
     Job *jobs;
     size_t n, next, emitted;
@@ -341,6 +369,14 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             if (b->report && pics->filmstrip.rgb &&
                 png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
                 code = EXIT_INTERNAL;
+            int mr = b->report && b->marks.m && code != EXIT_INTERNAL
+                         ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
+                         : 0;
+            if (mr == SETTLE_ERR_NOMEM)
+                code = EXIT_INTERNAL;
+            else if (mr < 0)
+                fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
+                        in, settle_strerror(mr));
         }
         settle_pictures_free(&pics);
     }
@@ -357,6 +393,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             .start = r->start_frame >= 0 ? r->start_time : NAN,
             .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
         };
+        if (b->marks.m)
+            cli_marks_plot(&b->marks, &pi);
         if (!ok) {
             fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
                     strerror(errno ? errno : EIO));
@@ -442,6 +480,9 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
     j->code = cli_outcome_code(ar);
+    int mcode = EXIT_OK;
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED)
+        mcode = cli_marks_apply(&b->marks, ctx, r, in, err);
     const char *method = r ? settle_method_name(r->method) : "?";
     SettleWarning warn[SETTLE_MAX_WARNINGS];
     int nwarn = r && ar != SETTLE_ERR_INTERRUPTED ? settle_get_warnings(ctx, warn) : 0;
@@ -451,6 +492,11 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         summary_line(out, in, ar, r, warn, nwarn);
     if (b->strict && nwarn > 0)
         j->code = worse(j->code, EXIT_NOT_STABLE);
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED && !b->quiet && mcode != EXIT_INTERNAL)
+        cli_marks_print(&b->marks, in, out);
+    j->code = worse(j->code, mcode);
+    if (mcode == EXIT_INTERNAL)
+        goto nomem;
     if (ar < 0 && r && r->error_message)
         fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
                 r->partial ? " (result partial)" : "");
@@ -668,7 +714,8 @@ static int write_report(Batch *b)
         caps[n++] = (SettleReportCapture){
             .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
             .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
-            .filmstrip_len = j->strip_len,
+            .filmstrip_len = j->strip_len, .frame_pictures = j->mark_pics,
+            .nframe_pictures = j->nmark_pics,
         };
     }
     int ret = EXIT_OK;
@@ -728,6 +775,8 @@ static int plan_outputs(const Batch *b, Plan *p)
         bad |= plan_add(p, "--json", strdup(b->json), NULL);
     if (b->report)
         bad |= plan_add(p, "--report", strdup(b->report), NULL);
+    if (b->marks.csv && strcmp(b->marks.csv, "-"))
+        bad |= plan_add(p, "--marks-csv", strdup(b->marks.csv), NULL);
     for (size_t i = 0; i < b->n && !bad; i++) {
         const Job *j = &b->jobs[i];
         if (b->csv && strcmp(b->csv, "-"))
@@ -772,6 +821,8 @@ static int check_outputs(Batch *b, const InputList *in, const char **files_from,
         bad |= strcmp(files_from[i], "-") && out_guard_add(&g, files_from[i]) < 0;
     if (b->plot_script)
         bad |= out_guard_add(&g, b->plot_script) < 0;
+    for (int i = 0; i < b->marks.nfiles; i++)
+        bad |= out_guard_add(&g, b->marks.files[i]) < 0;
     if (bad || plan_outputs(b, &p) < 0) {
         ret = EXIT_INTERNAL;
         goto end;
@@ -842,7 +893,7 @@ end:
 
 enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
        OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_DB,
-       OPT_TABLE };
+       OPT_MARKS, OPT_TABLE = OPT_MARKS + CLI_MARKS_NOPTS };
 
 /* The options whose value names a file or a folder, as the user spells them. */
 static const char *file_option(int c)
@@ -857,6 +908,8 @@ static const char *file_option(int c)
     case OPT_FRAMES: return "--frames";
     case OPT_REPORT: return "--report";
     case OPT_DB: return "--db";
+    case OPT_MARKS: return "--marks";
+    case OPT_MARKS + 5: return "--marks-csv";
     default: return NULL;
     }
 }
@@ -894,6 +947,12 @@ int cmd_analyze(int argc, char **argv)
         { "report", required_argument, NULL, OPT_REPORT },
         { "db", required_argument, NULL, OPT_DB },
         { "strict", no_argument, NULL, OPT_STRICT },
+        { "marks", required_argument, NULL, OPT_MARKS + 0 },
+        { "mark-regex", required_argument, NULL, OPT_MARKS + 1 },
+        { "marks-zero", required_argument, NULL, OPT_MARKS + 2 },
+        { "marks-anchor", required_argument, NULL, OPT_MARKS + 3 },
+        { "mark-run", required_argument, NULL, OPT_MARKS + 4 },
+        { "marks-csv", required_argument, NULL, OPT_MARKS + 5 },
         { NULL, 0, NULL, 0 },
     };
     const SettleOption *table = settle_options();
@@ -901,7 +960,7 @@ int cmd_analyze(int argc, char **argv)
     struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
     b.labels = calloc((size_t)argc, sizeof(*b.labels));
     files_from = calloc((size_t)argc, sizeof(*files_from));
-    if (!longopts || !b.labels || !files_from) {
+    if (!longopts || !b.labels || !files_from || cli_marks_init(&b.marks, argc) < 0) {
         fprintf(stderr, "settle: out of memory\n");
         ret = EXIT_INTERNAL;
         goto end;
@@ -968,6 +1027,11 @@ int cmd_analyze(int argc, char **argv)
             ret = EXIT_USAGE;
             goto end;
         default:
+            if (c >= OPT_MARKS && c < OPT_TABLE) {
+                if ((ret = cli_marks_option(&b.marks, c - OPT_MARKS, optarg)))
+                    goto end;
+                break;
+            }
             if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
                 (ret = cli_set_option(&b.s, table[c - OPT_TABLE].name, optarg)))
                 goto end;
@@ -1028,6 +1092,9 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_USAGE;
         goto end;
     }
+    if ((ret = cli_marks_load(&b.marks, in.n,
+                              (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")))))
+        goto end;
 
     /* every capture once, and only this shard's */
     size_t kept = 0;
@@ -1092,7 +1159,8 @@ int cmd_analyze(int argc, char **argv)
     settle_codec_log_level(b.verbose > 1 ? SETTLE_LOG_WARNING : b.verbose ? SETTLE_LOG_ERROR : -1);
     b.s.log_level = b.verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
     /* the summary moves to stderr when stdout carries data */
-    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ? stderr : stdout;
+    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ||
+                (b.marks.csv && !strcmp(b.marks.csv, "-")) ? stderr : stdout;
     if (b.json && out_open(&b.jout, b.json) < 0) {
         fprintf(stderr, "settle: --json: %s: %s\n", b.json, strerror(errno));
         ret = EXIT_OUTPUT;
@@ -1155,10 +1223,12 @@ end:
         free(b.jobs[i].plot_note);
         free(b.jobs[i].plot_png);
         free(b.jobs[i].strip_png);
+        cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);
     free(workers);
     settle_history_close(&b.hist);
+    cli_marks_free(&b.marks);
     inputs_free(&in);
     free(longopts);
     free(b.labels);

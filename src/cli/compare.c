@@ -59,8 +59,10 @@ void usage_compare(FILE *f)
             "  --alpha P         significance level of the test (default 0.05)\n"
             "  --min-n N         fewest values a group needs for a verdict (default 3)\n"
             "  --metric NAME     compare only this metric (repeatable): load_time,\n"
-            "                    first_visual_change, last_visual_change, speed_index;\n"
-            "                    default: every metric present in both groups\n"
+            "                    first_visual_change, last_visual_change, speed_index,\n"
+            "                    or gaps: the gap of each of the app's marks (results of\n"
+            "                    analyze --marks), as gap:NAME; default: every metric\n"
+            "                    and gap present in both groups\n"
             "  --resamples N     bootstrap resamples (default 10000)\n"
             "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
             "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
@@ -432,14 +434,14 @@ static int write_plot(const char *path, const char *script, const SettleReport *
         char line[160];
         if (isfinite(mc->cmp.difference))
             snprintf(line, sizeof(line), "%s, median %+.3f%s", settle_verdict_name(mc->cmp.verdict),
-                     mc->cmp.difference, strcmp(settle_metric_name(mc->metric), "speed_index") ? " s" : "");
+                     mc->cmp.difference, mc->metric != 3 ? " s" : "");
         else
             snprintf(line, sizeof(line), "%s", settle_verdict_name(mc->cmp.verdict));
-        char title[512];
+        char title[640], nbuf[300];
         snprintf(title, sizeof(title), "%s%s%s%s", r->by_key ? r->by_key : "", r->by_key ? "=" : "",
                  r->by_key ? r->by_value : "", r->by_key ? " " : "");
         snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s",
-                 settle_metric_name(mc->metric));
+                 settle_comparison_name(mc, nbuf, sizeof(nbuf)));
         fprintf(v, "metric_%d = ", n);
         plot_put_string(v, title);
         fprintf(v, "\nverdict_%d = ", n);
@@ -571,7 +573,7 @@ static int compare_and_write(const Group *ga, const Group *gb, const int *want,
     int nv = 1, ret = EXIT_INTERNAL;
     char **vals = co->by ? by_values(ga, gb, co->by, &nv) : NULL;
     SettleReport *reps = calloc((size_t)nv, sizeof(*reps));
-    SettleMetricComparison *mcs = calloc((size_t)nv * SETTLE_NB_METRICS, sizeof(*mcs));
+    SettleMetricComparison *mcs = calloc((size_t)nv * SETTLE_NB_SLOTS, sizeof(*mcs));
     if ((co->by && !vals) || !reps || !mcs)
         goto end;
     int kinds = settle_results_settings_kinds(ga->info, ga->n, gb->info, gb->n);
@@ -602,11 +604,11 @@ static int compare_and_write(const Group *ga, const Group *gb, const int *want,
         }
         *r = (SettleReport){
             .group = { { "baseline", ia, na, sa }, { "candidate", ib, nb, sb } },
-            .m = mcs + (size_t)i * SETTLE_NB_METRICS, .settings = cs,
+            .m = mcs + (size_t)i * SETTLE_NB_SLOTS, .settings = cs,
             .min_effect_text = min_effect_text, .settings_kinds = kinds,
             .metrics_named = want != NULL, .by_key = co->by, .by_value = vals ? vals[i] : NULL,
         };
-        if (settle_compare_results(ia, na, ib, nb, want, cs, mcs + (size_t)i * SETTLE_NB_METRICS,
+        if (settle_compare_results(ia, na, ib, nb, want, cs, mcs + (size_t)i * SETTLE_NB_SLOTS,
                                    &r->nm) < 0) {
             nv = i + 1;
             goto end;
@@ -680,6 +682,7 @@ int cmd_compare(int argc, char **argv)
     const char *markdown = NULL, *json = NULL, *min_effect_text = "0";
     const char *plot = NULL, *plot_script = NULL, *by = NULL;
     int quiet = 0, ret = 0, want_metric[SETTLE_NB_METRICS] = { 0 }, any_metric = 0;
+    int want_gaps = 0;
     struct option *longopts = NULL;
 
     enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
@@ -789,13 +792,17 @@ int cmd_compare(int argc, char **argv)
             int m = 0;
             while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), optarg))
                 m++;
-            if (m == SETTLE_NB_METRICS) {
+            if (m == SETTLE_NB_METRICS && strcmp(optarg, "gaps")) {
                 fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
-                                "last_visual_change or speed_index, got '%s'\n", optarg);
+                                "last_visual_change, speed_index or gaps, got '%s'\n", optarg);
                 ret = EXIT_USAGE;
                 goto end;
             }
-            want_metric[m] = any_metric = 1;
+            if (m < SETTLE_NB_METRICS)
+                want_metric[m] = 1;
+            else
+                want_gaps = 1;
+            any_metric = 1;
             break;
         }
         case 'j':
@@ -892,6 +899,14 @@ int cmd_compare(int argc, char **argv)
         ret = analyse_pending(&l);
     if (ret)
         goto end;
+    /* the gaps of the app's marks (analyze --marks) are compared like metrics */
+    const char *gap_names[SETTLE_MAX_GAPS];
+    int ngaps = !any_metric || want_gaps
+                    ? settle_results_gap_names(ga.info, ga.n, gb.info, gb.n, gap_names,
+                                               SETTLE_MAX_GAPS)
+                    : 0;
+    settle_results_set_gaps(ga.info, ga.n, gap_names, ngaps);
+    settle_results_set_gaps(gb.info, gb.n, gap_names, ngaps);
     CompareOut co = { markdown, json, plot, plot_script, by, quiet };
     ret = compare_and_write(&ga, &gb, any_metric ? want_metric : NULL, &cs, min_effect_text, &co);
 end:
