@@ -137,11 +137,12 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
             t->settled = r->index;
             t->settled_time = r->time;
         }
-    } else if (s->settle > 0 && t->locked < 0) {
-        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
-        if (r->time - ref >= s->settle - 1e-9) {
-            t->locked = t->last_change >= 0 ? t->settled : t->start_frame;
-            t->locked_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+    } else if (s->settle > 0 && t->locked < 0 && t->last_change >= 0) {
+        /* only quiet after loading began counts: a blank screen before the
+         * first change is not a settled one */
+        if (r->time - t->last_change_time >= s->settle - 1e-9) {
+            t->locked = t->settled;
+            t->locked_time = t->settled_time;
         }
     }
 }
@@ -299,13 +300,18 @@ static int stable_frame(const SettleDecide *d, const SettleTracker *t, const Set
                         SettleResult *r, char *msg, size_t len)
 {
     const SettleSettings *s = d->s;
-    if (s->settle > 0) {
+    if (s->settle > 0 && t->last_change < 0) {
+        /* quiet counts only after loading began: a screen that never
+         * changed after the start did not load */
+        snprintf(msg, len, "no change after the start, so no quiet after loading began (--settle)");
+        return SETTLE_ERR_NOT_STABLE;
+    } else if (s->settle > 0) {
         /* the quiet after the last change lasts to the end of the last frame */
-        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
+        double ref = t->last_change_time;
         if (t->locked < 0 && t->last_change != e->frames - 1 &&
             e->duration - ref >= s->settle - 1e-9) {
-            r->stable_frame = t->last_change >= 0 ? t->settled : t->start_frame;
-            r->stable_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+            r->stable_frame = t->settled;
+            r->stable_time = t->settled_time;
         } else if (t->locked >= 0) {
             r->stable_frame = t->locked;
             r->stable_time = t->locked_time;
@@ -326,6 +332,11 @@ static int stable_frame(const SettleDecide *d, const SettleTracker *t, const Set
         r->stable_time = t->settled_time;
     }
     return 0;
+}
+
+int settle_decide_method(SettleDecide *d)
+{
+    return choose_method(d, settle_decide_noise_floor(d));
 }
 
 int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,

@@ -60,11 +60,16 @@ struct SettleContext {
     int error;
     char *error_message;
     SettleResult res;
+    SettleRecord last;    /* the last picture measured, for settle_last_frame */
 
     /* settle_grab_pictures' second reading: each picture goes to this hook
      * (with its frame index, counted in n) instead of being measured. */
     int (*grab)(void *opaque, const SettlePicture *p, int64_t index);
     void *grab_opaque;
+
+    /* settle_attach_marks: written into the JSON result; not owned, cleared
+     * by settle_begin */
+    struct SettleMarks *marks;
 };
 
 /* settle_begin for a capture the decoder opened; mobile: the container says
@@ -102,6 +107,8 @@ int settle_decode_io(SettleContext *c, const char *name,
 struct cJSON;
 int settle_json_add_input_id(SettleContext *c, struct cJSON *o, const char *path);
 int settle_json_add_setup(SettleContext *c, struct cJSON *o);
+/* The attached marks as "marks" (marks_out.c). 0 or -1. */
+int settle_json_add_marks(const struct SettleMarks *m, struct cJSON *o);
 
 /* Writes x with `decimals` digits after a '.', whatever the locale. */
 void settle_format_fixed(char *buf, size_t len, double x, int decimals);

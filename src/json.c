@@ -97,6 +97,8 @@ int settle_write_json(SettleContext *c, FILE *out)
         bad |= it && (!cJSON_AddStringToObject(it, "code", w[i].code) ||
                       !cJSON_AddStringToObject(it, "message", w[i].message));
     }
+    if (c->marks)
+        bad |= settle_json_add_marks(c->marks, o);
     bad |= settle_json_add_setup(c, o);
     if (bad)
         goto fail;

@@ -182,6 +182,7 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     reset(c);
     c->mobile = mobile;
     memset(&c->res, 0, sizeof(c->res));
+    c->marks = NULL;
     c->res.start_frame = c->res.stable_frame = -1;
     /* c->interrupted is left alone: an interrupt that came before the first
      * frame still stops this analysis (settle_finish clears it) */
@@ -327,10 +328,38 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write per-frame data to a temporary file",
                    c->name);
 
+    c->last = r;
     c->prev_time = c->last_time;
     c->last_time = r.time;
     c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;
     c->n++;
+    return 0;
+}
+
+int settle_last_frame(SettleContext *c, SettleFrame *f)
+{
+    if (!c || !f)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_RUNNING || c->n == 0 || c->grab)
+        return SETTLE_ERR_STATE;
+    const SettleRecord *r = &c->last;
+    int which = settle_decide_method(&c->decide);
+    *f = (SettleFrame){
+        .index = r->index, .time = r->time, .diff_pixels = r->diff, .entropy = r->entropy,
+        .entropy_delta = r->delta, .marker = r->marker, .keyframe = r->keyframe,
+        .codec_refresh = r->refresh, .quiet = r->quiet[which], .progress = NAN,
+    };
+    return 0;
+}
+
+int settle_set_start_time(SettleContext *c, double seconds)
+{
+    if (!c || !isfinite(seconds) || seconds < 0)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_RUNNING || c->s.start != SETTLE_START_TIME ||
+        c->decide.common_start >= 0 || (c->n > 0 && seconds <= c->last_time))
+        return SETTLE_ERR_STATE;
+    c->s.start_time = seconds; /* the decide stage reads the settings by pointer */
     return 0;
 }
 

@@ -39,7 +39,11 @@ const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int 
         snprintf(buf, len, "partial%s%s", e->error ? ": " : "", e->error ? e->error : "");
         break;
     default:
-        snprintf(buf, len, "no %s", settle_metric_name(metric));
+        if (metric < SETTLE_NB_METRICS)
+            snprintf(buf, len, "no %s", settle_metric_name(metric));
+        else
+            snprintf(buf, len, "no gap to the mark %s",
+                     e->gap_name[metric - SETTLE_NB_METRICS] ? e->gap_name[metric - SETTLE_NB_METRICS] : "?");
     }
     return buf;
 }
@@ -178,7 +182,8 @@ static void effect(char *buf, size_t len, size_t *at, const SettleMetricComparis
 {
     char d[32];
     num(d, sizeof(d), m->cmp.difference, unit(m->metric), 1);
-    add(buf, len, at, "%s %s", settle_metric_name(m->metric), d);
+    char nbuf[300];
+    add(buf, len, at, "%s %s", settle_comparison_name(m, nbuf, sizeof(nbuf)), d);
     if (isfinite(m->cmp.relative))
         add(buf, len, at, " (%+.1f %%)", 100 * m->cmp.relative);
 }
@@ -215,10 +220,11 @@ int settle_report_verdict(const SettleReport *r, char *buf, size_t len)
     }
     if (few) {
         size_t na = few->cmp.baseline.n, nb = few->cmp.candidate.n;
-        char p[32];
+        char p[32], nbuf[300];
         pval(p, sizeof(p), smallest_p(na, nb));
         add(buf, len, &at, "too few to tell: %s has %zu baseline and %zu candidate values, "
-            "fewer than %d", settle_metric_name(few->metric), na, nb, r->settings->min_n);
+            "fewer than %d", settle_comparison_name(few, nbuf, sizeof(nbuf)), na, nb,
+            r->settings->min_n);
         if (na && nb)
             add(buf, len, &at, "; with %zu and %zu values the smallest p-value is %s (alpha %g)",
                 na, nb, p, r->settings->alpha);
@@ -227,9 +233,10 @@ int settle_report_verdict(const SettleReport *r, char *buf, size_t len)
         return 2;
     }
     if (absent || !compared) {
+        char nbuf[300];
         if (absent)
             add(buf, len, &at, "too few to tell: %s is not in both groups' results",
-                settle_metric_name(absent->metric));
+                settle_comparison_name(absent, nbuf, sizeof(nbuf)));
         else
             add(buf, len, &at, "too few to tell: no metric is in both groups' results");
         return 2;
@@ -396,7 +403,8 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
                 mixed(r));
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
-        const char *name = settle_metric_name(m->metric);
+        char nbuf[300];
+        const char *name = settle_comparison_name(m, nbuf, sizeof(nbuf));
         if (!m->compared) {
             fprintf(f, "\n%s: not compared, %s\n", name,
                     m->only_in == 1   ? "only in the baseline's results"
@@ -406,6 +414,10 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
         }
         const SettleComparison *c = &m->cmp;
         const char *u = unit(m->metric);
+        if (strlen(name) > 20) { /* a mark's gap: the name on its own line */
+            fprintf(f, "\n%s", name);
+            name = "";
+        }
         fprintf(f, "\n%-20s %5s %9s %9s %9s %9s %9s %9s\n", name, "n", "median", "mean", "sd",
                 "min", "max", "p90");
         group_line(f, "baseline", &c->baseline, m->metric);
@@ -448,7 +460,8 @@ int settle_write_report_markdown(const SettleReport *r, FILE *f)
     fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
-        const char *name = settle_metric_name(m->metric);
+        char nbuf[300];
+        const char *name = settle_comparison_name(m, nbuf, sizeof(nbuf));
         if (!m->compared) {
             fprintf(f, "| %s | | | | | | not compared (%s) |\n", name,
                     m->only_in == 1   ? "only in the baseline"
@@ -482,13 +495,15 @@ int settle_write_report_markdown(const SettleReport *r, FILE *f)
         if (!m->compared)
             continue;
         const SettleSummary *ss[2] = { &m->cmp.baseline, &m->cmp.candidate };
+        char nbuf[300];
         for (int k = 0; k < 2; k++) {
             char v[6][32];
             const double x[6] = { ss[k]->median, ss[k]->mean, ss[k]->sd, ss[k]->min, ss[k]->max, ss[k]->p90 };
             for (int i = 0; i < 6; i++)
                 num(v[i], sizeof(v[i]), x[i], "", 0);
             fprintf(f, "| %s | %s | %zu | %s | %s | %s | %s | %s | %s |\n",
-                    settle_metric_name(m->metric), k ? "candidate" : "baseline", ss[k]->n, v[0],
+                    settle_comparison_name(m, nbuf, sizeof(nbuf)), k ? "candidate" : "baseline",
+                    ss[k]->n, v[0],
                     v[1], v[2], v[3], v[4], v[5]);
         }
     }
@@ -577,7 +592,8 @@ int settle_write_report_json(const SettleReport *r, FILE *f)
         cJSON *o = cJSON_CreateObject();
         if (!o)
             return SETTLE_ERR_NOMEM;
-        int bad = !cJSON_AddStringToObject(o, "metric", settle_metric_name(m->metric));
+        char nbuf[300];
+        int bad = !cJSON_AddStringToObject(o, "metric", settle_comparison_name(m, nbuf, sizeof(nbuf)));
         if (r->by_key) {
             cJSON *by = cJSON_AddObjectToObject(o, "labels");
             bad |= !by || !cJSON_AddStringToObject(by, r->by_key, r->by_value ? r->by_value : "");

@@ -7,6 +7,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "settle/marks.h"
+
 #include "internal.h"
 
 /* The whole file as a NUL-terminated string, or NULL. Results are one line of
@@ -101,14 +103,51 @@ void settle_result_info_free(SettleResultInfo *info)
     free(info->error);
     free(info->settings);
     free(info->labels);
+    for (int i = 0; i < info->nmarks; i++)
+        free(info->mark_name[i]);
+    free(info->mark_name);
+    free(info->mark_gap);
     memset(info, 0, sizeof(*info));
 }
 
 static void info_init(SettleResultInfo *info)
 {
     memset(info, 0, sizeof(*info));
-    for (int i = 0; i < SETTLE_NB_METRICS; i++)
+    for (int i = 0; i < SETTLE_NB_SLOTS; i++)
         info->value[i] = NAN;
+}
+
+/* Room for n marks. 0 or -1. */
+static int marks_alloc(SettleResultInfo *info, int n)
+{
+    info->mark_name = calloc((size_t)n + 1, sizeof(*info->mark_name));
+    info->mark_gap = calloc((size_t)n + 1, sizeof(*info->mark_gap));
+    return info->mark_name && info->mark_gap ? 0 : -1;
+}
+
+static int add_mark(SettleResultInfo *info, const char *name, double gap)
+{
+    if (!(info->mark_name[info->nmarks] = strdup(name)))
+        return -1;
+    info->mark_gap[info->nmarks++] = isfinite(gap) ? gap : NAN;
+    return 0;
+}
+
+static int parse_marks(SettleResultInfo *info, const cJSON *marks)
+{
+    if (!cJSON_IsArray(marks))
+        return 0;
+    if (marks_alloc(info, cJSON_GetArraySize(marks)) < 0)
+        return -1;
+    const cJSON *k;
+    cJSON_ArrayForEach(k, marks)
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(k, "name");
+        const cJSON *g = cJSON_GetObjectItemCaseSensitive(k, "gap");
+        if (cJSON_IsString(n) && add_mark(info, n->valuestring, cJSON_IsNumber(g) ? g->valuedouble : NAN) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *info)
@@ -155,6 +194,8 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
                                                         : "not_stable";
     if (!(info->status = strdup(status)))
         goto end;
+    if (parse_marks(info, cJSON_GetObjectItemCaseSensitive(o, "marks")) < 0)
+        goto end;
     ret = 0;
 end:
     cJSON_Delete(o);
@@ -194,6 +235,19 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         info->present[i] = i < 3 || (measured && isfinite(v[i]));
         /* as the JSON has them: to the microsecond */
         info->value[i] = measured && isfinite(v[i]) ? round(v[i] * 1e6) / 1e6 : NAN;
+    }
+    if (c->marks) {
+        int n = settle_marks_count(c->marks);
+        int bad = marks_alloc(info, n) < 0;
+        for (int i = 0; i < n && !bad; i++) {
+            const SettleMark *k = settle_marks_get(c->marks, i);
+            /* as the JSON has them: to the microsecond */
+            bad = add_mark(info, k->name, round(k->gap * 1e6) / 1e6) < 0;
+        }
+        if (bad) {
+            settle_result_info_free(info);
+            return SETTLE_ERR_NOMEM;
+        }
     }
     return 0;
 }

@@ -37,11 +37,12 @@ expect_exit "a clean answer, --strict" 0 "$settle" analyze --strict --json early
 grep -q '"warnings":\[\]' early.json && ! grep -q warning out
 check $? "a clean answer: no warning anywhere: $(cat out)"
 
-# a load time of 0: the screen was already quiet at the start
-expect_exit "load time 0" 0 "$settle" analyze --settle 0.3 --json zero.json sample.mp4
+# a load time of 0: the screen was already quiet at the start (--start after
+# the last change; --settle no longer answers before the first change)
+expect_exit "load time 0" 0 "$settle" analyze --start 3 --json zero.json sample.mp4
 grep -q '; warning: load time 0' out && grep -q '"code":"zero_load_time"' zero.json
 check $? "load time 0: in the summary line and the JSON: $(cat out)"
-expect_exit "load time 0, --strict" 1 "$settle" analyze --strict --settle 0.3 sample.mp4
+expect_exit "load time 0, --strict" 1 "$settle" analyze --strict --start 3 sample.mp4
 
 # a start never found: the line says so, and so does the JSON
 expect_exit "no start" 1 "$settle" analyze --start 'marker:#123456' --json nostart.json early-01.mkv

@@ -34,7 +34,8 @@ SETTLE_API SettleCount settle_result_counts(const SettleResultInfo *g, size_t n,
                                             size_t *first);
 
 typedef struct SettleMetricComparison {
-    int metric;               /* index for settle_metric_name */
+    int metric;               /* index for settle_metric_name, or a gap slot (>= SETTLE_NB_METRICS) */
+    const char *gap_name;     /* a gap slot's mark name (from the results, not owned), else NULL */
     int compared;             /* the metric is present in results of both groups */
     int only_in;              /* when not compared: 1 baseline, 2 candidate, 0 neither */
     size_t not_counted[2];    /* results of the baseline, the candidate that do not count */
@@ -43,14 +44,36 @@ typedef struct SettleMetricComparison {
 } SettleMetricComparison;
 
 /* Compares each metric of candidate results b against baseline results a:
- * the metrics named in want (want[m] != 0), or when want is NULL every metric
- * present in either group. Only results that count (settle_result_counts)
- * enter the statistics. Fills out[0 .. *nout - 1] (room for SETTLE_NB_METRICS)
- * in metric order. Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
+ * the metrics named in want (want[m] != 0, m < SETTLE_NB_METRICS), or when
+ * want is NULL every metric present in either group; then every gap slot
+ * present in either group (slots are present only once settle_results_set_gaps
+ * assigned them). Only results that count (settle_result_counts) enter the
+ * statistics. Fills out[0 .. *nout - 1] (room for SETTLE_NB_METRICS, or
+ * SETTLE_NB_SLOTS with gap slots) in metric order, then the gap slots.
+ * Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
 SETTLE_API int settle_compare_results(const SettleResultInfo *a, size_t na,
                                       const SettleResultInfo *b, size_t nb, const int *want,
                                       const SettleCompareSettings *s,
                                       SettleMetricComparison *out, int *nout);
+
+/* The distinct names of the app's marks in the results of both groups, in
+ * order of first appearance, at most `max` (names past it are left out):
+ * pointers into the results' mark_name. Returns how many. */
+SETTLE_API int settle_results_gap_names(const SettleResultInfo *a, size_t na,
+                                        const SettleResultInfo *b, size_t nb,
+                                        const char **names, int max);
+
+/* Makes gap slot k (k < n <= SETTLE_MAX_GAPS) of each of the n results of g
+ * the gap of the mark names[k]: present when the result has a mark of that
+ * name, its value that mark's gap (the first such mark). Slots from n on are
+ * cleared. The names are not copied. Returns 0 or SETTLE_ERR_INVAL. */
+SETTLE_API int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *names,
+                                       int nnames);
+
+/* A comparison's metric as the reports name it: settle_metric_name, or
+ * "gap:" and the mark's name for a gap slot, into buf. Returns buf. */
+SETTLE_API const char *settle_comparison_name(const SettleMetricComparison *m, char *buf,
+                                              size_t len);
 
 /* How many different "settings" the results of both groups were analysed
  * with (results without settings not counted). More than 1 means the

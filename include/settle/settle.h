@@ -359,6 +359,23 @@ SETTLE_API int settle_analyze_io(SettleContext *c, const char *name,
                                  int64_t (*seek)(void *opaque, int64_t offset, int whence),
                                  void *opaque, const SettleResult **res);
 
+/* The measures of the last picture measured in the analysis under way (a
+ * picture settle_send_picture held back, while --crop viewport searches, is
+ * not measured), for a caller that decides things as the pictures arrive
+ * (settle record's stop rule). `quiet` is under the method the pictures
+ * measured so far would choose: with SETTLE_METHOD_AUTO that choice can
+ * change until settle_finish. progress is NaN. Returns 0, SETTLE_ERR_STATE
+ * when no analysis is under way or none of its pictures was measured yet. */
+SETTLE_API int settle_last_frame(SettleContext *c, SettleFrame *f);
+
+/* Moves the start of the analysis under way to `seconds` on the pictures'
+ * clock, for a caller that learns the start while the pictures arrive
+ * (settle record: the launch). Only with SETTLE_START_TIME, before the start
+ * frame was found, and before any picture at or after `seconds` was sent.
+ * The result then reads as if `start` had been `seconds` from the beginning.
+ * Returns 0, SETTLE_ERR_INVAL (not a time), SETTLE_ERR_STATE otherwise. */
+SETTLE_API int settle_set_start_time(SettleContext *c, double seconds);
+
 /* Calls `cb` for every frame of the last finished analysis, in order, with the
  * quiet flag of the method used. Stops and returns cb's value when it is
  * non-zero. */
@@ -369,7 +386,9 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
 /* Writes the per-frame CSV of the last finished analysis: a header line, then
  * frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress
  * for every frame (progress is empty without visual metrics). '.' is the
- * decimal point whatever the locale. */
+ * decimal point whatever the locale. With marks attached (settle_attach_marks,
+ * settle/marks.h) a last column "marks" names the marks on each frame (the
+ * frame on screen at the mark's time), joined by "; ". */
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 
 /* Writes the last result as one JSON object on one line, with the effective
@@ -427,7 +446,12 @@ SETTLE_API int settle_result_is_current(SettleContext *c, const char *input,
  * 1 first_visual_change, 2 last_visual_change, 3 speed_index (present only in
  * results from versions that compute it). */
 #define SETTLE_NB_METRICS 4
-/* The JSON name of metric i, NULL when out of range. Static. */
+/* After them, SETTLE_MAX_GAPS metric slots for the gaps of the app's marks
+ * ("marks" in the JSON: stable time minus mark time), each slot the gap of one
+ * mark name, as settle_results_set_gaps (settle/compare.h) assigns them. */
+#define SETTLE_MAX_GAPS 12
+#define SETTLE_NB_SLOTS (SETTLE_NB_METRICS + SETTLE_MAX_GAPS)
+/* The JSON name of metric i, NULL when out of range (and for gap slots). Static. */
 SETTLE_API const char *settle_metric_name(int i);
 
 /* One result as read back from a JSON line (or taken from a SettleResult),
@@ -438,9 +462,19 @@ typedef struct SettleResultInfo {
     char *error;                       /* owned; NULL when there was no error */
     int partial;
     char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
-    int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
-    double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
+    /* The metrics, then the gap slots (see settle_results_set_gaps; not
+     * present until it is called). */
+    int present[SETTLE_NB_SLOTS];      /* the field exists (possibly null) */
+    double value[SETTLE_NB_SLOTS];     /* NaN when absent or null */
     char *labels;                      /* owned: the "labels" object as compact JSON, "" when absent */
+    /* The app's marks of the result ("marks"), in its order: owned names and
+     * their gaps in seconds (NaN when null). */
+    int nmarks;
+    char **mark_name;
+    double *mark_gap;
+    /* The mark name of each gap slot, pointing into some result's mark_name
+     * (not owned), NULL for an unused slot. */
+    const char *gap_name[SETTLE_MAX_GAPS];
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results

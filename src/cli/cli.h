@@ -17,6 +17,7 @@ enum {
     EXIT_INPUT = 3,      /* a capture could not be analysed at all */
     EXIT_OUTPUT = 4,     /* a result could not be written */
     EXIT_USAGE = 64,     /* invalid command line */
+    EXIT_MARKS = 65,     /* a --marks file cannot be read or is malformed: nothing analysed */
     EXIT_INTERNAL = 70,  /* out of memory or another internal failure */
     EXIT_SIGNAL = 130    /* interrupted by SIGINT or SIGTERM; results written are partial */
 };

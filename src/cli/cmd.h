@@ -13,7 +13,19 @@ void usage_analyze(FILE *f);
 int cmd_compare(int argc, char **argv);
 void usage_compare(FILE *f);
 
+int cmd_record(int argc, char **argv);
+void usage_record(FILE *f);
+
 int cmd_plot(int argc, char **argv);
 void usage_plot(FILE *f);
+
+int cmd_history(int argc, char **argv);
+void usage_history(FILE *f);
+
+int cmd_trend(int argc, char **argv);
+void usage_trend(FILE *f);
+
+int cmd_dashboard(int argc, char **argv);
+void usage_dashboard(FILE *f);
 
 #endif

@@ -10,14 +10,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "settle/history.h"
 #include "settle/pictures.h"
 
 #include "cli.h"
 #include "cmd.h"
 #include "inputs.h"
+#include "marks.h"
 #include "output.h"
 #include "plot.h"
 #include "progress.h"
+#include "store.h"
 
 void usage_analyze(FILE *f)
 {
@@ -48,10 +51,35 @@ void usage_analyze(FILE *f)
             "                    (NAME-HASH with several captures)\n"
             "  --report FILE     one self-contained HTML page: summary, plot, filmstrip and\n"
             "                    settings of every capture\n"
+            "  --db DB           also store each result in the history store DB with\n"
+            "                    the paths of its outputs (see 'settle help history')\n"
             "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
             "  --strict          exit 1 when an answer carries a warning (little quiet\n"
             "                    before the recording ends, load time 0, no start)\n"
+            "\n"
+            "The app's own start-up marks, beside the seen time (doc/marks.md):\n"
+            "  --marks FILE      marks to put on the capture's timeline (repeatable): an adb\n"
+            "                    logcat (Displayed, Fully drawn, gb_marker_*), am start -W\n"
+            "                    output, a Macrobenchmark *-benchmarkData.json, a CSV\n"
+            "                    time,name on the capture's clock; recognised from the\n"
+            "                    content. Each mark is reported with its time, frame and\n"
+            "                    gap (stable time - mark time) in the summary, the JSON\n"
+            "                    (\"marks\"), the plot and the report. One capture only\n"
+            "  --mark-regex NAME=REGEX\n"
+            "                    also a mark NAME at each line REGEX (POSIX extended)\n"
+            "                    matches; with a group, the group is a duration from the\n"
+            "                    launch (+1s234ms, 797ms) (repeatable)\n"
+            "  --marks-zero STAMP\n"
+            "                    the log's time at the capture's first frame, in the log's\n"
+            "                    own form (01-23 12:34:56.789, 1706012096.789, 12345.678):\n"
+            "                    places marks that have only a time stamp\n"
+            "  --marks-anchor NAME[@SECONDS]\n"
+            "                    places stamped marks against the mark NAME, an event also\n"
+            "                    seen in the video at SECONDS (default: the analysis start)\n"
+            "  --mark-run N      the Macrobenchmark iteration (from 0) this capture recorded\n"
+            "  --marks-csv FILE  the marks as CSV: name,time,frame,gap,clock,value,placed_by,\n"
+            "                    source,reason ('-' = stdout)\n"
             "\n"
             "Batches:\n"
             "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
@@ -77,7 +105,8 @@ void usage_analyze(FILE *f)
             "  2 partial: capture damaged or cut short, result marked partial\n"
             "  3 capture could not be analysed   4 result could not be written\n"
             "    (also --plot without gnuplot; --report then shows a note instead)\n"
-            "  64 invalid command line   70 internal error   130 interrupted\n");
+            "  64 invalid command line   65 a --marks file unreadable or malformed\n"
+            "  70 internal error   130 interrupted\n");
 }
 
 /* One capture of the batch and what it has to say, kept until its turn. */
@@ -90,18 +119,22 @@ typedef struct Job {
     char *rjson, *plot_note;
     uint8_t *plot_png, *strip_png;
     size_t plot_len, strip_len;
+    SettleReportFrame *mark_pics; /* --report with --marks: the frames at the marks */
+    int nmark_pics;
 } Job;
 
 typedef struct Batch {
     SettleSettings s;
     const char *csv, *json, *dir;
-    const char *plot, *plot_script, *frames, *report;
+    const char *plot, *plot_script, *frames, *report, *db;
+    SettleHistory *hist;
     int no_gnuplot_said;
     int per_frame, skip_existing, quiet, verbose, strict;
     char **labels;
     int nlabels;
     FILE *summary;
     OutFile jout;
+    CliMarks marks;
 
     Job *jobs;
     size_t n, next, emitted;
@@ -338,6 +371,14 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             if (b->report && pics->filmstrip.rgb &&
                 png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
                 code = EXIT_INTERNAL;
+            int mr = b->report && b->marks.m && code != EXIT_INTERNAL
+                         ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
+                         : 0;
+            if (mr == SETTLE_ERR_NOMEM)
+                code = EXIT_INTERNAL;
+            else if (mr < 0)
+                fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
+                        in, settle_strerror(mr));
         }
         settle_pictures_free(&pics);
     }
@@ -354,6 +395,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             .start = r->start_frame >= 0 ? r->start_time : NAN,
             .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
         };
+        if (b->marks.m)
+            cli_marks_plot(&b->marks, &pi);
         if (!ok) {
             fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
                     strerror(errno ? errno : EIO));
@@ -439,6 +482,9 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
     j->code = cli_outcome_code(ar);
+    int mcode = EXIT_OK;
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED)
+        mcode = cli_marks_apply(&b->marks, ctx, r, in, err);
     const char *method = r ? settle_method_name(r->method) : "?";
     SettleWarning warn[SETTLE_MAX_WARNINGS];
     int nwarn = r && ar != SETTLE_ERR_INTERRUPTED ? settle_get_warnings(ctx, warn) : 0;
@@ -448,6 +494,11 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         summary_line(out, in, ar, r, warn, nwarn);
     if (b->strict && nwarn > 0)
         j->code = worse(j->code, EXIT_NOT_STABLE);
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED && !b->quiet && mcode != EXIT_INTERNAL)
+        cli_marks_print(&b->marks, in, out);
+    j->code = worse(j->code, mcode);
+    if (mcode == EXIT_INTERNAL)
+        goto nomem;
     if (ar < 0 && r && r->error_message)
         fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
                 r->partial ? " (result partial)" : "");
@@ -512,7 +563,7 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
         (j->code = worse(j->code, pictures(w, ctx, j, r, err))) == EXIT_INTERNAL)
         goto nomem;
-    if (b->report && !j->rjson) {
+    if ((b->report || b->db) && !j->rjson) {
         size_t len = 0;
         FILE *m = open_memstream(&j->rjson, &len);
         if (!m)
@@ -528,6 +579,24 @@ nomem:
     j->code = worse(j->code, EXIT_INTERNAL);
 end:
     free(jpath);
+}
+
+/* --db: the result and where its outputs are. */
+static int store_result(Batch *b, Job *j)
+{
+    const char *in = j->input;
+    char *stem = b->n == 1 ? csv_name("%n", in) : strdup(j->stem ? j->stem : "capture");
+    char *res = b->dir && j->stem ? join(b->dir, j->stem, ".json") : NULL;
+    char *csv = b->per_frame && b->dir && j->stem ? join(b->dir, j->stem, ".csv")
+                : b->csv && strcmp(b->csv, "-") ? csv_name(b->csv, in) : NULL;
+    char *strip = b->frames && stem ? join(b->frames, stem, "-filmstrip.png") : NULL;
+    int code = stem ? cli_store_result(b->hist, b->db, j->rjson, in, res, csv, b->report, strip)
+                    : EXIT_INTERNAL;
+    free(stem);
+    free(res);
+    free(csv);
+    free(strip);
+    return code;
 }
 
 static const char *json_name(const char *path)
@@ -559,6 +628,8 @@ static void emit_ready(Batch *b)
         }
         if (j->csv)
             fputs(j->csv, stdout);
+        if (b->hist && j->rjson && j->code != EXIT_SIGNAL)
+            j->code = worse(j->code, store_result(b, j));
         b->ret = worse(b->ret, j->code);
         free(j->out);
         free(j->err);
@@ -645,7 +716,8 @@ static int write_report(Batch *b)
         caps[n++] = (SettleReportCapture){
             .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
             .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
-            .filmstrip_len = j->strip_len,
+            .filmstrip_len = j->strip_len, .frame_pictures = j->mark_pics,
+            .nframe_pictures = j->nmark_pics,
         };
     }
     int ret = EXIT_OK;
@@ -705,6 +777,8 @@ static int plan_outputs(const Batch *b, Plan *p)
         bad |= plan_add(p, "--json", strdup(b->json), NULL);
     if (b->report)
         bad |= plan_add(p, "--report", strdup(b->report), NULL);
+    if (b->marks.csv && strcmp(b->marks.csv, "-"))
+        bad |= plan_add(p, "--marks-csv", strdup(b->marks.csv), NULL);
     for (size_t i = 0; i < b->n && !bad; i++) {
         const Job *j = &b->jobs[i];
         if (b->csv && strcmp(b->csv, "-"))
@@ -749,6 +823,8 @@ static int check_outputs(Batch *b, const InputList *in, const char **files_from,
         bad |= strcmp(files_from[i], "-") && out_guard_add(&g, files_from[i]) < 0;
     if (b->plot_script)
         bad |= out_guard_add(&g, b->plot_script) < 0;
+    for (int i = 0; i < b->marks.nfiles; i++)
+        bad |= out_guard_add(&g, b->marks.files[i]) < 0;
     if (bad || plan_outputs(b, &p) < 0) {
         ret = EXIT_INTERNAL;
         goto end;
@@ -760,6 +836,11 @@ static int check_outputs(Batch *b, const InputList *in, const char **files_from,
                     dirs[k][0], dirs[k][1]);
             ret = EXIT_USAGE;
         }
+    }
+    if (b->db && (out_guard_hit(&g, b->db) || out_is_video(b->db))) {
+        fprintf(stderr, "settle: --db: %s is %s; refusing to write there\n", b->db,
+                out_guard_hit(&g, b->db) ? "one of the inputs" : "a video, not a history store");
+        ret = EXIT_USAGE;
     }
     for (size_t i = 0; i < p.n; i++) {
         if (out_guard_hit(&g, p.v[i].path)) {
@@ -813,7 +894,8 @@ end:
 }
 
 enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_TABLE };
+       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_DB,
+       OPT_MARKS, OPT_TABLE = OPT_MARKS + CLI_MARKS_NOPTS };
 
 /* The options whose value names a file or a folder, as the user spells them. */
 static const char *file_option(int c)
@@ -827,6 +909,9 @@ static const char *file_option(int c)
     case OPT_PLOT_SCRIPT: return "--plot-script";
     case OPT_FRAMES: return "--frames";
     case OPT_REPORT: return "--report";
+    case OPT_DB: return "--db";
+    case OPT_MARKS: return "--marks";
+    case OPT_MARKS + 5: return "--marks-csv";
     default: return NULL;
     }
 }
@@ -866,6 +951,7 @@ static int parse_option(Batch *b, AnalyzeArgs *a, int c, char **argv,
     case OPT_PLOT_SCRIPT: b->plot_script = optarg; break;
     case OPT_FRAMES: b->frames = optarg; break;
     case OPT_REPORT: b->report = optarg; break;
+    case OPT_DB: b->db = optarg; break;
     case OPT_SKIP: b->skip_existing = 1; break;
     case OPT_LABEL: {
         const char *eq = strchr(optarg, '=');
@@ -904,6 +990,8 @@ static int parse_option(Batch *b, AnalyzeArgs *a, int c, char **argv,
         cli_bad_option("analyze", argv, longopts, c);
         return EXIT_USAGE;
     default:
+        if (c >= OPT_MARKS && c < OPT_TABLE)
+            return cli_marks_option(&b->marks, c - OPT_MARKS, optarg);
         if (c >= OPT_TABLE && c < OPT_TABLE + ntable)
             return cli_set_option(&b->s, settle_options()[c - OPT_TABLE].name, optarg);
     }
@@ -948,7 +1036,8 @@ static int check_args(Batch *b, const AnalyzeArgs *a)
         fprintf(stderr, "settle: %s\n", err);
         return EXIT_USAGE;
     }
-    return 0;
+    return cli_marks_load(&b->marks, a->in.n,
+                          (b->csv && !strcmp(b->csv, "-")) || (b->json && !strcmp(b->json, "-")));
 }
 
 static int no_memory(void)
@@ -974,14 +1063,21 @@ static int parse_args(Batch *b, AnalyzeArgs *a, int argc, char **argv)
         { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
         { "frames", required_argument, NULL, OPT_FRAMES },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "db", required_argument, NULL, OPT_DB },
         { "strict", no_argument, NULL, OPT_STRICT },
+        { "marks", required_argument, NULL, OPT_MARKS + 0 },
+        { "mark-regex", required_argument, NULL, OPT_MARKS + 1 },
+        { "marks-zero", required_argument, NULL, OPT_MARKS + 2 },
+        { "marks-anchor", required_argument, NULL, OPT_MARKS + 3 },
+        { "mark-run", required_argument, NULL, OPT_MARKS + 4 },
+        { "marks-csv", required_argument, NULL, OPT_MARKS + 5 },
         { NULL, 0, NULL, 0 },
     };
     int ntable = 0, ret = 0;
     struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
     b->labels = calloc((size_t)argc, sizeof(*b->labels));
     a->files_from = calloc((size_t)argc, sizeof(*a->files_from));
-    if (!longopts || !b->labels || !a->files_from) {
+    if (!longopts || !b->labels || !a->files_from || cli_marks_init(&b->marks, argc) < 0) {
         free(longopts);
         return no_memory();
     }
@@ -1081,11 +1177,17 @@ static int prepare(Batch *b, AnalyzeArgs *a, int *jobs)
     settle_codec_log_level(b->verbose > 1 ? SETTLE_LOG_WARNING : b->verbose ? SETTLE_LOG_ERROR : -1);
     b->s.log_level = b->verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
     /* the summary moves to stderr when stdout carries data */
-    b->summary = (b->csv && !strcmp(b->csv, "-")) || (b->json && !strcmp(b->json, "-")) ? stderr
-                                                                                         : stdout;
+    b->summary = (b->csv && !strcmp(b->csv, "-")) || (b->json && !strcmp(b->json, "-")) ||
+                         (b->marks.csv && !strcmp(b->marks.csv, "-"))
+                     ? stderr
+                     : stdout;
     if (b->json && out_open(&b->jout, b->json) < 0) {
         fprintf(stderr, "settle: --json: %s: %s\n", b->json, strerror(errno));
         return EXIT_OUTPUT;
+    }
+    if (b->db && (ret = cli_store_open(&b->hist, b->db)) != 0) {
+        out_abort(&b->jout);
+        return ret;
     }
     return 0;
 }
@@ -1157,9 +1259,12 @@ int cmd_analyze(int argc, char **argv)
         free(b.jobs[i].plot_note);
         free(b.jobs[i].plot_png);
         free(b.jobs[i].strip_png);
+        cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);
     inputs_free(&a.in);
+    settle_history_close(&b.hist);
+    cli_marks_free(&b.marks);
     free(b.labels);
     free(a.files_from);
     return ret;

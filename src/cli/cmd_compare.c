@@ -60,8 +60,10 @@ void usage_compare(FILE *f)
             "  --alpha P         significance level of the test (default 0.05)\n"
             "  --min-n N         fewest values a group needs for a verdict (default 3)\n"
             "  --metric NAME     compare only this metric (repeatable): load_time,\n"
-            "                    first_visual_change, last_visual_change, speed_index;\n"
-            "                    default: every metric present in both groups\n"
+            "                    first_visual_change, last_visual_change, speed_index,\n"
+            "                    or gaps: the gap of each of the app's marks (results of\n"
+            "                    analyze --marks), as gap:NAME; default: every metric\n"
+            "                    and gap present in both groups\n"
             "  --resamples N     bootstrap resamples (default 10000)\n"
             "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
             "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
@@ -433,14 +435,14 @@ static int write_plot(const char *path, const char *script, const SettleReport *
         char line[160];
         if (isfinite(mc->cmp.difference))
             snprintf(line, sizeof(line), "%s, median %+.3f%s", settle_verdict_name(mc->cmp.verdict),
-                     mc->cmp.difference, strcmp(settle_metric_name(mc->metric), "speed_index") ? " s" : "");
+                     mc->cmp.difference, mc->metric != 3 ? " s" : "");
         else
             snprintf(line, sizeof(line), "%s", settle_verdict_name(mc->cmp.verdict));
-        char title[512];
+        char title[640], nbuf[300];
         snprintf(title, sizeof(title), "%s%s%s%s", r->by_key ? r->by_key : "", r->by_key ? "=" : "",
                  r->by_key ? r->by_value : "", r->by_key ? " " : "");
         snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s",
-                 settle_metric_name(mc->metric));
+                 settle_comparison_name(mc, nbuf, sizeof(nbuf)));
         fprintf(v, "metric_%d = ", n);
         plot_put_string(v, title);
         fprintf(v, "\nverdict_%d = ", n);
@@ -572,7 +574,7 @@ static int compare_and_write(const Group *ga, const Group *gb, const int *want,
     int nv = 1, ret = EXIT_INTERNAL;
     char **vals = co->by ? by_values(ga, gb, co->by, &nv) : NULL;
     SettleReport *reps = calloc((size_t)nv, sizeof(*reps));
-    SettleMetricComparison *mcs = calloc((size_t)nv * SETTLE_NB_METRICS, sizeof(*mcs));
+    SettleMetricComparison *mcs = calloc((size_t)nv * SETTLE_NB_SLOTS, sizeof(*mcs));
     if ((co->by && !vals) || !reps || !mcs)
         goto end;
     int kinds = settle_results_settings_kinds(ga->info, ga->n, gb->info, gb->n);
@@ -603,11 +605,11 @@ static int compare_and_write(const Group *ga, const Group *gb, const int *want,
         }
         *r = (SettleReport){
             .group = { { "baseline", ia, na, sa }, { "candidate", ib, nb, sb } },
-            .m = mcs + (size_t)i * SETTLE_NB_METRICS, .settings = cs,
+            .m = mcs + (size_t)i * SETTLE_NB_SLOTS, .settings = cs,
             .min_effect_text = min_effect_text, .settings_kinds = kinds,
             .metrics_named = want != NULL, .by_key = co->by, .by_value = vals ? vals[i] : NULL,
         };
-        if (settle_compare_results(ia, na, ib, nb, want, cs, mcs + (size_t)i * SETTLE_NB_METRICS,
+        if (settle_compare_results(ia, na, ib, nb, want, cs, mcs + (size_t)i * SETTLE_NB_SLOTS,
                                    &r->nm) < 0) {
             nv = i + 1;
             goto end;
@@ -691,6 +693,7 @@ typedef struct CompareArgs {
     const char *plot, *plot_script;
     const char *by;          /* --by KEY: one comparison per value of that label */
     int quiet, want_metric[SETTLE_NB_METRICS], any_metric;
+    int want_gaps;           /* --metric gaps: the gaps of the app's marks */
 } CompareArgs;
 
 /* Returned by the parsers for --help: done, exit 0. */
@@ -737,12 +740,16 @@ static int parse_metric(CompareArgs *a, const char *v)
     int m = 0;
     while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), v))
         m++;
-    if (m == SETTLE_NB_METRICS) {
+    if (m == SETTLE_NB_METRICS && strcmp(v, "gaps")) {
         fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
-                        "last_visual_change or speed_index, got '%s'\n", v);
+                        "last_visual_change, speed_index or gaps, got '%s'\n", v);
         return EXIT_USAGE;
     }
-    a->want_metric[m] = a->any_metric = 1;
+    if (m < SETTLE_NB_METRICS)
+        a->want_metric[m] = 1;
+    else
+        a->want_gaps = 1;
+    a->any_metric = 1;
     return 0;
 }
 
@@ -890,6 +897,19 @@ static int check_outputs(CompareArgs *a, OutGuard *guard)
     return ret;
 }
 
+/* The gaps of the app's marks (analyze --marks) are compared like metrics:
+ * one slot per mark name of both groups, unless --metric left gaps out. */
+static void gap_slots(Group *ga, Group *gb, const CompareArgs *a)
+{
+    const char *gap_names[SETTLE_MAX_GAPS];
+    int ngaps = !a->any_metric || a->want_gaps
+                    ? settle_results_gap_names(ga->info, ga->n, gb->info, gb->n, gap_names,
+                                               SETTLE_MAX_GAPS)
+                    : 0;
+    settle_results_set_gaps(ga->info, ga->n, gap_names, ngaps);
+    settle_results_set_gaps(gb->info, gb->n, gap_names, ngaps);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     Loader l;
@@ -915,6 +935,7 @@ int cmd_compare(int argc, char **argv)
     if (!ret)
         ret = analyse_pending(&l);
     if (!ret) {
+        gap_slots(&ga, &gb, &a);
         CompareOut co = { a.markdown, a.json, a.plot, a.plot_script, a.by, a.quiet };
         ret = compare_and_write(&ga, &gb, a.any_metric ? a.want_metric : NULL, &a.cs,
                                 a.min_effect_text, &co);

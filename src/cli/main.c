@@ -19,13 +19,19 @@ static void usage(FILE *f)
             "                       (also spelt analyse)\n"
             "  compare --baseline A... --candidate B...\n"
             "                       did build B get slower than A? statistics and a verdict\n"
+            "  record [OPTIONS] -- COMMAND [ARGS...]\n"
+            "                       capture the screen, launch COMMAND, stop when the\n"
+            "                       screen has settled; the capture and its result\n"
             "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
             "                       stable frame (gnuplot)\n"
+            "  history add DB RESULT...\n"
+            "                       keep results across nights in a SQLite store\n"
+            "  trend DB|RESULT...   series by label, the nights where they changed\n"
+            "  dashboard -o DIR DB  an HTML folder of charts, one per test\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze', 'settle help compare' or 'settle help plot' for their\n"
-            "options.\n");
+            "Run 'settle help COMMAND' for a command's options.\n");
 }
 
 /* The commands with options of their own, under every name they answer to. */
@@ -37,12 +43,17 @@ static const struct {
     { "analyze", cmd_analyze, usage_analyze },
     { "analyse", cmd_analyze, usage_analyze },
     { "compare", cmd_compare, usage_compare },
+    { "record", cmd_record, usage_record },
     { "plot", cmd_plot, usage_plot },
+    { "history", cmd_history, usage_history },
+    { "trend", cmd_trend, usage_trend },
+    { "dashboard", cmd_dashboard, usage_dashboard },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
 
 /* Every word that is a command, for "did you mean". */
-static const char *const words[] = { "analyze", "analyse", "compare", "plot", "help", "version" };
+static const char *const words[] = { "analyze", "analyse", "compare",   "record", "plot",
+                                     "history", "trend",   "dashboard", "help",   "version" };
 
 static int unknown_command(const char *what, const char *cmd)
 {

@@ -129,6 +129,16 @@ int plot_info_from_json(const char *json, PlotInfo *pi, void **store)
     pi->start = num(o, "start_time");
     pi->stable = num(o, "stable_time");
     pi->load = num(o, "load_time");
+    pi->nmarks = 0;
+    const cJSON *mk;
+    cJSON_ArrayForEach(mk, cJSON_GetObjectItemCaseSensitive(o, "marks")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(mk, "name");
+        double t = num(mk, "time");
+        if (pi->nmarks < PLOT_MAX_MARKS && cJSON_IsString(n) && isfinite(t)) {
+            pi->mark_name[pi->nmarks] = n->valuestring;
+            pi->mark_time[pi->nmarks++] = t;
+        }
+    }
     return 0;
 }
 
@@ -182,6 +192,15 @@ static char *plot_vars(const PlotInfo *pi, const char *csv)
     put_number(f, "start", pi->start, -1);
     put_number(f, "stable", pi->stable, -1);
     put_number(f, "load", pi->load, -1);
+    fprintf(f, "nmarks = %d\n", pi->nmarks);
+    for (int i = 0; i < pi->nmarks; i++) {
+        char var[32];
+        snprintf(var, sizeof(var), "mark_t%d", i + 1);
+        put_number(f, var, pi->mark_time[i], -1);
+        fprintf(f, "mark_n%d = ", i + 1);
+        plot_put_string(f, pi->mark_name[i]);
+        fputc('\n', f);
+    }
     if (fclose(f)) {
         free(buf);
         return NULL;
