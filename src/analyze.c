@@ -10,7 +10,9 @@
 
 #include "internal.h"
 
-enum { T_DIFF = 0, T_ENTROPY = 1 };
+enum { T_DIFF = 0, T_ENTROPY = 1, T_BLOCKS = 2, T_BLOCKS_NOBAR = 3, T_COUNT = 4 };
+/* Phones draw their status bar in the top 7.5 % of a portrait picture at most. */
+#define STATUS_BAR_SHARE 0.075
 
 /* A change counts as strong when a channel moved by more than this. Measured
  * on x264, VP8 and VP9 encodes from crf 18 to 45: a keyframe in a still
@@ -107,6 +109,11 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
         }
         c->mask_pix += covered;
     }
+    settle_blocks_free(&c->blocks);
+    int bar = h > w ? (int)(h * STATUS_BAR_SHARE) / SETTLE_BLOCK : 0;
+    if (settle_blocks_init(&c->blocks, w, h, bar) < 0)
+        return SETTLE_ERR_NOMEM;
+    c->blocks_on = 1;
     c->blur_r = c->s.blur != SETTLE_BLUR_NONE ? c->s.blur_radius : 0;
     c->prefilter = c->nmask > 0 || c->blur_r > 0;
     if (c->prefilter) {
@@ -144,6 +151,8 @@ static void reset(SettleContext *c)
     free(c->pre_col);
     c->pre_col = NULL;
     c->prefilter = 0;
+    settle_blocks_free(&c->blocks);
+    c->blocks_on = 0;
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -240,8 +249,10 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     c->floor_n = 0;
     c->refreshes = 0;
     c->since_event = REFRESH_FOLLOWERS + 1;
-    tracker_init(&c->tr[T_DIFF]);
-    tracker_init(&c->tr[T_ENTROPY]);
+    for (int i = 0; i < T_COUNT; i++)
+        tracker_init(&c->tr[i]);
+    c->bar_frames = c->faint_frames = 0;
+    c->last_hard = -1;
 
     c->name = strdup(name ? name : "(frames)");
     if (!c->name)
@@ -421,6 +432,22 @@ static const uint8_t *band_pixels(SettleContext *c, const uint8_t *rgb, ptrdiff_
     return c->pre_out;
 }
 
+/* The block test's verdict on the frame whose rows were measured, and what
+ * auto needs to know of the frames diff counts. */
+static void block_verdict(SettleContext *c, SettleRecord *r)
+{
+    SettleBlocksFrame bf;
+    settle_blocks_frame(&c->blocks, &bf);
+    r->quiet[T_BLOCKS] = !bf.change && !bf.change_bar;
+    r->quiet[T_BLOCKS_NOBAR] = !bf.change;
+    int bar_only = bf.change_bar && !bf.change;
+    c->bar_frames += bar_only;
+    if (!r->quiet[T_DIFF] && !bf.change && !bar_only)
+        c->faint_frames++;
+    if (!r->quiet[T_DIFF] && r->strong > c->refresh_limit && !bar_only)
+        c->last_hard = r->index;
+}
+
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
     return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
@@ -519,6 +546,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                                                       c->s.marker_tolerance);
             for (int y = 0; y < rows; y++)
                 memcpy(c->prev + (size_t)(y0 + y) * c->w * 3, band + y * bs, (size_t)c->w * 3);
+            settle_blocks_rows(&c->blocks, band, bs, y0, rows);
         }
         /* the masked pixels are black in every picture: out of the histogram */
         c->hist[0] -= (uint32_t)c->mask_pix;
@@ -552,6 +580,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
                                c->band_hist + (size_t)i * SETTLE_HIST_BINS, c->hist,
                                c->fresh + i, &dl);
+            settle_blocks_rows(&c->blocks, band, bs, y0, bh);
             r.diff += dl.changed;
             r.strong += dl.strong;
             c->marker_count += dl.marker;
@@ -602,6 +631,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     }
     r.quiet[T_DIFF] = r.refresh || r.diff <= limit;
     r.quiet[T_ENTROPY] = r.refresh || r.delta <= c->s.entropy_threshold;
+    block_verdict(c, &r);
 
     SettleHistory *hp = &c->ring[c->ring_pos];
     hp->index = r.index;
@@ -643,8 +673,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         if (c->common_start >= 0)
             c->common_start_time = c->s.start == SETTLE_START_TIME ? c->s.start_time : r.time;
     }
-    tracker_frame(c, T_DIFF, &r);
-    tracker_frame(c, T_ENTROPY, &r);
+    for (int i = 0; i < T_COUNT; i++)
+        tracker_frame(c, i, &r);
     if (c->visual_on) {
         /* --start first-change depends on the method; the visual metrics then
          * count from the first frame */
@@ -670,31 +700,82 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     return 0;
 }
 
+/* The frame a tracker settled on, or the capture's length when it never did
+ * (still changing in the last frame). */
+static int64_t settled_at(const SettleContext *c, int which)
+{
+    const SettleTracker *t = &c->tr[which];
+    if (t->start_frame < 0)
+        return c->n;
+    if (t->last_change < 0)
+        return t->start_frame;
+    return t->last_change == c->n - 1 ? c->n : t->settled;
+}
+
+/* Whether the status bar is left out: a portrait screen recording whose top
+ * band changed on its own. */
+static int bar_left_out(const SettleContext *c, int camera)
+{
+    return !camera && c->blocks.bar_rows > 0 && c->bar_frames > 0 && c->s.status_bar;
+}
+
 static int choose_method(SettleContext *c, double floor)
 {
+    /* A clean capture repeats a still picture almost exactly; a camera's
+     * sensor noise changes pixels in every frame. */
+    int camera = !(isnan(floor) || floor <= c->diff_limit / 4);
+    int blk = bar_left_out(c, camera) ? T_BLOCKS_NOBAR : T_BLOCKS;
     if (c->s.method != SETTLE_METHOD_AUTO) {
         snprintf(c->reason, sizeof(c->reason), "chosen with --method %s",
                  settle_method_name(c->s.method));
-        return c->s.method == SETTLE_METHOD_DIFF ? T_DIFF : T_ENTROPY;
+        return c->s.method == SETTLE_METHOD_DIFF      ? T_DIFF
+               : c->s.method == SETTLE_METHOD_ENTROPY ? T_ENTROPY
+                                                      : blk;
     }
-    /* A clean capture repeats a still picture almost exactly; a camera's
-     * sensor noise changes pixels in every frame. */
-    double clean = c->diff_limit / 4;
     const char *after = c->s.blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
                         : c->s.blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
                                                         : "";
-    if (isnan(floor) || floor <= clean) {
+    if (camera) {
         snprintf(c->reason, sizeof(c->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-                 "within a quarter of the diff threshold (%.0f)",
-                 isnan(floor) ? 0.0 : floor, after, c->diff_limit);
-        return T_DIFF;
+                 "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
+                 "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
+                 floor, after, c->diff_limit);
+        return T_ENTROPY;
+    }
+    int64_t d = settled_at(c, T_DIFF), b = settled_at(c, blk);
+    if (b < d && c->last_hard <= b) {
+        snprintf(c->reason, sizeof(c->reason),
+                 "re-encoded or status-bar changes: after frame %lld every change diff counts "
+                 "is faint (many pixels by a few levels: an encoder re-coding)%s, which the block "
+                 "test does not count",
+                 (long long)b, blk == T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
+        return blk;
     }
     snprintf(c->reason, sizeof(c->reason),
-             "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
-             "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
-             floor, after, c->diff_limit);
-    return T_ENTROPY;
+             "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+             "within a quarter of the diff threshold (%.0f)",
+             isnan(floor) ? 0.0 : floor, after, c->diff_limit);
+    return T_DIFF;
+}
+
+/* What the block test measured, for the result. */
+static void block_result(SettleContext *c, SettleResult *r, int which)
+{
+    const SettleBlocks *b = &c->blocks;
+    int camera = !(isnan(r->noise_floor) || r->noise_floor <= c->diff_limit / 4);
+    r->status_bar = which == T_BLOCKS_NOBAR;
+    r->status_bar_y = 0;
+    r->status_bar_h = c->blocks_on && b->bar_rows > 0 && !camera ? b->bar_rows * SETTLE_BLOCK : 0;
+    r->status_bar_frames = c->bar_frames;
+    for (int l = 0; l < 8; l++) {
+        double nz = c->blocks_on ? settle_blocks_noise(b, l) : -1;
+        r->block_noise[l] = nz < 0 ? NAN : nz;
+        r->block_threshold[l] = nz < 0 ? NAN : settle_blocks_threshold(b, l);
+    }
+    r->gain_min = c->blocks_on ? b->gain_min : NAN;
+    r->gain_max = c->blocks_on ? b->gain_max : NAN;
+    r->row_offset_max = c->blocks_on ? b->row_max : NAN;
+    r->faint_frames = c->faint_frames;
 }
 
 static void set_message(SettleContext *c, int err, const char *msg)
@@ -752,8 +833,12 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->partial = c->error != 0 && c->n > 0;
 
     int which = choose_method(c, r->noise_floor);
-    r->method = which == T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
+    c->which = which;
+    r->method = which == T_DIFF      ? SETTLE_METHOD_DIFF
+                : which == T_ENTROPY ? SETTLE_METHOD_ENTROPY
+                                     : SETTLE_METHOD_BLOCKS;
     r->method_reason = c->reason;
+    block_result(c, r, which);
     const SettleTracker *t = &c->tr[which];
     /* first and last visual change, Speed Index, visually complete 85/95/99 */
     double visual[6];
@@ -871,7 +956,7 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
         return SETTLE_ERR_STATE;
     if (!c->spool || !c->spool_ok)
         return SETTLE_ERR_IO;
-    int which = c->res.method == SETTLE_METHOD_DIFF ? T_DIFF : T_ENTROPY;
+    int which = c->which;
     if (fflush(c->spool) || fseek(c->spool, 0, SEEK_SET))
         return SETTLE_ERR_IO;
     SettleVisual *v = &c->visual;

@@ -8,6 +8,7 @@
 
 #include "settle/settle.h"
 #include "kernels.h"
+#include "measure_blocks.h"
 #include "prefilter.h"
 #include "visual.h"
 
@@ -26,7 +27,7 @@ typedef struct SettleRecord {
     double entropy;
     double delta;
     double marker;
-    uint8_t keyframe, refresh, quiet[2];
+    uint8_t keyframe, refresh, quiet[4]; /* diff, entropy, blocks, blocks without the status bar */
 } SettleRecord;
 
 /* The stability decision for one method, fed frame by frame. */
@@ -95,7 +96,15 @@ struct SettleContext {
     int64_t common_start;             /* start for rules that do not depend on the method */
     double common_start_time;
 
-    SettleTracker tr[2];  /* [0] diff, [1] entropy */
+    SettleTracker tr[4];  /* [0] diff, [1] entropy, [2] blocks, [3] blocks without the status bar */
+    int which;            /* the tracker decided on */
+
+    /* the block test (measure_blocks.h) and what it saw */
+    SettleBlocks blocks;
+    int blocks_on;
+    int64_t bar_frames;   /* frames in which only the top band changed */
+    int64_t faint_frames; /* diff changes that the block test judged not content */
+    int64_t last_hard;    /* last frame diff counts that is strong and not only in the top band */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;
     int64_t refreshes;

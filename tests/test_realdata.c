@@ -118,7 +118,10 @@ static void test_camera_options(void **state)
     assert_int_equal(r->crop_y, 0);
     assert_int_equal(r->crop_w, r->width);
     assert_int_equal(r->crop_h, r->height);
-    assert_int_equal(r->stable_frame, 179);
+    /* auto: a clean capture whose later changes are faint, so the block
+     * test; by eye the subtitles are drawn by frame 177-178 */
+    assert_int_equal(r->method, SETTLE_METHOD_BLOCKS);
+    assert_int_equal(r->stable_frame, 178);
     settle_close(&c);
     const char *blur[] = { "blur", "1", NULL };
     assert_int_equal(analyze(CONTACTS, blur, &c, &r), 0);
