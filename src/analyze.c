@@ -438,6 +438,8 @@ static void block_verdict(SettleContext *c, SettleRecord *r)
 {
     SettleBlocksFrame bf;
     settle_blocks_frame(&c->blocks, &bf);
+    r->block_peak = bf.peak;
+    r->blocks_changed = bf.changed;
     r->quiet[T_BLOCKS] = !bf.change && !bf.change_bar;
     r->quiet[T_BLOCKS_NOBAR] = !bf.change;
     int bar_only = bf.change_bar && !bf.change;
@@ -983,6 +985,7 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
             .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
             .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
             .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
+            .block_peak = r.block_peak, .blocks_changed = r.blocks_changed,
         };
         ret = cb(opaque, &f);
         if (ret)

@@ -27,6 +27,8 @@ typedef struct SettleRecord {
     double entropy;
     double delta;
     double marker;
+    double block_peak;   /* the block test's largest residual / threshold */
+    int32_t blocks_changed;
     uint8_t keyframe, refresh, quiet[4]; /* diff, entropy, blocks, blocks without the status bar */
 } SettleRecord;
 

@@ -262,6 +262,9 @@ typedef struct SettleFrame {
     int quiet;            /* quiet under the method in use */
     double progress;      /* visual progress, 0..100 (whole percent), NaN when visual
                            * metrics are off or the frame is before the start */
+    double block_peak;    /* the block test: the largest block residual over its threshold
+                           * (above 1: that block changed; 0 for frame 0) */
+    int blocks_changed;   /* the block test: blocks over their threshold */
 } SettleFrame;
 
 /* The outcome of one analysis. Valid until the next analysis starts on the
