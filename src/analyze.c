@@ -739,15 +739,19 @@ static int choose_method(SettleContext *c, double floor)
                                                         : "";
     if (camera) {
         snprintf(c->reason, sizeof(c->reason),
-                 "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
-                 "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
+                 "camera-like capture: even a quiet frame changes about %.0f pixels "
+                 "(10th percentile)%s, more than a quarter of the diff threshold (%.0f); "
+                 "the block test sets its thresholds from the capture's own noise",
                  floor, after, c->diff_limit);
-        return T_ENTROPY;
+        return T_BLOCKS;
     }
+    /* a phone's picture (portrait): its own recorder re-codes it; HDMI and
+     * desktop captures (landscape) keep diff, as before the block test */
+    int phone = c->h > c->w;
     int64_t d = settled_at(c, T_DIFF), b = settled_at(c, blk);
-    if (b < d && c->last_hard <= b) {
+    if (phone && b < d && c->last_hard <= b) {
         snprintf(c->reason, sizeof(c->reason),
-                 "re-encoded or status-bar changes: after frame %lld every change diff counts "
+                 "re-encoded phone picture or status-bar changes: after frame %lld every change diff counts "
                  "is faint (many pixels by a few levels: an encoder re-coding)%s, which the block "
                  "test does not count",
                  (long long)b, blk == T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");

@@ -22,6 +22,10 @@
 #define LEVEL_MIN_BLOCKS 8
 /* blocks that stayed under their threshold follow the picture by 1/LEAK a frame */
 #define LEAK 8.0
+/* an encoder's re-coding (a keyframe, a refresh, B-frames catching up) moves
+ * every block a little: a block counts against SPREAD times the frame's own
+ * median residual, when that is larger than the noise model's threshold */
+#define SPREAD 6.0
 
 int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
 {
@@ -321,8 +325,18 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     learn_noise(b);
     /* the residual as a share of its threshold, in scratch */
     float *ratio = b->scratch;
-    for (int k = 0; k < b->nb; k++) {
+    for (int k = 0; k < b->nb; k++)
         ratio[k] = (float)(b->res[k] / threshold(b, level_of(b->ref + 3 * k)));
+    /* the frame's median share: over 1, the whole picture changed (content);
+     * under it, what moved every block is the encoder or the light, and a
+     * block must stand out of it */
+    float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
+    memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
+    double med = select_k(tmp, b->nb, b->nb / 2);
+    out->spread = med;
+    double scale = med <= 1 && SPREAD * med > 1 ? SPREAD * med : 1;
+    for (int k = 0; k < b->nb; k++) {
+        ratio[k] = (float)(ratio[k] / scale);
         out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
     }
     for (int k = 0; k < b->nb; k++) {

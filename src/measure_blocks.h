@@ -41,9 +41,13 @@
 #define SETTLE_BLOCK_LEVELS 8
 /* residual histogram: steps of 1/8 level up to 64 levels */
 #define SETTLE_BLOCK_RBINS 512
-/* a block changed by more than max(K x noise, MIN) levels */
+/* a block changed by more than max(K x noise, MIN) levels. MIN: an
+ * encoder's keyframe or refresh at CRF 28-33 moves the mean of a textured
+ * block by 5 to 11 levels where the P-frames before it copied the picture
+ * (no noise to learn from); content moves the blocks it touches by 25 to
+ * 200 (measured on the scripts/accuracy grid and the real captures) */
 #define SETTLE_BLOCK_K 6.0
-#define SETTLE_BLOCK_MIN 5.0
+#define SETTLE_BLOCK_MIN 10.0
 
 typedef struct SettleBlocks {
     int w, h;          /* the measured picture */
@@ -65,6 +69,10 @@ typedef struct SettleBlocks {
     double gain_min, gain_max;         /* the fitted luma gain against the reference */
     double offset_min, offset_max;
     double row_max;                    /* largest row offset taken out */
+    /* the light on frames judged quiet: a screen recording repeats its
+     * picture (gain 1, offset 0); a camera's exposure, white balance and
+     * flicker move them */
+    double quiet_gain_min, quiet_gain_max, quiet_offset_min, quiet_offset_max;
     int64_t frames;
 } SettleBlocks;
 
@@ -74,6 +82,7 @@ typedef struct SettleBlocksFrame {
     int change_bar;    /* a change within the top band */
     int changed;       /* blocks over their threshold, in all */
     double peak;       /* largest residual / threshold */
+    double spread;     /* the frame's median residual / threshold */
     double gain;       /* luma gain fitted against the reference */
 } SettleBlocksFrame;
 
