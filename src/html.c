@@ -161,6 +161,15 @@ static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCaptur
         put_escaped(f, str(o, "error"));
         fputs("</td></tr>\n", f);
     }
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(o, "warnings"))
+    {
+        fputs("<tr class=\"warning\"><th>warning</th><td>", f);
+        put_escaped(f, str(w, "message") ? str(w, "message") : "?");
+        fputs(" <span class=\"code\">(", f);
+        put_escaped(f, str(w, "code") ? str(w, "code") : "?");
+        fputs(")</span></td></tr>\n", f);
+    }
     fputs("</table>\n", f);
     if (c->plot_png)
         put_image(f, "plot", "changed pixels and entropy delta over time", c->plot_png,
@@ -215,7 +224,8 @@ static const char style[] =
     ".status{font-size:13px;padding:1px 7px;border-radius:8px;margin-left:8px;vertical-align:middle}\n"
     ".ok{background:#dff3e3;color:#1d6b2e}.bad{background:#fbe3e3;color:#8a1f1f}\n"
     ".note{color:#8a1f1f}.capture{border-top:2px solid #ddd;padding-top:4px;margin-top:14px}\n"
-    "details{margin:10px 0}summary{cursor:pointer}\n";
+    "details{margin:10px 0}summary{cursor:pointer}\n"
+    ".warning th,.warning td{background:#fff4d6;color:#6b4a00}.code{color:#888;font-size:13px}\n";
 
 int settle_write_report(FILE *f, const SettleReportCapture *caps, int n)
 {

@@ -124,7 +124,7 @@ int settle_write_json(SettleContext *c, FILE *out)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return SETTLE_ERR_NOMEM;
-    int measured = c->state == 2 && r->frames > 0;
+    int measured = c->state == SETTLE_STATE_FINISHED && r->frames > 0;
     int bad = !cJSON_AddStringToObject(o, "input", r->input ? r->input : "");
     bad |= settle_json_add_input_id(c, o, NULL);
     bad |= add_number(o, "frames", (double)r->frames);
@@ -169,12 +169,22 @@ int settle_write_json(SettleContext *c, FILE *out)
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
     bad |= add_blocks(o, r, measured, !c->s.status_bar);
-    bad |= !cJSON_AddStringToObject(o, "status", c->state == 2 || r->error ? settle_status_name(r->error) : "failed");
+    bad |= !cJSON_AddStringToObject(o, "status", c->state == SETTLE_STATE_FINISHED || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)
         bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
     else
         bad |= !cJSON_AddNullToObject(o, "error");
+    SettleWarning w[SETTLE_MAX_WARNINGS];
+    int nw = settle_get_warnings(c, w);
+    cJSON *wl = cJSON_AddArrayToObject(o, "warnings");
+    bad |= !wl;
+    for (int i = 0; wl && i < nw; i++) {
+        cJSON *it = cJSON_CreateObject();
+        bad |= !it || !cJSON_AddItemToArray(wl, it);
+        bad |= it && (!cJSON_AddStringToObject(it, "code", w[i].code) ||
+                      !cJSON_AddStringToObject(it, "message", w[i].message));
+    }
     bad |= settle_json_add_setup(c, o);
     if (bad)
         goto fail;

@@ -121,6 +121,7 @@ void settle_result_info_free(SettleResultInfo *info)
     free(info->status);
     free(info->error);
     free(info->settings);
+    free(info->labels);
     memset(info, 0, sizeof(*info));
 }
 
@@ -155,6 +156,10 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
     info->settings = set ? cJSON_PrintUnformatted(set) : strdup("");
     if (!info->settings)
         goto end;
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(o, "labels");
+    info->labels = cJSON_IsObject(lab) ? cJSON_PrintUnformatted(lab) : strdup("");
+    if (!info->labels)
+        goto end;
     for (int i = 0; i < SETTLE_NB_METRICS; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, metric_names[i]);
         /* the stable-frame metrics are there whenever the field is; the visual
@@ -183,9 +188,9 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         return SETTLE_ERR_INVAL;
     info_init(info);
     const SettleResult *r = &c->res;
-    if (c->state != 2 && !r->error)
+    if (c->state != SETTLE_STATE_FINISHED && !r->error)
         return SETTLE_ERR_STATE;
-    int measured = c->state == 2 && r->frames > 0;
+    int measured = c->state == SETTLE_STATE_FINISHED && r->frames > 0;
     info->input = strdup(r->input ? r->input : "");
     info->status = strdup(settle_status_name(r->error));
     if (r->error_message)
@@ -197,7 +202,8 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
     info->partial = r->partial;
     cJSON *o = cJSON_CreateObject();
     if (!o || settle_json_add_setup(c, o) < 0 ||
-        !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings")))) {
+        !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings"))) ||
+        !(info->labels = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "labels")))) {
         cJSON_Delete(o);
         settle_result_info_free(info);
         return SETTLE_ERR_NOMEM;
@@ -211,4 +217,22 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         info->value[i] = measured && isfinite(v[i]) ? round(v[i] * 1e6) / 1e6 : NAN;
     }
     return 0;
+}
+
+int settle_result_label(const SettleResultInfo *info, const char *key, char *buf, size_t len)
+{
+    if (!info || !key || !buf || !len)
+        return SETTLE_ERR_INVAL;
+    buf[0] = 0;
+    if (!info->labels || !*info->labels)
+        return 0;
+    cJSON *o = cJSON_Parse(info->labels);
+    if (!o)
+        return SETTLE_ERR_NOMEM; /* written by settle_result_info_parse: only memory fails */
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    int found = cJSON_IsString(v);
+    if (found)
+        snprintf(buf, len, "%s", v->valuestring);
+    cJSON_Delete(o);
+    return found;
 }

@@ -284,7 +284,33 @@ static void test_counting(void **state)
     fclose(m);
     assert_non_null(strstr(text, "baseline   6 results: 4 stable, 1 not_stable, 1 partial, 1 duplicate\n"));
     assert_non_null(strstr(text, "  baseline   A/3.json: not_stable\n"));
+    /* every format opens with the one verdict */
+    char v[1024], line[1100];
+    int code = settle_report_verdict(&rep, v, sizeof(v));
+    snprintf(line, sizeof(line), "verdict: %s\n", v);
+    assert_memory_equal(text, line, strlen(line));
     free(text);
+    m = open_memstream(&text, &len);
+    assert_int_equal(settle_write_report_markdown(&rep, m), 0);
+    fclose(m);
+    snprintf(line, sizeof(line), "### settle compare: %s\n", v);
+    assert_memory_equal(text, line, strlen(line));
+    free(text);
+    assert_int_equal(code, 2);
+    assert_string_equal(v, "too few to tell: first_visual_change has 0 baseline and 0 candidate "
+                           "values, fewer than 2; no test is possible without values in both groups");
+    /* the smallest p-value the group sizes allow: 2 / C(na + nb, na) */
+    SettleMetricComparison few = out[0];
+    few.cmp.verdict = SETTLE_VERDICT_TOO_FEW;
+    few.cmp.baseline.n = 3;
+    few.cmp.candidate.n = 3;
+    rep.m = &few;
+    rep.nm = 1;
+    assert_int_equal(settle_report_verdict(&rep, v, sizeof(v)), 2);
+    assert_non_null(strstr(v, "with 3 and 3 values the smallest p-value is 0.1000 (alpha 0.05)"));
+    few.cmp.verdict = SETTLE_VERDICT_REGRESSION;
+    assert_int_equal(settle_report_verdict(&rep, v, sizeof(v)), 1);
+    assert_string_equal(v, "regression: load_time +0.350 s (+33.3 %)");
 }
 
 int main(void)

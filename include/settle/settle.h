@@ -393,8 +393,33 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 
 /* Writes the last result as one JSON object on one line, with the effective
- * settings. */
+ * settings and "warnings": [{"code": ..., "message": ...}, ...] (see
+ * settle_get_warnings; an empty list when there are none). */
 SETTLE_API int settle_write_json(SettleContext *c, FILE *f);
+
+/* An answer a user should not trust blindly. */
+typedef struct SettleWarning {
+    /* "short_quiet_tail": the stable frame is followed by less quiet than
+     *     SETTLE_QUIET_TAIL_MIN seconds (or the --settle time, when longer)
+     *     before the recording ends: a later change may have been cut off;
+     * "zero_load_time": the stable frame is the start frame;
+     * "no_start": the start was never found. */
+    const char *code;
+    char message[224]; /* one sentence with the figures, no file name */
+} SettleWarning;
+
+#define SETTLE_MAX_WARNINGS 3
+/* Seconds of quiet after the stable frame below which "short_quiet_tail" is
+ * raised: a second is longer than the pauses between the steps of a start-up
+ * (a spinner's frame, a lazy image) that settle's decision can mistake for
+ * the end, and short enough that a recording stopped soon after the app
+ * settled passes. */
+#define SETTLE_QUIET_TAIL_MIN 1.0
+
+/* Fills w[0..n-1] with the warnings about the last finished analysis, in the
+ * order of the codes above. Returns n (0 to SETTLE_MAX_WARNINGS), or
+ * SETTLE_ERR_INVAL. `w` holds SETTLE_MAX_WARNINGS entries; the caller owns it. */
+SETTLE_API int settle_get_warnings(SettleContext *c, SettleWarning *w);
 
 /* Sets how much libavformat/libavcodec print to stderr, for the whole
  * process (their logging is global): SETTLE_LOG_ERROR prints only errors,
@@ -435,6 +460,7 @@ typedef struct SettleResultInfo {
     char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
     int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
     double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
+    char *labels;                      /* owned: the "labels" object as compact JSON, "" when absent */
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results
@@ -448,6 +474,12 @@ SETTLE_API int settle_result_info_parse(const char *json, size_t len, SettleResu
 SETTLE_API int settle_result_info_get(SettleContext *c, SettleResultInfo *info);
 
 SETTLE_API void settle_result_info_free(SettleResultInfo *info);
+
+/* The value of label `key` of a result into buf (truncated to len - 1 bytes).
+ * Returns 1 when the result has it, 0 when not, SETTLE_ERR_INVAL or
+ * SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_result_label(const SettleResultInfo *info, const char *key, char *buf,
+                                   size_t len);
 
 /* The "status" word of an outcome: "stable" for 0, "not_stable",
  * "no_start", "partial" (SETTLE_ERR_DECODE), "interrupted", or "failed". Static. */

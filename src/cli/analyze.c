@@ -49,6 +49,8 @@ void usage_analyze(FILE *f)
             "                    settings of every capture\n"
             "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
+            "  --strict          exit 1 when an answer carries a warning (little quiet\n"
+            "                    before the recording ends, load time 0, no start)\n"
             "\n"
             "Batches:\n"
             "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
@@ -94,7 +96,7 @@ typedef struct Batch {
     const char *csv, *json, *dir;
     const char *plot, *plot_script, *frames, *report;
     int no_gnuplot_said;
-    int per_frame, skip_existing, quiet, verbose;
+    int per_frame, skip_existing, quiet, verbose, strict;
     char **labels;
     int nlabels;
     FILE *summary;
@@ -178,13 +180,17 @@ static int write_file(SettleContext *ctx, const char *path, int csv, FILE *err)
 {
     OutFile o;
     if (out_open(&o, path) < 0) {
-        fprintf(err, "settle: %s: %s\n", path, strerror(errno));
+        fprintf(err, "settle: -o: %s: %s\n", path, strerror(errno));
         return EXIT_OUTPUT;
     }
     int r = csv ? settle_write_csv(ctx, o.f) : settle_write_json(ctx, o.f);
-    if (r < 0 || out_commit(&o) < 0) {
-        fprintf(err, "settle: %s: cannot write: %s\n", path, strerror(errno ? errno : EIO));
+    if (r < 0) {
         out_abort(&o);
+        fprintf(err, "settle: -o: %s: out of memory\n", path);
+        return EXIT_OUTPUT;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(err, "settle: -o: %s: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_OUTPUT;
     }
     return EXIT_OK;
@@ -252,10 +258,13 @@ static int write_png_file(const char *path, const SettleImage *img, FILE *err)
         fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno));
         return EXIT_OUTPUT;
     }
-    if (settle_write_png(o.f, img) < 0 || out_commit(&o) < 0) {
-        fprintf(err, "settle: --frames: %s: cannot write: %s\n", path,
-                strerror(errno ? errno : EIO));
+    if (settle_write_png(o.f, img) < 0) {
         out_abort(&o);
+        fprintf(err, "settle: --frames: %s: out of memory\n", path);
+        return EXIT_OUTPUT;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_OUTPUT;
     }
     return EXIT_OK;
@@ -378,6 +387,36 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     return code;
 }
 
+/* The one line every capture gets, whatever became of it. */
+static void summary_line(FILE *out, const char *in, int ar, const SettleResult *r,
+                         const SettleWarning *warn, int nwarn)
+{
+    int measured = r && r->frames > 0;
+    const char *method = measured ? settle_method_name(r->method) : NULL;
+    const char *why = r && r->error_message ? r->error_message : settle_strerror(ar);
+    if (r && r->stable_frame >= 0) {
+        char st[32], lt[32];
+        fmt_time(st, sizeof(st), r->stable_time);
+        fmt_time(lt, sizeof(lt), r->load_time);
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s", in, st,
+                (long long)r->stable_frame, (long long)r->frames, lt, method,
+                r->partial ? " (partial)" : "");
+    } else if (ar == SETTLE_ERR_NOT_STABLE || ar == SETTLE_ERR_NO_START) {
+        fprintf(out, "%s: %s: %s (%lld frames) [%s]", in,
+                ar == SETTLE_ERR_NO_START ? "no start found" : "not stable", why,
+                measured ? (long long)r->frames : 0LL, method ? method : "-");
+    } else if (ar == SETTLE_ERR_INTERRUPTED) {
+        fprintf(out, "%s: interrupted after %lld frames, no result", in,
+                r ? (long long)r->frames : 0LL);
+    } else {
+        fprintf(out, "%s: %s: %s%s", in, r && r->partial ? "partial, no stable frame" : "failed",
+                why, measured ? "" : "");
+    }
+    for (int i = 0; i < nwarn; i++)
+        fprintf(out, "; warning: %s", warn[i].message);
+    fputc('\n', out);
+}
+
 static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
 {
     Batch *b = w->b;
@@ -400,14 +439,14 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         ar = SETTLE_ERR_INTERRUPTED;
     j->code = cli_outcome_code(ar);
     const char *method = r ? settle_method_name(r->method) : "?";
-    if (r && r->stable_frame >= 0 && !b->quiet) {
-        char st[32], lt[32];
-        fmt_time(st, sizeof(st), r->stable_time);
-        fmt_time(lt, sizeof(lt), r->load_time);
-        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s\n", in, st,
-                (long long)r->stable_frame, (long long)r->frames, lt, method,
-                r->partial ? " (partial)" : "");
-    }
+    SettleWarning warn[SETTLE_MAX_WARNINGS];
+    int nwarn = r && ar != SETTLE_ERR_INTERRUPTED ? settle_get_warnings(ctx, warn) : 0;
+    if (nwarn < 0)
+        nwarn = 0;
+    if (!b->quiet)
+        summary_line(out, in, ar, r, warn, nwarn);
+    if (b->strict && nwarn > 0)
+        j->code = worse(j->code, EXIT_NOT_STABLE);
     if (ar < 0 && r && r->error_message)
         fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
                 r->partial ? " (result partial)" : "");
@@ -457,9 +496,12 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
             if (out_open(&co, name) < 0) {
                 fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
                 j->code = worse(j->code, EXIT_OUTPUT);
-            } else if (settle_write_csv(ctx, co.f) < 0 || out_commit(&co) < 0) {
-                fprintf(err, "settle: --csv: %s: cannot write: %s\n", name, strerror(errno));
+            } else if (settle_write_csv(ctx, co.f) < 0) {
                 out_abort(&co);
+                fprintf(err, "settle: --csv: %s: out of memory\n", name);
+                j->code = worse(j->code, EXIT_OUTPUT);
+            } else if (out_commit(&co) < 0) {
+                fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
                 j->code = worse(j->code, EXIT_OUTPUT);
             }
             free(name);
@@ -487,6 +529,11 @@ end:
     free(jpath);
 }
 
+static const char *json_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "stdout";
+}
+
 /* Writes what finished captures have to say, in the order of the inputs, so
  * that the output is the same whatever --jobs. Called with the lock held. */
 static void emit_ready(Batch *b)
@@ -496,11 +543,17 @@ static void emit_ready(Batch *b)
         progress_clear();
         if (j->out && *j->out)
             fputs(j->out, b->summary);
+        else if (!b->quiet)
+            fprintf(b->summary, "%s: failed: see the messages on stderr\n", j->input);
         if (j->err && *j->err)
             fputs(j->err, stderr);
-        fflush(b->summary);
-        if (j->json && b->jout.f && fputs(j->json, b->jout.f) == EOF) {
-            fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b->json, strerror(errno));
+        if (b->summary == stdout)
+            out_flush_stdout();
+        else
+            fflush(b->summary);
+        if (j->json && b->jout.f && (fputs(j->json, b->jout.f) == EOF || out_flush(&b->jout) < 0)) {
+            fprintf(stderr, "settle: --json: %s: %s\n", json_name(b->json), strerror(errno));
+            out_abort(&b->jout); /* no partial file: the rest of the lines are not written */
             j->code = worse(j->code, EXIT_OUTPUT);
         }
         if (j->csv)
@@ -599,43 +652,182 @@ static int write_report(Batch *b)
     if (out_open(&o, b->report) < 0) {
         fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
         ret = EXIT_OUTPUT;
-    } else if (settle_write_report(o.f, caps, n) < 0 || out_commit(&o) < 0) {
-        fprintf(stderr, "settle: --report: %s: cannot write: %s\n", b->report,
-                strerror(errno ? errno : EIO));
+    } else if (settle_write_report(o.f, caps, n) < 0) {
         out_abort(&o);
+        fprintf(stderr, "settle: --report: %s: out of memory\n", b->report);
+        ret = EXIT_OUTPUT;
+    } else if (out_commit(&o) < 0) {
+        fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
         ret = EXIT_OUTPUT;
     }
     free(caps);
     return ret;
 }
 
-static int mkdirs(const char *dir)
+/* Every file a run will write, known before any capture is read. */
+typedef struct Planned {
+    const char *opt;   /* the option that names it */
+    char *path;
+    const char *input; /* the capture it belongs to, or NULL */
+} Planned;
+
+typedef struct Plan {
+    Planned *v;
+    size_t n, cap;
+} Plan;
+
+/* Takes `path` (NULL when out of memory). */
+static int plan_add(Plan *p, const char *opt, char *path, const char *input)
 {
-    char *p = strdup(dir);
-    if (!p)
+    if (!path)
         return -1;
-    for (char *q = p + 1;; q++) {
-        if (*q == '/' || !*q) {
-            char c = *q;
-            *q = 0;
-            if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-                free(p);
-                return -1;
-            }
-            *q = c;
-            if (!c)
-                break;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        Planned *v = realloc(p->v, cap * sizeof(*v));
+        if (!v) {
+            free(path);
+            return -1;
+        }
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = (Planned){ opt, path, input };
+    return 0;
+}
+
+static int plan_outputs(const Batch *b, Plan *p)
+{
+    static const char *const roles[] = { "start", "stable", "first-change", "last-change",
+                                         "filmstrip" };
+    int bad = 0;
+    if (b->json && strcmp(b->json, "-"))
+        bad |= plan_add(p, "--json", strdup(b->json), NULL);
+    if (b->report)
+        bad |= plan_add(p, "--report", strdup(b->report), NULL);
+    for (size_t i = 0; i < b->n && !bad; i++) {
+        const Job *j = &b->jobs[i];
+        if (b->csv && strcmp(b->csv, "-"))
+            bad |= plan_add(p, "--csv", csv_name(b->csv, j->input), j->input);
+        if (b->plot)
+            bad |= plan_add(p, "--plot", csv_name(b->plot, j->input), j->input);
+        if (b->dir) {
+            bad |= plan_add(p, "-o", join(b->dir, j->stem, ".json"), j->input);
+            if (b->per_frame)
+                bad |= plan_add(p, "-o", join(b->dir, j->stem, ".csv"), j->input);
+        }
+        char *stem = b->n == 1 ? csv_name("%n", j->input) : strdup(j->stem);
+        for (size_t k = 0; b->frames && stem && k < sizeof(roles) / sizeof(*roles); k++) {
+            size_t n = strlen(stem) + strlen(roles[k]) + 6;
+            char *name = malloc(n);
+            if (name)
+                snprintf(name, n, "-%s.png", roles[k]);
+            bad |= plan_add(p, "--frames", name ? join(b->frames, stem, name) : NULL, j->input);
+            free(name);
+        }
+        bad |= b->frames && !stem;
+        free(stem);
+    }
+    return bad ? -1 : 0;
+}
+
+static int cmp_planned(const void *a, const void *b)
+{
+    return strcmp(((const Planned *)a)->path, ((const Planned *)b)->path);
+}
+
+/* Before any capture is read: no output may name an input or another output,
+ * and every output's folder exists. */
+static int check_outputs(Batch *b, const InputList *in, const char **files_from, int nfiles_from)
+{
+    OutGuard g = { 0 };
+    Plan p = { 0 };
+    int ret = EXIT_OK, bad = 0;
+    for (size_t i = 0; i < in->n; i++)
+        bad |= strcmp(in->v[i], "-") && out_guard_add(&g, in->v[i]) < 0;
+    for (int i = 0; i < nfiles_from; i++)
+        bad |= strcmp(files_from[i], "-") && out_guard_add(&g, files_from[i]) < 0;
+    if (b->plot_script)
+        bad |= out_guard_add(&g, b->plot_script) < 0;
+    if (bad || plan_outputs(b, &p) < 0) {
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    const char *dirs[2][2] = { { "-o", b->dir }, { "--frames", b->frames } };
+    for (int k = 0; k < 2; k++) {
+        if (dirs[k][1] && out_guard_hit(&g, dirs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to write there\n",
+                    dirs[k][0], dirs[k][1]);
+            ret = EXIT_USAGE;
         }
     }
-    free(p);
-    struct stat st;
-    if (stat(dir, &st) < 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
+    for (size_t i = 0; i < p.n; i++) {
+        if (out_guard_hit(&g, p.v[i].path)) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
+                    p.v[i].opt, p.v[i].path);
+            ret = EXIT_USAGE;
+        } else if (out_is_video(p.v[i].path)) {
+            fprintf(stderr, "settle: %s: %s is a video, not a result of settle; refusing to "
+                            "overwrite it (was its file name forgotten?)\n", p.v[i].opt, p.v[i].path);
+            ret = EXIT_USAGE;
+        }
     }
-    return 0;
+    if (ret)
+        goto end;
+    if (p.n > 1) /* qsort needs a valid pointer even for no element */
+        qsort(p.v, p.n, sizeof(*p.v), cmp_planned);
+    for (size_t i = 1; i < p.n; i++) {
+        if (!strcmp(p.v[i].path, p.v[i - 1].path)) {
+            const Planned *x = &p.v[i - 1], *y = &p.v[i];
+            fprintf(stderr, "settle: %s would be written twice (%s%s%s, %s%s%s)\n", y->path,
+                    x->opt, x->input ? " for " : "", x->input ? x->input : "", y->opt,
+                    y->input ? " for " : "", y->input ? y->input : "");
+            ret = EXIT_USAGE;
+            break;
+        }
+    }
+    if (ret)
+        goto end;
+    for (int k = 0; k < 2; k++) {
+        if (dirs[k][1] && out_mkdirs(dirs[k][1]) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", dirs[k][0], dirs[k][1], strerror(errno));
+            ret = EXIT_OUTPUT;
+            goto end;
+        }
+    }
+    for (size_t i = 0; i < p.n; i++) {
+        if (out_prepare(p.v[i].path) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", p.v[i].opt, p.v[i].path, strerror(errno));
+            ret = EXIT_OUTPUT;
+            goto end;
+        }
+    }
+end:
+    if (ret == EXIT_INTERNAL)
+        fprintf(stderr, "settle: out of memory\n");
+    for (size_t i = 0; i < p.n; i++)
+        free(p.v[i].path);
+    free(p.v);
+    out_guard_free(&g);
+    return ret;
+}
+
+enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
+       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_TABLE };
+
+/* The options whose value names a file or a folder, as the user spells them. */
+static const char *file_option(int c)
+{
+    switch (c) {
+    case OPT_CSV: return "--csv";
+    case OPT_JSON: return "--json";
+    case 'o': return "-o";
+    case OPT_FILES_FROM: return "--files-from";
+    case OPT_PLOT: return "--plot";
+    case OPT_PLOT_SCRIPT: return "--plot-script";
+    case OPT_FRAMES: return "--frames";
+    case OPT_REPORT: return "--report";
+    default: return NULL;
+    }
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -655,8 +847,6 @@ int cmd_analyze(int argc, char **argv)
     int ret = EXIT_OK;
     Worker *workers = NULL;
 
-    enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-           OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
     static const struct option own[] = {
         { "csv", required_argument, NULL, OPT_CSV },
         { "json", required_argument, NULL, OPT_JSON },
@@ -671,6 +861,7 @@ int cmd_analyze(int argc, char **argv)
         { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
         { "frames", required_argument, NULL, OPT_FRAMES },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "strict", no_argument, NULL, OPT_STRICT },
         { NULL, 0, NULL, 0 },
     };
     const SettleOption *table = settle_options();
@@ -687,12 +878,16 @@ int cmd_analyze(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+qvho:j:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:qvho:j:", longopts, NULL)) != -1) {
+        const char *fopt = file_option(c);
+        if (fopt && (ret = cli_file_value(fopt, optarg)))
+            goto end;
         switch (c) {
         case OPT_CSV: b.csv = optarg; break;
         case OPT_JSON: b.json = optarg; break;
         case 'o': b.dir = optarg; break;
         case OPT_PER_FRAME: b.per_frame = 1; break;
+        case OPT_STRICT: b.strict = 1; break;
         case OPT_PLOT: b.plot = optarg; break;
         case OPT_PLOT_SCRIPT: b.plot_script = optarg; break;
         case OPT_FRAMES: b.frames = optarg; break;
@@ -736,7 +931,7 @@ int cmd_analyze(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            cli_bad_option("analyze", argv);
+            cli_bad_option("analyze", argv, longopts, c);
             ret = EXIT_USAGE;
             goto end;
         default:
@@ -840,7 +1035,7 @@ int cmd_analyze(int argc, char **argv)
         Job *j = &b.jobs[kept++];
         b.n = kept;
         j->input = in.v[i];
-        if ((b.dir || b.frames) && !(j->stem = result_stem(keys[i])))
+        if (!(j->stem = result_stem(keys[i])))
             ret = EXIT_INTERNAL;
     }
     for (size_t i = 0; i < in.n; i++)
@@ -850,16 +1045,8 @@ int cmd_analyze(int argc, char **argv)
         goto end;
     b.n = kept;
 
-    if (b.dir && mkdirs(b.dir) < 0) {
-        fprintf(stderr, "settle: -o: %s: %s\n", b.dir, strerror(errno));
-        ret = EXIT_OUTPUT;
+    if ((ret = check_outputs(&b, &in, files_from, nfiles_from)))
         goto end;
-    }
-    if (b.frames && mkdirs(b.frames) < 0) {
-        fprintf(stderr, "settle: --frames: %s: %s\n", b.frames, strerror(errno));
-        ret = EXIT_OUTPUT;
-        goto end;
-    }
     progress_enable(!b.quiet);
     int cores = cli_cores();
     if (!jobs)
@@ -905,11 +1092,13 @@ int cmd_analyze(int argc, char **argv)
         fprintf(stderr, "settle: %zu captures were not analysed\n", b.n - b.emitted);
         ret = worse(ret, EXIT_INTERNAL);
     }
+    for (size_t i = b.emitted; i < b.n && !b.quiet; i++)
+        fprintf(b.summary, "%s: not analysed: %s\n", b.jobs[i].input,
+                cli_stop ? "interrupted" : "internal error");
     if (b.report)
         ret = worse(ret, write_report(&b));
     if (b.jout.f && out_commit(&b.jout) < 0) {
-        fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b.json, strerror(errno));
-        out_abort(&b.jout);
+        fprintf(stderr, "settle: --json: %s: %s\n", json_name(b.json), strerror(errno));
         ret = worse(ret, EXIT_OUTPUT);
     }
     if (cli_stop)

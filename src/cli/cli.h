@@ -41,9 +41,19 @@ int cli_set_option(SettleSettings *s, const char *name, const char *value);
  * table's length. Free with free(); NULL when out of memory. */
 struct option *cli_longopts(const struct option *own, int table_id, int *ntable);
 
-/* After getopt_long answered '?' or ':': says which option of `command` was
- * unknown or lacked its value. */
-void cli_bad_option(const char *command, char **argv);
+/* After getopt_long (with ':' first in its short options) answered c, '?'
+ * or ':': says which option of `command` was unknown (with the closest of
+ * `longopts`, "did you mean") or lacked its value. */
+void cli_bad_option(const char *command, char **argv, const struct option *longopts, int c);
+
+/* The closest of `names` to the first `len` characters of `word`, when close
+ * enough to be a typing slip; NULL otherwise. */
+const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n);
+
+/* A file name given to `option` ("--report"): refuses, with the message and
+ * EXIT_USAGE, a value that looks like an option ("--frames"; "-" and
+ * "./-name" pass) or is empty. Returns 0 when it is a file name. */
+int cli_file_value(const char *option, const char *value);
 
 /* Number of online processors, at least 1. */
 int cli_cores(void);

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "output.h"
 #include "plot.h"
 
 extern char **environ;
@@ -272,33 +273,27 @@ int plot_render(const char *vars, const char *builtin, const char *script, const
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
         return -1;
     }
-    size_t n = strlen(out) + 16;
-    char *tmp = malloc(n);
+    /* gnuplot draws into a private file; the picture then goes to `out`
+     * through the output layer, like every other output */
+    char *tmp = plot_temp_file("pic");
     if (!tmp) {
-        snprintf(msg, msglen, "out of memory");
+        snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
         return -1;
     }
-    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(msg, msglen, "%s", strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    close(fd);
     int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), msg, msglen);
-    if (!ret) {
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(tmp, 0666 & ~mask);
-        if (rename(tmp, out)) {
-            snprintf(msg, msglen, "%s", strerror(errno));
-            ret = -1;
-        }
+    size_t len = 0;
+    char *pic = ret ? NULL : plot_read_file(tmp, &len);
+    if (!ret && !pic) {
+        snprintf(msg, msglen, "cannot read the picture back: %s", strerror(errno));
+        ret = -1;
     }
-    if (ret)
-        unlink(tmp);
+    if (!ret && out_write_file(out, pic, len) < 0) {
+        snprintf(msg, msglen, "%s", strerror(errno));
+        ret = -1;
+    }
+    unlink(tmp);
     free(tmp);
+    free(pic);
     return ret;
 }
 
@@ -439,13 +434,13 @@ int cmd_plot(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 1000: json = optarg; break;
         case 1001: script = optarg; break;
         case 'h': usage_plot(stdout); return EXIT_OK;
-        default: cli_bad_option("plot", argv); return EXIT_USAGE;
+        default: cli_bad_option("plot", argv, longopts, c); return EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The decide stage: the records alone in, the start and the stable frame
+ * out. Both trackers run on every frame so that the method can be chosen from
+ * the whole capture at the end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide.h"
+
+/* Frames after a faint keyframe that may still be the encoder converging. */
+#define REFRESH_FOLLOWERS 2
+
+static void tracker_init(SettleTracker *t)
+{
+    t->start_frame = -1;
+    t->start_time = t->start_frame_time = NAN;
+    t->first_change = t->last_change = t->settled = t->locked = -1;
+    t->first_change_time = t->last_change_time = t->settled_time = t->locked_time = NAN;
+    t->last_frame = -1;
+}
+
+void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
+{
+    d->s = s;
+    d->diff_limit = 0;
+    d->refresh_limit = 0;
+    d->ring_len = d->ring_pos = 0;
+    d->marker_first = -1;
+    d->common_start = -1;
+    d->common_start_time = NAN;
+    memset(d->floor_hist, 0, sizeof(d->floor_hist));
+    d->floor_n = 0;
+    d->refreshes = 0;
+    d->since_event = REFRESH_FOLLOWERS + 1;
+    for (int i = 0; i < SETTLE_T_COUNT; i++)
+        tracker_init(&d->tr[i]);
+    d->which = SETTLE_T_DIFF;
+    d->portrait = d->bar_rows = 0;
+    d->bar_frames = d->faint_frames = 0;
+    d->last_hard = -1;
+}
+
+void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows)
+{
+    d->portrait = h > w;
+    d->bar_rows = bar_rows;
+}
+
+void settle_decide_set_area(SettleDecide *d, int64_t npix)
+{
+    const SettleSettings *s = d->s;
+    d->diff_limit = s->diff_threshold_percent > 0 ? floor(npix * s->diff_threshold_percent / 100.0)
+                                                  : s->diff_threshold;
+    /* A keyframe whose strong changes stay under a tenth of the diff
+     * threshold (and under 0.2 % of the picture) is codec noise. */
+    int64_t lim = (int64_t)(d->diff_limit / 10);
+    int64_t share = npix / 500;
+    d->refresh_limit = lim < share ? lim : share;
+    /* a floor for tiny thresholds, but never over 0.2 % of the picture:
+     * on a 3x5 picture (all-intra codecs make every frame a keyframe) a
+     * one-pixel change is content, not codec noise */
+    if (d->refresh_limit < 16)
+        d->refresh_limit = share < 16 ? share : 16;
+}
+
+static int floor_bin(int64_t v)
+{
+    if (v < 64)
+        return (int)v;
+    int oct = 0;
+    while ((v >> (oct + 1)) >= 64)
+        oct++;
+    /* v in [64 << oct, 128 << oct) */
+    int sub = (int)(((v - ((int64_t)64 << oct)) * 16) >> (oct + 6));
+    int b = 64 + oct * 16 + sub;
+    return b < SETTLE_FLOOR_BINS ? b : SETTLE_FLOOR_BINS - 1;
+}
+
+static double floor_bin_value(int b)
+{
+    if (b < 64)
+        return b;
+    int oct = (b - 64) / 16, sub = (b - 64) % 16;
+    /* the middle of the bin */
+    return ldexp(64.0 + (sub + 0.5) * 4.0, oct);
+}
+
+double settle_decide_noise_floor(const SettleDecide *d)
+{
+    if (!d->floor_n)
+        return NAN;
+    int64_t want = (d->floor_n + 9) / 10, seen = 0;
+    for (int b = 0; b < SETTLE_FLOOR_BINS; b++) {
+        seen += (int64_t)d->floor_hist[b];
+        if (seen >= want)
+            return floor_bin_value(b);
+    }
+    return floor_bin_value(SETTLE_FLOOR_BINS - 1);
+}
+
+/* The earliest frame of the recent history that already shows the picture
+ * frame `idx` (entropy e) settled on: the rolling mean makes a step look
+ * unsettled for up to `window` frames after it happened. */
+static void walk_back(const SettleDecide *d, const SettleTracker *t, int64_t idx, double e,
+                      double time, int64_t *out, double *out_time)
+{
+    *out = idx;
+    *out_time = time;
+    for (int k = 1; k < d->s->window && k < d->ring_len; k++) {
+        const SettleHistory *hp =
+            &d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW];
+        if (hp->index <= t->start_frame || fabs(hp->entropy - e) > d->s->entropy_threshold)
+            break;
+        *out = hp->index;
+        *out_time = hp->time;
+    }
+}
+
+static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
+{
+    const SettleSettings *s = d->s;
+    SettleTracker *t = &d->tr[which];
+    int quiet = r->quiet[which];
+    t->last_frame = r->index;
+    if (t->start_frame < 0) {
+        int found = s->start == SETTLE_START_FIRST_CHANGE ? !quiet : d->common_start == r->index;
+        if (found) {
+            t->start_frame = r->index;
+            t->start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
+            t->start_frame_time = r->time;
+        }
+        return;
+    }
+    if (!quiet) {
+        if (t->first_change < 0) {
+            t->first_change = r->index;
+            t->first_change_time = r->time;
+        }
+        t->last_change = r->index;
+        t->last_change_time = r->time;
+        if (which == SETTLE_T_ENTROPY) {
+            walk_back(d, t, r->index, r->entropy, r->time, &t->settled, &t->settled_time);
+        } else {
+            t->settled = r->index;
+            t->settled_time = r->time;
+        }
+    } else if (s->settle > 0 && t->locked < 0) {
+        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
+        if (r->time - ref >= s->settle - 1e-9) {
+            t->locked = t->last_change >= 0 ? t->settled : t->start_frame;
+            t->locked_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+        }
+    }
+}
+
+/* Encoders re-code a still picture at a keyframe and converge on it over the
+ * next frames: thousands of pixels move, but only faintly. Content that
+ * appears on a screen moves pixels by far more. (Faint frames after a big
+ * change that is not a keyframe are not judged: a skeleton's shimmer is as
+ * faint as an encoder converging, and it is real.) */
+static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
+{
+    int faint = r->strong <= d->refresh_limit;
+    if (r->keyframe)
+        d->since_event = faint ? 0 : REFRESH_FOLLOWERS + 1;
+    else if (!faint)
+        d->since_event = REFRESH_FOLLOWERS + 1;
+    else if (d->since_event <= REFRESH_FOLLOWERS)
+        d->since_event++;
+    int eligible = faint && d->since_event <= REFRESH_FOLLOWERS;
+    if (d->s->codec_filter && eligible &&
+        (r->diff > limit || r->delta > d->s->entropy_threshold)) {
+        r->refresh = 1;
+        d->refreshes++;
+        d->ring_len = 0; /* the entropy baseline restarts from the re-coded picture */
+    }
+}
+
+/* The start rules that do not depend on the method. */
+static void common_start(SettleDecide *d, const SettleRecord *r)
+{
+    const SettleSettings *s = d->s;
+    int is_marker = r->marker >= s->marker_coverage;
+    switch (s->start) {
+    case SETTLE_START_FIRST_FRAME:
+        d->common_start = r->index;
+        break;
+    case SETTLE_START_TIME:
+        if (r->time >= s->start_time - 1e-6)
+            d->common_start = r->index;
+        break;
+    case SETTLE_START_MARKER:
+        if (is_marker)
+            d->common_start = r->index;
+        break;
+    case SETTLE_START_MARKER_END:
+        if (is_marker && d->marker_first < 0)
+            d->marker_first = r->index;
+        else if (!is_marker && d->marker_first >= 0)
+            d->common_start = r->index;
+        break;
+    default:
+        break;
+    }
+    if (d->common_start >= 0)
+        d->common_start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
+}
+
+void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
+{
+    const SettleSettings *s = d->s;
+    int have = d->ring_len < s->window ? d->ring_len : s->window;
+    if (have > 0) {
+        double sum = 0;
+        for (int k = 0; k < have; k++)
+            sum += d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW].entropy;
+        r->delta = fabs(r->entropy - sum / have);
+    }
+    /* --noise-factor: the diff threshold rises with the noise floor measured
+     * so far, so that a camera's noise alone never makes a frame a change */
+    double limit = d->diff_limit;
+    if (s->noise_factor > 0 && d->floor_n > 0) {
+        double f = s->noise_factor * settle_decide_noise_floor(d);
+        limit = f > limit ? f : limit;
+    }
+    if (!first)
+        filter_refresh(d, r, limit);
+    r->quiet[SETTLE_T_DIFF] = r->refresh || r->diff <= limit;
+    r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
+    r->quiet[SETTLE_T_BLOCKS] = !r->block_change && !r->block_bar;
+    r->quiet[SETTLE_T_BLOCKS_NOBAR] = !r->block_change;
+    int bar_only = r->block_bar && !r->block_change;
+    d->bar_frames += bar_only;
+    if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)
+        d->faint_frames++;
+    if (!r->quiet[SETTLE_T_DIFF] && r->strong > d->refresh_limit && !bar_only)
+        d->last_hard = r->index;
+
+    SettleHistory *hp = &d->ring[d->ring_pos];
+    hp->index = r->index;
+    hp->time = r->time;
+    hp->entropy = r->entropy;
+    d->ring_pos = (d->ring_pos + 1) % SETTLE_MAX_WINDOW;
+    if (d->ring_len < SETTLE_MAX_WINDOW)
+        d->ring_len++;
+
+    if (!first && !r->refresh) {
+        d->floor_hist[floor_bin(r->diff)]++;
+        d->floor_n++;
+    }
+    if (d->common_start < 0)
+        common_start(d, r);
+    for (int i = 0; i < SETTLE_T_COUNT; i++)
+        tracker_frame(d, i, r);
+}
+
+/* The frame a tracker settled on, or the capture's length when it never did
+ * (still changing in the last frame). */
+static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
+{
+    const SettleTracker *t = &d->tr[which];
+    if (t->start_frame < 0)
+        return frames;
+    if (t->last_change < 0)
+        return t->start_frame;
+    return t->last_change == frames - 1 ? frames : t->settled;
+}
+
+/* Whether a camera-like capture: a clean one repeats a still picture almost
+ * exactly; a camera's sensor noise changes pixels in every frame. */
+int settle_decide_camera(const SettleDecide *d, double floor)
+{
+    return !(isnan(floor) || floor <= d->diff_limit / 4);
+}
+
+/* Whether the status bar is left out: a portrait screen recording whose top
+ * band changed on its own. */
+int settle_decide_bar_left_out(const SettleDecide *d, double floor)
+{
+    return !settle_decide_camera(d, floor) && d->bar_rows > 0 && d->bar_frames > 0 &&
+           d->s->status_bar;
+}
+
+static int choose_method(SettleDecide *d, double floor, int64_t frames)
+{
+    const SettleSettings *s = d->s;
+    int camera = settle_decide_camera(d, floor);
+    int blk = settle_decide_bar_left_out(d, floor) ? SETTLE_T_BLOCKS_NOBAR : SETTLE_T_BLOCKS;
+    if (s->method != SETTLE_METHOD_AUTO) {
+        snprintf(d->reason, sizeof(d->reason), "chosen with --method %s",
+                 settle_method_name(s->method));
+        return s->method == SETTLE_METHOD_DIFF      ? SETTLE_T_DIFF
+               : s->method == SETTLE_METHOD_ENTROPY ? SETTLE_T_ENTROPY
+                                                    : blk;
+    }
+    const char *after = s->blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
+                        : s->blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
+                                                      : "";
+    if (camera) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "camera-like capture: even a quiet frame changes about %.0f pixels "
+                 "(10th percentile)%s, more than a quarter of the diff threshold (%.0f); "
+                 "the block test sets its thresholds from the capture's own noise",
+                 floor, after, d->diff_limit);
+        return SETTLE_T_BLOCKS;
+    }
+    /* a phone's picture (portrait): its own recorder re-codes it; HDMI and
+     * desktop captures (landscape) keep diff, as before the block test */
+    int64_t df = settled_at(d, SETTLE_T_DIFF, frames), bf = settled_at(d, blk, frames);
+    if (d->portrait && bf < df && d->last_hard <= bf) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "re-encoded phone picture or status-bar changes: after frame %lld every change "
+                 "diff counts is faint (many pixels by a few levels: an encoder re-coding)%s, "
+                 "which the block test does not count",
+                 (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
+        return blk;
+    }
+    snprintf(d->reason, sizeof(d->reason),
+             "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+             "within a quarter of the diff threshold (%.0f)",
+             isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+    return SETTLE_T_DIFF;
+}
+
+/* Why no start was found. */
+static void no_start(const SettleDecide *d, const SettleCaptureEnd *e, char *msg, size_t len)
+{
+    const SettleSettings *s = d->s;
+    switch (s->start) {
+    case SETTLE_START_TIME:
+        snprintf(msg, len, "start time %.3f s is after the last frame (%.3f s)", s->start_time,
+                 e->last_time);
+        break;
+    case SETTLE_START_FIRST_CHANGE:
+        snprintf(msg, len, "no frame changed, so there is no first change to start from");
+        break;
+    case SETTLE_START_MARKER:
+    case SETTLE_START_MARKER_END: {
+        const uint8_t *m = s->marker_rgb;
+        if (s->start == SETTLE_START_MARKER_END && d->marker_first >= 0)
+            snprintf(msg, len, "marker #%02x%02x%02x never ends", m[0], m[1], m[2]);
+        else
+            snprintf(msg, len, "no frame is covered by the marker colour #%02x%02x%02x", m[0],
+                     m[1], m[2]);
+        break;
+    }
+    default:
+        snprintf(msg, len, "no start frame");
+    }
+}
+
+/* The stable frame of tracker t, once the start is known. */
+static int stable_frame(const SettleDecide *d, const SettleTracker *t, const SettleCaptureEnd *e,
+                        SettleResult *r, char *msg, size_t len)
+{
+    const SettleSettings *s = d->s;
+    if (s->settle > 0) {
+        /* the quiet after the last change lasts to the end of the last frame */
+        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
+        if (t->locked < 0 && t->last_change != e->frames - 1 &&
+            e->duration - ref >= s->settle - 1e-9) {
+            r->stable_frame = t->last_change >= 0 ? t->settled : t->start_frame;
+            r->stable_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
+        } else if (t->locked >= 0) {
+            r->stable_frame = t->locked;
+            r->stable_time = t->locked_time;
+        } else {
+            snprintf(msg, len,
+                     "never quiet for %.3f s (--settle): the quiet at the end lasts %.3f s",
+                     s->settle, t->last_change == e->frames - 1 ? 0.0 : e->duration - ref);
+            return SETTLE_ERR_NOT_STABLE;
+        }
+    } else if (t->last_change < 0) {
+        r->stable_frame = t->start_frame;
+        r->stable_time = t->start_frame_time;
+    } else if (t->last_change == e->frames - 1) {
+        snprintf(msg, len, "the picture still changes in the last frame (%.3f s)", e->last_time);
+        return SETTLE_ERR_NOT_STABLE;
+    } else {
+        r->stable_frame = t->settled;
+        r->stable_time = t->settled_time;
+    }
+    return 0;
+}
+
+int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
+                         size_t len)
+{
+    int which = choose_method(d, r->noise_floor, e->frames);
+    d->which = which;
+    r->method = which == SETTLE_T_DIFF      ? SETTLE_METHOD_DIFF
+                : which == SETTLE_T_ENTROPY ? SETTLE_METHOD_ENTROPY
+                                            : SETTLE_METHOD_BLOCKS;
+    r->method_reason = d->reason;
+    const SettleTracker *t = &d->tr[which];
+    r->start_frame = t->start_frame;
+    r->start_time = t->start_time;
+    r->stable_frame = -1;
+    r->stable_time = r->load_time = r->quiet_tail = NAN;
+    r->first_visual_change = r->last_visual_change = NAN;
+    if (e->frames < 2) {
+        snprintf(msg, len, "%s: nothing to compare",
+                 e->frames ? "only one video frame" : "no video frames decoded");
+        return SETTLE_ERR_TOO_SHORT;
+    }
+    if (t->start_frame < 0) {
+        no_start(d, e, msg, len);
+        return SETTLE_ERR_NO_START;
+    }
+    if (t->first_change >= 0) {
+        r->first_visual_change = t->first_change_time - t->start_time;
+        r->last_visual_change = t->last_change_time - t->start_time;
+    }
+    int ret = stable_frame(d, t, e, r, msg, len);
+    if (r->stable_frame >= 0) {
+        r->load_time = r->stable_time - r->start_time;
+        if (r->load_time < 0)
+            r->load_time = 0; /* --start SECONDS between two frames, after the last change */
+        r->quiet_tail = e->duration - r->stable_time;
+    }
+    return ret;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The decide stage: from the measures alone (records), the noise floor, the
+ * codec refresh filter, the start rules, the two stability trackers (diff and
+ * entropy, side by side so that the method can be chosen at the end without a
+ * second pass), the choice of the method and the stable frame.
+ */
+#ifndef SETTLE_DECIDE_H
+#define SETTLE_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "settle/settle.h"
+#include "record.h"
+
+#define SETTLE_MAX_WINDOW 120
+/* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
+#define SETTLE_FLOOR_BINS (64 + 16 * 40)
+
+/* The stability decision for one method, fed frame by frame. */
+typedef struct SettleTracker {
+    int64_t start_frame;   /* -1 until the start is found */
+    double start_time;     /* the start: --start SECONDS, or the start frame's time */
+    double start_frame_time;
+    int64_t first_change;  /* first non-quiet frame after the start, -1 if none */
+    double first_change_time;
+    int64_t last_change;   /* last non-quiet frame after the start, -1 if none */
+    double last_change_time;
+    int64_t settled;       /* the frame showing the picture last_change settled on */
+    double settled_time;
+    int64_t locked;        /* --settle: the stable frame once found, else -1 */
+    double locked_time;
+    int64_t last_frame;
+} SettleTracker;
+
+typedef struct SettleHistory {
+    int64_t index;
+    double time;
+    double entropy;
+} SettleHistory;
+
+typedef struct SettleDecide {
+    const SettleSettings *s;
+    double diff_limit;     /* effective diff threshold in pixels */
+    int64_t refresh_limit; /* most strongly-changed pixels a codec refresh may have */
+
+    /* entropy history since the start or the last codec refresh */
+    SettleHistory ring[SETTLE_MAX_WINDOW];
+    int ring_len, ring_pos;
+
+    int64_t marker_first;      /* frame index, -1 when not seen */
+    int64_t common_start;      /* start for rules that do not depend on the method */
+    double common_start_time;
+
+    SettleTracker tr[SETTLE_T_COUNT]; /* one for each way of telling a change */
+    int which;                 /* the tracker decided on */
+    /* the block test: what auto needs to know of it */
+    int portrait;              /* the measured rectangle is taller than wide (a phone) */
+    int bar_rows;              /* rows of blocks judged apart at the top */
+    int64_t bar_frames;        /* frames in which only the top band changed */
+    int64_t faint_frames;      /* diff changes that the block test judged not content */
+    int64_t last_hard;         /* last strong diff change not only in the top band */
+    uint64_t floor_hist[SETTLE_FLOOR_BINS];
+    int64_t floor_n;
+    int64_t refreshes;
+    int since_event;           /* frames since a faint keyframe */
+    char reason[256];          /* why the method was chosen */
+} SettleDecide;
+
+/* Readies d for a new capture under settings s (kept by pointer: they must
+ * outlive d's use). */
+void settle_decide_begin(SettleDecide *d, const SettleSettings *s);
+
+/* The thresholds that depend on the measured rectangle's npix pixels. */
+void settle_decide_set_area(SettleDecide *d, int64_t npix);
+
+/* The measured rectangle's shape and the block test's top band (rows of
+ * blocks), for the method choice. */
+void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows);
+
+/* Decides on one record, frames in order (first: the capture's first):
+ * fills r->delta, r->refresh and r->quiet, and moves the start and the
+ * trackers on. */
+void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first);
+
+/* The 10th percentile of the changed-pixel counts: what a quiet frame of this
+ * capture looks like; NaN before any. */
+double settle_decide_noise_floor(const SettleDecide *d);
+
+/* What the capture as a whole says. */
+typedef struct SettleCaptureEnd {
+    int64_t frames;        /* records decided on */
+    double last_time;      /* the last frame's time */
+    double duration;       /* to the end of the last frame */
+} SettleCaptureEnd;
+
+/* The decision at the end of the capture: fills r's method, method_reason
+ * (pointing into d, valid until the next settle_decide_begin), start,
+ * stable frame, load time, quiet tail, and the first and last change by the
+ * chosen method. Returns 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or
+ * SETTLE_ERR_NOT_STABLE with the reason in msg (len bytes). */
+/* Whether the capture is camera-like by its noise floor, and whether the
+ * block test leaves the status bar out. */
+int settle_decide_camera(const SettleDecide *d, double floor);
+int settle_decide_bar_left_out(const SettleDecide *d, double floor);
+
+int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
+                         size_t len);
+
+#endif
