@@ -392,9 +392,9 @@ static int stable_frame(const SettleDecide *d, const SettleTracker *t, const Set
     return 0;
 }
 
-int settle_decide_method(SettleDecide *d)
+int settle_decide_method(SettleDecide *d, int64_t frames)
 {
-    return choose_method(d, settle_decide_noise_floor(d));
+    return choose_method(d, settle_decide_noise_floor(d), frames);
 }
 
 int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,

@@ -88,10 +88,10 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first);
  * capture looks like; NaN before any. */
 double settle_decide_noise_floor(const SettleDecide *d);
 
-/* The method the records so far would choose (SETTLE_T_DIFF or
- * SETTLE_T_ENTROPY), for a caller deciding while the pictures arrive; with
+/* The method the records so far (`frames` of them) would choose (a
+ * SETTLE_T_), for a caller deciding while the pictures arrive; with
  * --method auto it can change until the end. */
-int settle_decide_method(SettleDecide *d);
+int settle_decide_method(SettleDecide *d, int64_t frames);
 
 /* What the capture as a whole says. */
 typedef struct SettleCaptureEnd {

@@ -334,11 +334,12 @@ int settle_last_frame(SettleContext *c, SettleFrame *f)
     if (c->state != SETTLE_STATE_RUNNING || c->n == 0 || c->grab)
         return SETTLE_ERR_STATE;
     const SettleRecord *r = &c->last;
-    int which = settle_decide_method(&c->decide);
+    int which = settle_decide_method(&c->decide, c->n);
     *f = (SettleFrame){
         .index = r->index, .time = r->time, .diff_pixels = r->diff, .entropy = r->entropy,
         .entropy_delta = r->delta, .marker = r->marker, .keyframe = r->keyframe,
         .codec_refresh = r->refresh, .quiet = r->quiet[which], .progress = NAN,
+        .block_peak = r->block_peak, .blocks_changed = r->blocks_changed,
     };
     return 0;
 }
