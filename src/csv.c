@@ -66,13 +66,15 @@ static int write_row(void *opaque, const SettleFrame *f)
 {
     const Rows *rows = opaque;
     FILE *out = rows->out;
-    char t[40], e[40], d[40], pr[40];
+    char t[40], e[40], d[40], pr[40], bp[40];
     settle_format_fixed(t, sizeof(t), f->time, 6);
     settle_format_fixed(e, sizeof(e), f->entropy, 6);
     settle_format_fixed(d, sizeof(d), f->entropy_delta, 6);
     settle_format_fixed(pr, sizeof(pr), f->progress, 0);
-    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s", f->index, t, f->diff_pixels,
-                e, d, f->quiet, f->keyframe, f->codec_refresh, pr) < 0)
+    settle_format_fixed(bp, sizeof(bp), f->block_peak, 3);
+    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s,%s,%d", f->index, t,
+                f->diff_pixels, e, d, f->quiet, f->keyframe, f->codec_refresh, pr, bp,
+                f->blocks_changed) < 0)
         return SETTLE_ERR_IO;
     if (rows->marks && marks_cell(rows->marks, f->index, out) < 0)
         return SETTLE_ERR_IO;
@@ -83,7 +85,8 @@ int settle_write_csv(SettleContext *c, FILE *out)
 {
     if (!c || !out)
         return SETTLE_ERR_INVAL;
-    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress", out) < 0 ||
+    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,"
+              "block_peak,blocks_changed", out) < 0 ||
         fputs(c->marks ? ",marks\n" : "\n", out) < 0)
         return SETTLE_ERR_IO;
     Rows rows = { .out = out, .marks = c->marks };

@@ -35,8 +35,18 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->floor_n = 0;
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
-    tracker_init(&d->tr[SETTLE_T_DIFF]);
-    tracker_init(&d->tr[SETTLE_T_ENTROPY]);
+    for (int i = 0; i < SETTLE_T_COUNT; i++)
+        tracker_init(&d->tr[i]);
+    d->which = SETTLE_T_DIFF;
+    d->portrait = d->bar_rows = 0;
+    d->bar_frames = d->faint_frames = 0;
+    d->last_hard = -1;
+}
+
+void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows)
+{
+    d->portrait = h > w;
+    d->bar_rows = bar_rows;
 }
 
 void settle_decide_set_area(SettleDecide *d, int64_t npix)
@@ -221,6 +231,14 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         filter_refresh(d, r, limit);
     r->quiet[SETTLE_T_DIFF] = r->refresh || r->diff <= limit;
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
+    r->quiet[SETTLE_T_BLOCKS] = !r->block_change && !r->block_bar;
+    r->quiet[SETTLE_T_BLOCKS_NOBAR] = !r->block_change;
+    int bar_only = r->block_bar && !r->block_change;
+    d->bar_frames += bar_only;
+    if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)
+        d->faint_frames++;
+    if (!r->quiet[SETTLE_T_DIFF] && r->strong > d->refresh_limit && !bar_only)
+        d->last_hard = r->index;
 
     SettleHistory *hp = &d->ring[d->ring_pos];
     hp->index = r->index;
@@ -236,36 +254,76 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     }
     if (d->common_start < 0)
         common_start(d, r);
-    tracker_frame(d, SETTLE_T_DIFF, r);
-    tracker_frame(d, SETTLE_T_ENTROPY, r);
+    for (int i = 0; i < SETTLE_T_COUNT; i++)
+        tracker_frame(d, i, r);
 }
 
-static int choose_method(SettleDecide *d, double floor)
+/* The frame a tracker settled on, or the capture's length when it never did
+ * (still changing in the last frame). */
+static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
+{
+    const SettleTracker *t = &d->tr[which];
+    if (t->start_frame < 0)
+        return frames;
+    if (t->last_change < 0)
+        return t->start_frame;
+    return t->last_change == frames - 1 ? frames : t->settled;
+}
+
+/* Whether a camera-like capture: a clean one repeats a still picture almost
+ * exactly; a camera's sensor noise changes pixels in every frame. */
+int settle_decide_camera(const SettleDecide *d, double floor)
+{
+    return !(isnan(floor) || floor <= d->diff_limit / 4);
+}
+
+/* Whether the status bar is left out: a portrait screen recording whose top
+ * band changed on its own. */
+int settle_decide_bar_left_out(const SettleDecide *d, double floor)
+{
+    return !settle_decide_camera(d, floor) && d->bar_rows > 0 && d->bar_frames > 0 &&
+           d->s->status_bar;
+}
+
+static int choose_method(SettleDecide *d, double floor, int64_t frames)
 {
     const SettleSettings *s = d->s;
+    int camera = settle_decide_camera(d, floor);
+    int blk = settle_decide_bar_left_out(d, floor) ? SETTLE_T_BLOCKS_NOBAR : SETTLE_T_BLOCKS;
     if (s->method != SETTLE_METHOD_AUTO) {
         snprintf(d->reason, sizeof(d->reason), "chosen with --method %s",
                  settle_method_name(s->method));
-        return s->method == SETTLE_METHOD_DIFF ? SETTLE_T_DIFF : SETTLE_T_ENTROPY;
+        return s->method == SETTLE_METHOD_DIFF      ? SETTLE_T_DIFF
+               : s->method == SETTLE_METHOD_ENTROPY ? SETTLE_T_ENTROPY
+                                                    : blk;
     }
-    /* A clean capture repeats a still picture almost exactly; a camera's
-     * sensor noise changes pixels in every frame. */
-    double clean = d->diff_limit / 4;
     const char *after = s->blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
                         : s->blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
                                                       : "";
-    if (isnan(floor) || floor <= clean) {
+    if (camera) {
         snprintf(d->reason, sizeof(d->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-                 "within a quarter of the diff threshold (%.0f)",
-                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
-        return SETTLE_T_DIFF;
+                 "camera-like capture: even a quiet frame changes about %.0f pixels "
+                 "(10th percentile)%s, more than a quarter of the diff threshold (%.0f); "
+                 "the block test sets its thresholds from the capture's own noise",
+                 floor, after, d->diff_limit);
+        return SETTLE_T_BLOCKS;
+    }
+    /* a phone's picture (portrait): its own recorder re-codes it; HDMI and
+     * desktop captures (landscape) keep diff, as before the block test */
+    int64_t df = settled_at(d, SETTLE_T_DIFF, frames), bf = settled_at(d, blk, frames);
+    if (d->portrait && bf < df && d->last_hard <= bf) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "re-encoded phone picture or status-bar changes: after frame %lld every change "
+                 "diff counts is faint (many pixels by a few levels: an encoder re-coding)%s, "
+                 "which the block test does not count",
+                 (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
+        return blk;
     }
     snprintf(d->reason, sizeof(d->reason),
-             "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
-             "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
-             floor, after, d->diff_limit);
-    return SETTLE_T_ENTROPY;
+             "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+             "within a quarter of the diff threshold (%.0f)",
+             isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+    return SETTLE_T_DIFF;
 }
 
 /* Why no start was found. */
@@ -334,16 +392,19 @@ static int stable_frame(const SettleDecide *d, const SettleTracker *t, const Set
     return 0;
 }
 
-int settle_decide_method(SettleDecide *d)
+int settle_decide_method(SettleDecide *d, int64_t frames)
 {
-    return choose_method(d, settle_decide_noise_floor(d));
+    return choose_method(d, settle_decide_noise_floor(d), frames);
 }
 
 int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
                          size_t len)
 {
-    int which = choose_method(d, r->noise_floor);
-    r->method = which == SETTLE_T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
+    int which = choose_method(d, r->noise_floor, e->frames);
+    d->which = which;
+    r->method = which == SETTLE_T_DIFF      ? SETTLE_METHOD_DIFF
+                : which == SETTLE_T_ENTROPY ? SETTLE_METHOD_ENTROPY
+                                            : SETTLE_METHOD_BLOCKS;
     r->method_reason = d->reason;
     const SettleTracker *t = &d->tr[which];
     r->start_frame = t->start_frame;

@@ -53,7 +53,14 @@ typedef struct SettleDecide {
     int64_t common_start;      /* start for rules that do not depend on the method */
     double common_start_time;
 
-    SettleTracker tr[2];       /* [SETTLE_T_DIFF], [SETTLE_T_ENTROPY] */
+    SettleTracker tr[SETTLE_T_COUNT]; /* one for each way of telling a change */
+    int which;                 /* the tracker decided on */
+    /* the block test: what auto needs to know of it */
+    int portrait;              /* the measured rectangle is taller than wide (a phone) */
+    int bar_rows;              /* rows of blocks judged apart at the top */
+    int64_t bar_frames;        /* frames in which only the top band changed */
+    int64_t faint_frames;      /* diff changes that the block test judged not content */
+    int64_t last_hard;         /* last strong diff change not only in the top band */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;
     int64_t refreshes;
@@ -68,6 +75,10 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s);
 /* The thresholds that depend on the measured rectangle's npix pixels. */
 void settle_decide_set_area(SettleDecide *d, int64_t npix);
 
+/* The measured rectangle's shape and the block test's top band (rows of
+ * blocks), for the method choice. */
+void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows);
+
 /* Decides on one record, frames in order (first: the capture's first):
  * fills r->delta, r->refresh and r->quiet, and moves the start and the
  * trackers on. */
@@ -77,10 +88,10 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first);
  * capture looks like; NaN before any. */
 double settle_decide_noise_floor(const SettleDecide *d);
 
-/* The method the records so far would choose (SETTLE_T_DIFF or
- * SETTLE_T_ENTROPY), for a caller deciding while the pictures arrive; with
+/* The method the records so far (`frames` of them) would choose (a
+ * SETTLE_T_), for a caller deciding while the pictures arrive; with
  * --method auto it can change until the end. */
-int settle_decide_method(SettleDecide *d);
+int settle_decide_method(SettleDecide *d, int64_t frames);
 
 /* What the capture as a whole says. */
 typedef struct SettleCaptureEnd {
@@ -94,6 +105,11 @@ typedef struct SettleCaptureEnd {
  * stable frame, load time, quiet tail, and the first and last change by the
  * chosen method. Returns 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or
  * SETTLE_ERR_NOT_STABLE with the reason in msg (len bytes). */
+/* Whether the capture is camera-like by its noise floor, and whether the
+ * block test leaves the status bar out. */
+int settle_decide_camera(const SettleDecide *d, double floor);
+int settle_decide_bar_left_out(const SettleDecide *d, double floor);
+
 int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
                          size_t len);
 

@@ -27,6 +27,46 @@ static int add_frame(cJSON *o, const char *k, int64_t v)
     return add_number(o, k, v >= 0 ? (double)v : NAN);
 }
 
+/* What the block test measured, and the status bar it left out. */
+static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
+{
+    if (!measured)
+        return !cJSON_AddNullToObject(o, "blocks") || !cJSON_AddNullToObject(o, "status_bar");
+    cJSON *b = cJSON_AddObjectToObject(o, "blocks");
+    cJSON *noise = b ? cJSON_AddArrayToObject(b, "noise") : NULL;
+    cJSON *thr = b ? cJSON_AddArrayToObject(b, "threshold") : NULL;
+    if (!noise || !thr)
+        return -1;
+    for (int l = 0; l < 8; l++) {
+        cJSON *n = isfinite(r->block_noise[l]) ? cJSON_CreateNumber(r->block_noise[l]) : cJSON_CreateNull();
+        cJSON *t = isfinite(r->block_threshold[l]) ? cJSON_CreateNumber(r->block_threshold[l])
+                                                   : cJSON_CreateNull();
+        if (!cJSON_AddItemToArray(noise, n) || !cJSON_AddItemToArray(thr, t))
+            return -1;
+    }
+    int bad = add_number(b, "gain_min", r->gain_min);
+    bad |= add_number(b, "gain_max", r->gain_max);
+    bad |= add_number(b, "row_offset_max", r->row_offset_max);
+    bad |= add_number(b, "faint_frames", (double)r->faint_frames);
+    cJSON *s = cJSON_AddObjectToObject(o, "status_bar");
+    if (!s)
+        return -1;
+    bad |= !cJSON_AddBoolToObject(s, "left_out", r->status_bar);
+    bad |= add_number(s, "y", r->status_bar_h > 0 ? r->status_bar_y : NAN);
+    bad |= add_number(s, "height", r->status_bar_h > 0 ? r->status_bar_h : NAN);
+    bad |= add_number(s, "changed_frames", (double)r->status_bar_frames);
+    const char *why = "not a portrait screen recording";
+    if (r->status_bar)
+        why = "left out: a portrait screen recording whose top band (where phones draw the clock, "
+              "battery and recording indicator) changed on its own";
+    else if (r->status_bar_h > 0 && r->status_bar_frames == 0)
+        why = "kept: the top band never changed on its own";
+    else if (r->status_bar_h > 0)
+        why = keep ? "kept: --status-bar keep" : "kept: the method in use measures the whole picture";
+    bad |= !cJSON_AddStringToObject(s, "reason", why);
+    return bad ? -1 : 0;
+}
+
 int settle_write_json(SettleContext *c, FILE *out)
 {
     if (!c || !out)
@@ -81,6 +121,7 @@ int settle_write_json(SettleContext *c, FILE *out)
     }
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
+    bad |= add_blocks(o, r, measured, !c->s.status_bar);
     bad |= !cJSON_AddStringToObject(o, "status", c->state == SETTLE_STATE_FINISHED || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)

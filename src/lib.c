@@ -58,6 +58,7 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     if (ret < 0)
         return ret;
     settle_decide_set_area(&c->decide, c->measure.npix);
+    settle_decide_set_shape(&c->decide, w, h, c->measure.blocks.bar_rows);
     if (c->s.visual_metrics) {
         if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile, &c->dsp) < 0)
             return SETTLE_ERR_NOMEM;
@@ -343,11 +344,12 @@ int settle_last_frame(SettleContext *c, SettleFrame *f)
     if (c->state != SETTLE_STATE_RUNNING || c->n == 0 || c->grab)
         return SETTLE_ERR_STATE;
     const SettleRecord *r = &c->last;
-    int which = settle_decide_method(&c->decide);
+    int which = settle_decide_method(&c->decide, c->n);
     *f = (SettleFrame){
         .index = r->index, .time = r->time, .diff_pixels = r->diff, .entropy = r->entropy,
         .entropy_delta = r->delta, .marker = r->marker, .keyframe = r->keyframe,
         .codec_refresh = r->refresh, .quiet = r->quiet[which], .progress = NAN,
+        .block_peak = r->block_peak, .blocks_changed = r->blocks_changed,
     };
     return 0;
 }
@@ -388,6 +390,28 @@ static void visual_finish(SettleContext *c, double out[6])
     }
     out[0] = v->first_change >= 0 ? v->first_change_time - v->start_time : 0;
     out[1] = v->first_change >= 0 ? v->last_change_time - v->start_time : 0;
+}
+
+/* What the block test measured, for the result. */
+static void block_result(SettleContext *c, SettleResult *r)
+{
+    const SettleBlocks *b = &c->measure.blocks;
+    const SettleDecide *d = &c->decide;
+    int on = b->sum != NULL;
+    r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR;
+    r->status_bar_y = 0;
+    r->status_bar_h = on && b->bar_rows > 0 && !settle_decide_camera(d, r->noise_floor)
+                          ? b->bar_rows * SETTLE_BLOCK : 0;
+    r->status_bar_frames = d->bar_frames;
+    for (int l = 0; l < 8; l++) {
+        double nz = on ? settle_blocks_noise(b, l) : -1;
+        r->block_noise[l] = nz < 0 ? NAN : nz;
+        r->block_threshold[l] = nz < 0 ? NAN : settle_blocks_threshold(b, l);
+    }
+    r->gain_min = on ? b->gain_min : NAN;
+    r->gain_max = on ? b->gain_max : NAN;
+    r->row_offset_max = on ? b->row_max : NAN;
+    r->faint_frames = d->faint_frames;
 }
 
 int settle_finish(SettleContext *c, const SettleResult **out)
@@ -434,6 +458,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     int ret = settle_decide_finish(&c->decide, &end, r, msg, sizeof(msg));
     if (ret < 0)
         set_message(c, ret, msg);
+    block_result(c, r);
     if (c->visual_on && c->n >= 2 && r->start_frame >= 0) {
         r->first_visual_change = visual[0];
         r->last_visual_change = visual[1];
@@ -462,7 +487,7 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
         return SETTLE_ERR_STATE;
     if (settle_records_rewind(&c->records) < 0)
         return SETTLE_ERR_IO;
-    int which = c->res.method == SETTLE_METHOD_DIFF ? SETTLE_T_DIFF : SETTLE_T_ENTROPY;
+    int which = c->decide.which;
     SettleVisual *v = &c->visual;
     int with_progress = c->visual_on && v->start_frame >= 0 && v->spool && v->spool_ok;
     if (with_progress && (fflush(v->spool) || fseek(v->spool, 0, SEEK_SET)))
@@ -487,6 +512,7 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
             .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
             .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
             .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
+            .block_peak = r.block_peak, .blocks_changed = r.blocks_changed,
         };
         ret = cb(opaque, &f);
         if (ret)

@@ -87,6 +87,11 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h)
         k[0] = x0, k[1] = y0, k[2] = x1 - x0, k[3] = y1 - y0;
     }
     m->mask_pix = masked_pixels(m);
+    /* phones draw their status bar in the top 7.5 % of a portrait picture at most */
+    settle_blocks_free(&m->blocks);
+    int bar = h > w ? (int)(h * 0.075) / SETTLE_BLOCK : 0;
+    if (settle_blocks_init(&m->blocks, w, h, bar) < 0)
+        return SETTLE_ERR_NOMEM;
     m->blur_r = s->blur != SETTLE_BLUR_NONE ? s->blur_radius : 0;
     m->prefilter = m->nmask > 0 || m->blur_r > 0;
     if (m->prefilter) {
@@ -116,6 +121,7 @@ void settle_measure_free(SettleMeasure *m)
     free(m->pre_col);
     m->pre_col = NULL;
     m->prefilter = 0;
+    settle_blocks_free(&m->blocks);
 }
 
 /* Rows [y0, y0 + rows) of the measured rectangle as they are measured: the
@@ -165,6 +171,7 @@ static void measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride
                                                    m->s->marker_tolerance);
         for (int y = 0; y < rows; y++)
             memcpy(m->prev + (size_t)(y0 + y) * m->w * 3, band + y * bs, (size_t)m->w * 3);
+        settle_blocks_rows(&m->blocks, band, bs, y0, rows);
     }
     /* the masked pixels are black in every picture: out of the histogram */
     m->hist[0] -= (uint32_t)m->mask_pix;
@@ -206,6 +213,7 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
                            m->use_marker ? s->marker_rgb : NULL, s->marker_tolerance,
                            m->band_hist + (size_t)i * SETTLE_HIST_BINS, m->hist, m->fresh + i,
                            &dl);
+        settle_blocks_rows(&m->blocks, band, bs, y0, bh);
         r->diff += dl.changed;
         r->strong += dl.strong;
         m->marker_count += dl.marker;
@@ -225,6 +233,14 @@ int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         int ret = measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque, r);
         if (ret < 0)
             return ret;
+    }
+    if (m->blocks.sum) {
+        SettleBlocksFrame bf;
+        settle_blocks_frame(&m->blocks, &bf);
+        r->block_peak = bf.peak;
+        r->blocks_changed = bf.changed;
+        r->block_change = (uint8_t)bf.change;
+        r->block_bar = (uint8_t)bf.change_bar;
     }
     r->entropy = settle_histogram_entropy(m->hist, SETTLE_HIST_BINS);
     if (m->use_marker)

@@ -13,6 +13,7 @@
 
 #include "settle/settle.h"
 #include "kernels.h"
+#include "measure_blocks.h"
 #include "record.h"
 
 /* Rows of a band: the unit in which pictures are compared, converted and measured. */
@@ -46,6 +47,8 @@ typedef struct SettleMeasure {
     uint8_t *pre_src;          /* a band and blur_r rows either side, masked */
     uint8_t *pre_out;          /* the band blurred */
     int *pre_col;              /* the box blur's column sums */
+
+    SettleBlocks blocks;       /* the block test, kept up to date band by band */
 } SettleMeasure;
 
 /* Readies m for pictures of fw x fh under settings s and kernels dsp (both

@@ -11,8 +11,10 @@
 #include "internal.h"
 
 static const SettleOption options[] = {
-    { "method", "auto|diff|entropy",
-      "how a frame is judged quiet; auto chooses diff for clean captures, entropy for camera ones",
+    { "method", "auto|diff|entropy|blocks",
+      "how a frame is judged quiet; blocks = coherent areas changed by more than the capture's "
+      "own noise, drift and flicker; auto chooses blocks for camera-like and re-encoded "
+      "captures, diff for pixel-exact ones, and says why",
       "auto" },
     { "tolerance", "LEVELS",
       "a pixel changed when R, G or B moved by more than this (0-255)", "5" },
@@ -48,6 +50,9 @@ static const SettleOption options[] = {
     { "last-change", "fuzzy|exact",
       "visual metrics: fuzzy = frames within 15% of the last one are the same picture (videos); "
       "exact = any change counts (filmstrips already deduplicated)", "fuzzy" },
+    { "status-bar", "leave-out|keep",
+      "phone screen recordings: the status bar at the top (clock, recording indicator), when it "
+      "changes on its own, is left out of the block test or kept", "leave-out" },
     { "threads", "N", "decoder threads, 0 = libavcodec's choice", "0" },
     { "max-pixels", "PIXELS", "refuse pictures larger than this", "67108864" },
     { NULL, NULL, NULL, NULL },
@@ -62,6 +67,7 @@ void settle_default_settings(SettleSettings *s)
 {
     memset(s, 0, sizeof(*s));
     s->method = SETTLE_METHOD_AUTO;
+    s->status_bar = 1;
     s->tolerance = 5;
     s->diff_threshold = 4096;
     s->diff_threshold_percent = 0;
@@ -292,8 +298,17 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->method = SETTLE_METHOD_DIFF;
         else if (!strcmp(v, "entropy"))
             s->method = SETTLE_METHOD_ENTROPY;
+        else if (!strcmp(v, "blocks"))
+            s->method = SETTLE_METHOD_BLOCKS;
         else
-            return fail(err, errlen, "expected auto, diff or entropy, got '%s'", v);
+            return fail(err, errlen, "expected auto, diff, entropy or blocks, got '%s'", v);
+    } else if (!strcmp(name, "status-bar")) {
+        if (!strcmp(v, "leave-out"))
+            s->status_bar = 1;
+        else if (!strcmp(v, "keep"))
+            s->status_bar = 0;
+        else
+            return fail(err, errlen, "expected leave-out or keep, got '%s'", v);
     } else if (!strcmp(name, "tolerance")) {
         if (parse_int(v, 0, 255, &n))
             return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
@@ -431,6 +446,8 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%s", s->visual_metrics ? "on" : "off");
     else if (!strcmp(name, "last-change"))
         n = snprintf(buf, len, "%s", s->last_change_exact ? "exact" : "fuzzy");
+    else if (!strcmp(name, "status-bar"))
+        n = snprintf(buf, len, "%s", s->status_bar ? "leave-out" : "keep");
     else if (!strcmp(name, "threads"))
         n = snprintf(buf, len, "%d", s->threads);
     else if (!strcmp(name, "max-pixels"))
@@ -444,7 +461,7 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
 {
     if (!s)
         return fail(err, errlen, "no settings");
-    if (s->method < SETTLE_METHOD_AUTO || s->method > SETTLE_METHOD_ENTROPY)
+    if (s->method < SETTLE_METHOD_AUTO || s->method > SETTLE_METHOD_BLOCKS)
         return fail(err, errlen, "--method: unknown method %d", (int)s->method);
     if (s->tolerance < 0 || s->tolerance > 255)
         return fail(err, errlen, "--tolerance: expected levels from 0 to 255, got %d", s->tolerance);
@@ -488,6 +505,8 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--visual-metrics: expected on or off");
     if (s->last_change_exact != 0 && s->last_change_exact != 1)
         return fail(err, errlen, "--last-change: expected fuzzy or exact");
+    if (s->status_bar != 0 && s->status_bar != 1)
+        return fail(err, errlen, "--status-bar: expected leave-out or keep");
     if (s->threads < 0 || s->threads > 256)
         return fail(err, errlen, "--threads: expected a thread count from 0 to 256");
     if (s->max_pixels < 1)
@@ -500,6 +519,7 @@ const char *settle_method_name(SettleMethod m)
     switch (m) {
     case SETTLE_METHOD_DIFF: return "diff";
     case SETTLE_METHOD_ENTROPY: return "entropy";
+    case SETTLE_METHOD_BLOCKS: return "blocks";
     default: return "auto";
     }
 }

@@ -8,7 +8,13 @@
 
 /* The two ways of telling a change, side by side in every record and in the
  * decide stage's trackers. */
-enum { SETTLE_T_DIFF = 0, SETTLE_T_ENTROPY = 1 };
+enum {
+    SETTLE_T_DIFF = 0,
+    SETTLE_T_ENTROPY = 1,
+    SETTLE_T_BLOCKS = 2,       /* the block test (measure_blocks.h) */
+    SETTLE_T_BLOCKS_NOBAR = 3, /* the same, a phone's status bar left out */
+    SETTLE_T_COUNT = 4
+};
 
 typedef struct SettleRecord {
     int64_t index;     /* read: the picture's number from 0 */
@@ -20,7 +26,10 @@ typedef struct SettleRecord {
     double marker;     /* measure: the share of the start marker's colour, 0..1 */
     uint8_t keyframe;  /* read: the decoder says a keyframe */
     uint8_t refresh;   /* decide: a codec refresh, not a change */
-    uint8_t quiet[2];  /* decide: no change, by [SETTLE_T_DIFF] and [SETTLE_T_ENTROPY] */
+    double block_peak; /* measure: the block test's largest residual / threshold */
+    int32_t blocks_changed; /* measure: blocks over their threshold */
+    uint8_t block_change, block_bar; /* measure: content below the top band, in it */
+    uint8_t quiet[SETTLE_T_COUNT]; /* decide: no change, by each SETTLE_T_ */
 } SettleRecord;
 
 #endif

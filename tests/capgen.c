@@ -24,6 +24,7 @@ typedef struct EncoderInfo {
 /* ffv1 codes 4:4:4 so that any size, including 1x1, works. */
 static const EncoderInfo encoders[] = {
     { "libx264",    AV_PIX_FMT_YUV420P, 1 },
+    { "libx265",    AV_PIX_FMT_YUV420P, 1 },
     { "libvpx",     AV_PIX_FMT_YUV420P, 1 },
     { "libvpx-vp9", AV_PIX_FMT_YUV420P, 1 },
     { "mpeg4",      AV_PIX_FMT_YUV420P, 1 },
@@ -102,8 +103,8 @@ static int configure_x264(AVCodecContext *enc, const CapgenSpec *spec)
 {
     int ret;
 
-    /* B-frames would reorder output and make pts != dts; not worth it here. */
-    enc->max_b_frames = 0;
+    /* B-frames reorder the output (pts != dts); only when asked for. */
+    enc->max_b_frames = spec->bframes > 0 ? spec->bframes : 0;
     if ((ret = set_opt(enc, "preset", "veryfast")) < 0 ||
         (ret = set_opt(enc, "forced-idr", "1")) < 0 ||
         (ret = set_opt(enc, "x264-params", "scenecut=0")) < 0)
@@ -112,6 +113,21 @@ static int configure_x264(AVCodecContext *enc, const CapgenSpec *spec)
     if (spec->quality == 0)
         return set_opt_int(enc, "qp", 0);
     return set_opt_int(enc, "crf", spec->quality > 51 ? 51 : spec->quality);
+}
+
+static int configure_x265(AVCodecContext *enc, const CapgenSpec *spec)
+{
+    int ret;
+    char params[96];
+
+    enc->max_b_frames = spec->bframes > 0 ? spec->bframes : 0;
+    snprintf(params, sizeof(params), "scenecut=0:bframes=%d:log-level=error:frame-threads=1:pools=none",
+             enc->max_b_frames);
+    if ((ret = set_opt(enc, "preset", "ultrafast")) < 0 ||
+        (ret = set_opt(enc, "forced-idr", "1")) < 0 ||
+        (ret = set_opt(enc, "x265-params", params)) < 0)
+        return ret;
+    return set_opt_int(enc, "crf", spec->quality < 1 ? 1 : spec->quality > 51 ? 51 : spec->quality);
 }
 
 static int configure_vpx(AVCodecContext *enc, const CapgenSpec *spec, int vp9)
@@ -180,6 +196,8 @@ static int configure_encoder(Writer *w, const AVCodec *codec, const EncoderInfo 
     switch (codec->id) {
     case AV_CODEC_ID_H264:
         return configure_x264(enc, spec);
+    case AV_CODEC_ID_HEVC:
+        return configure_x265(enc, spec);
     case AV_CODEC_ID_VP8:
         return configure_vpx(enc, spec, 0);
     case AV_CODEC_ID_VP9:

@@ -12,7 +12,7 @@ typedef void (*CapgenDraw)(void *opaque, int index, uint8_t *rgb, int stride, in
 
 typedef struct CapgenSpec {
     const char *path;        /* output file; container chosen from the extension: .mp4, .webm, .mkv */
-    const char *encoder;     /* libavcodec encoder name: "libx264", "libvpx", "libvpx-vp9", "ffv1", "mpeg4" */
+    const char *encoder;     /* libavcodec encoder name: "libx264", "libx265", "libvpx", "libvpx-vp9", "ffv1", "mpeg4" */
     int width, height;       /* >= 1; must be even (else AVERROR(EINVAL)) except for ffv1, which codes yuv444p and takes any size */
     int nb_frames;           /* >= 0; 0 writes a valid file with no video frames (use .mp4: libavformat 5.1 cannot open a Matroska file without frames) */
     int fps;                 /* constant frame rate when time_ms == NULL (default 30 when 0) */
@@ -22,6 +22,7 @@ typedef struct CapgenSpec {
                               * libvpx/libvpx-vp9 keep a fixed cadence (0, gop, 2*gop...) around forced keyframes, libx264/mpeg4 count from the last keyframe;
                               * ffv1 ignores `keyframes`: with gop 0 every frame is a keyframe, else every gop-th */
     int quality;             /* 0 = (near) lossless / very high quality; larger = worse: for libx264 it is the CRF/QP (0..51), for libvpx/libvpx-vp9 the crf/qmin-qmax (0..63), for mpeg4 the qscale (1..31); ignored for ffv1 */
+    int bframes;             /* libx264 and libx265: most B-frames in a row (as capture programs write); 0 = none (pts == dts) */
     int rotation;            /* degrees clockwise a player must turn the picture: a display matrix on the stream, as phones write; 0 = none */
     CapgenDraw draw;
     void *opaque;

@@ -129,7 +129,7 @@ expect_exit "bad jobs" 64 "$settle" analyze --jobs 0 A/A-01.mkv
 
 # --per-frame CSV beside the JSON; --json aggregate is in input order with --jobs
 expect_exit "per-frame" 0 "$settle" analyze -q -o res-pf --per-frame --jobs 2 --json all.json A/A-0[1-4].mkv
-[ "$(ls res-pf/*.csv | wc -l)" -eq 4 ] && [ "$(head -1 res-pf/A-01-*.csv)" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress" ]
+[ "$(ls res-pf/*.csv | wc -l)" -eq 4 ] && [ "$(head -1 res-pf/A-01-*.csv)" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,block_peak,blocks_changed" ]
 check $? "per-frame CSV beside each JSON"
 sed 's/^{"input":"\([^"]*\)".*/\1/' all.json | diff - <(ls A/A-0[1-4].mkv) >/dev/null
 check $? "aggregate JSON in input order"

@@ -18,7 +18,7 @@ check $? "summary line: $(cat "$tmp/out")"
 
 LC_ALL=de_DE.UTF-8 "$settle" analyze -q --csv "$tmp/s.csv" --json "$tmp/s.json" "$sample"
 check $? "csv and json written"
-[ "$(head -1 "$tmp/s.csv")" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress" ]
+[ "$(head -1 "$tmp/s.csv")" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,block_peak,blocks_changed" ]
 check $? "csv header"
 frames=$(sed -n 's/.*"frames":\([0-9]*\).*/\1/p' "$tmp/s.json")
 [ "$(($(wc -l <"$tmp/s.csv") - 1))" -eq "$frames" ]

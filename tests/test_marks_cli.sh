@@ -69,10 +69,10 @@ fi
 # the per-frame CSV: a last column naming the marks on each frame
 expect_exit "per-frame csv with marks" 0 "$settle" analyze -q --start first-change --marks logcat.txt \
   --csv f.csv --json f.json "$sample"
-[ "$(head -1 f.csv)" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,marks" ]
+[ "$(head -1 f.csv)" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,block_peak,blocks_changed,marks" ]
 check $? "per-frame csv: the marks column"
-[ "$(grep -v ',$' f.csv | tail -n +2 | cut -d, -f1,10 | tr '\n' '|')" = "45,Displayed com.example.app/.MainActivity|60,Fully drawn com.example.app/.MainActivity|" ]
-check $? "per-frame csv: Displayed on frame 45, Fully drawn on 60: $(grep -v ',$' f.csv | cut -d, -f1,10 | tr '\n' '|')"
+[ "$(grep -v ',$' f.csv | tail -n +2 | cut -d, -f1,12 | tr '\n' '|')" = "45,Displayed com.example.app/.MainActivity|60,Fully drawn com.example.app/.MainActivity|" ]
+check $? "per-frame csv: Displayed on frame 45, Fully drawn on 60: $(grep -v ',$' f.csv | cut -d, -f1,12 | tr '\n' '|')"
 if command -v gnuplot >/dev/null; then
   # settle plot draws the marks from the JSON result beside the CSV
   expect_exit "settle plot of that csv" 0 "$settle" plot f.csv -o f.png

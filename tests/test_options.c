@@ -100,7 +100,7 @@ static void test_invalid_values(void **state)
     expect_invalid("tolerance", "5x", "expected levels");
     expect_invalid("entropy-threshold", "nan", "expected bits");
     expect_invalid("window", "0", "expected frames from 1");
-    expect_invalid("method", "magic", "expected auto, diff or entropy");
+    expect_invalid("method", "magic", "expected auto, diff, entropy or blocks");
     expect_invalid("start", "marker:#12345", "expected a colour");
     expect_invalid("start", "marker-end:orange!", "expected a colour");
     expect_invalid("start", "-1", "expected first-frame");

@@ -73,9 +73,15 @@ enum {
 SETTLE_API const char *settle_strerror(int err);
 
 typedef enum SettleMethod {
-    SETTLE_METHOD_AUTO = 0, /* choose from the capture: diff for clean captures, entropy for camera ones */
+    SETTLE_METHOD_AUTO = 0, /* choose from the capture (see SettleResult.method_reason): blocks for
+                             * camera-like captures; for clean ones diff, or blocks when every
+                             * change diff sees after the block test's stable frame is faint (an
+                             * encoder re-coding) or lies only in the status bar */
     SETTLE_METHOD_DIFF,     /* quiet when diff_pixels <= the diff threshold */
-    SETTLE_METHOD_ENTROPY   /* quiet when entropy_delta <= the entropy threshold */
+    SETTLE_METHOD_ENTROPY,  /* quiet when entropy_delta <= the entropy threshold */
+    SETTLE_METHOD_BLOCKS    /* quiet unless a coherent area of 16x16 blocks changed by more than
+                             * the capture's own noise allows, once exposure and white-balance
+                             * drift and flicker are taken out (src/measure_blocks.h) */
 } SettleMethod;
 
 typedef enum SettleStart {
@@ -199,9 +205,15 @@ typedef struct SettleSettings {
      * It must be quick; it must not call into this context. */
     void (*progress_cb)(void *opaque, double time, double duration, int64_t frames);
     void *progress_opaque;
+    /* Phone screen recordings (a portrait picture that is not camera-like):
+     * the top 7.5 % (whole 16-row blocks), where the system draws its status
+     * bar (clock, battery, a pulsing recording indicator), is left out of the
+     * block test when it changed on its own in some frame. 1 (default): left
+     * out (reported in SettleResult.status_bar_*); 0: kept. */
+    int status_bar;
     /* Room for settings added later without changing the structure's size
      * (callers allocate it): zeroed by settle_default_settings, leave it so. */
-    uint8_t reserved[64];
+    uint8_t reserved[60];
 } SettleSettings;
 
 /* Fills `s` with the defaults documented above. */
@@ -261,6 +273,9 @@ typedef struct SettleFrame {
     int quiet;            /* quiet under the method in use */
     double progress;      /* visual progress, 0..100 (whole percent), NaN when visual
                            * metrics are off or the frame is before the start */
+    double block_peak;    /* the block test: the largest block residual over its threshold
+                           * (above 1: that block changed; 0 for frame 0) */
+    int blocks_changed;   /* the block test: blocks over their threshold */
 } SettleFrame;
 
 /* The outcome of one analysis. Valid until the next analysis starts on the
@@ -307,6 +322,22 @@ typedef struct SettleResult {
                                  * stored picture to show it (a phone's display matrix); 0 when
                                  * none. The analysis uses the stored picture: rotating it would
                                  * change no pixel count. */
+    /* The status bar of a phone screen recording: status_bar is 1 when rows
+     * status_bar_y .. status_bar_y + status_bar_h - 1 of the measured
+     * rectangle were left out, 0 when none was found or it was kept
+     * (status_bar_frames then tells whether one was seen). */
+    int status_bar;
+    int status_bar_y, status_bar_h;
+    int64_t status_bar_frames;  /* frames in which only those rows changed */
+    /* The block test's noise model (method blocks, measured whatever the
+     * method): per brightness level (8 levels of 32, by the reference's
+     * luma) the estimated median residual of a block mean, in levels, and
+     * the threshold it gave; NaN for levels the capture did not show. */
+    double block_noise[8], block_threshold[8];
+    double gain_min, gain_max;  /* luma gain against the reference: exposure drift taken out */
+    double row_offset_max;      /* largest row offset taken out (rolling-shutter flicker), levels */
+    int64_t faint_frames;       /* frames diff counts as a change that the block test judged
+                                 * not content (encoder re-codes, noise, drift) */
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */

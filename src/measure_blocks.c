@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "measure_blocks.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settle/settle.h"
+
+/* Bounds of what passes for the camera: beyond them a change of the whole
+ * picture is content (a splash replaced by a page, a dimmed backdrop). */
+#define GAIN_LO 0.6
+#define GAIN_HI 1.6
+#define OFFSET_MAX 40.0
+/* row offsets (a rolling shutter's flicker): at most this many times the
+ * noise, and never more than ROW_CAP levels */
+#define ROW_NOISE 4.0
+#define ROW_CAP 8.0
+/* the noise is this percentile of the frames' median residuals */
+#define NOISE_PERCENTILE 0.3
+/* a brightness level's median counts once it has this many blocks in a frame */
+#define LEVEL_MIN_BLOCKS 8
+/* blocks that stayed under their threshold follow the picture by 1/LEAK a frame */
+#define LEAK 8.0
+/* an encoder's re-coding (a keyframe, a refresh, B-frames catching up) moves
+ * every block a little: a block counts against SPREAD times the frame's own
+ * median residual, when that is larger than the noise model's threshold */
+#define SPREAD 6.0
+
+int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
+{
+    memset(b, 0, sizeof(*b));
+    if (w < 1 || h < 1)
+        return SETTLE_ERR_INVAL;
+    b->w = w;
+    b->h = h;
+    b->bw = (w + SETTLE_BLOCK - 1) / SETTLE_BLOCK;
+    b->bh = (h + SETTLE_BLOCK - 1) / SETTLE_BLOCK;
+    b->nb = b->bw * b->bh;
+    b->bar_rows = bar_rows < 0 ? 0 : bar_rows >= b->bh ? 0 : bar_rows;
+    size_t n = (size_t)b->nb;
+    b->sum = calloc(n * 3, sizeof(*b->sum));
+    b->ref = calloc(n * 3, sizeof(*b->ref));
+    b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
+    b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
+    if (!b->sum || !b->ref || !b->res || !b->scratch) {
+        settle_blocks_free(b);
+        return SETTLE_ERR_NOMEM;
+    }
+    for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++)
+        b->noise[l] = -1;
+    b->noise_all = -1;
+    b->gain_min = b->gain_max = 1;
+    return 0;
+}
+
+void settle_blocks_free(SettleBlocks *b)
+{
+    free(b->sum);
+    free(b->ref);
+    free(b->res);
+    free(b->scratch);
+    b->sum = b->ref = b->res = b->scratch = NULL;
+}
+
+void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int y0, int rows)
+{
+    uint32_t acc[3 * 256];
+    int by = y0 / SETTLE_BLOCK;
+    if (by >= b->bh || rows < 1)
+        return;
+    for (int bx0 = 0; bx0 < b->bw; bx0 += 256) {
+        int nbx = b->bw - bx0 < 256 ? b->bw - bx0 : 256;
+        memset(acc, 0, sizeof(acc));
+        int x0 = bx0 * SETTLE_BLOCK, x1 = x0 + nbx * SETTLE_BLOCK;
+        x1 = x1 > b->w ? b->w : x1;
+        for (int y = 0; y < rows; y++) {
+            const uint8_t *p = rgb + (ptrdiff_t)y * stride + 3 * x0;
+            uint32_t *a = acc;
+            for (int x = x0; x < x1; x += SETTLE_BLOCK, a += 3) {
+                int end = x + SETTLE_BLOCK < x1 ? x + SETTLE_BLOCK : x1;
+                uint32_t r = 0, g = 0, bl = 0;
+                for (int k = x; k < end; k++, p += 3) {
+                    r += p[0];
+                    g += p[1];
+                    bl += p[2];
+                }
+                a[0] += r;
+                a[1] += g;
+                a[2] += bl;
+            }
+        }
+        for (int i = 0; i < nbx; i++) {
+            int x = (bx0 + i) * SETTLE_BLOCK;
+            int cols = b->w - x < SETTLE_BLOCK ? b->w - x : SETTLE_BLOCK;
+            float inv = 1.0f / (float)(cols * rows);
+            float *s = b->sum + 3 * ((size_t)by * b->bw + bx0 + i);
+            s[0] = (float)acc[3 * i] * inv;
+            s[1] = (float)acc[3 * i + 1] * inv;
+            s[2] = (float)acc[3 * i + 2] * inv;
+        }
+    }
+}
+
+/* the k-th smallest of v[0..n) (reorders v) */
+static float select_k(float *v, int n, int k)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float pivot = v[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                float t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[k];
+}
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* cur = a * ref + b for channel c over blocks [from, nb): least squares,
+ * again without the blocks more than 3 median residuals off, bounded. */
+static void fit_channel(SettleBlocks *b, int c, int from, double *ga, double *gb)
+{
+    double a = 1, o = 0;
+    float *tmp = b->scratch;
+    for (int pass = 0; pass < 2; pass++) {
+        double lim = INFINITY;
+        if (pass == 1) {
+            int n = 0;
+            for (int k = from; k < b->nb; k++)
+                tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a * b->ref[3 * k + c] + o));
+            lim = 3.0 * select_k(tmp, n, n / 2);
+            lim = lim < 1.0 ? 1.0 : lim;
+        }
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+        for (int k = from; k < b->nb; k++) {
+            double x = b->ref[3 * k + c], y = b->sum[3 * k + c];
+            if (pass == 1 && fabs(y - (a * x + o)) > lim)
+                continue;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+            n++;
+        }
+        if (n < 4)
+            break;
+        double var = sxx / n - (sx / n) * (sx / n);
+        if (var < 16) { /* a flat picture: an offset says as much */
+            a = 1;
+            o = (sy - sx) / n;
+        } else {
+            a = (sxy / n - (sx / n) * (sy / n)) / var;
+            o = sy / n - a * sx / n;
+        }
+        a = clampd(a, GAIN_LO, GAIN_HI);
+        o = clampd(o, -OFFSET_MAX, OFFSET_MAX);
+    }
+    *ga = a;
+    *gb = o;
+}
+
+/* errors per channel after the gain and offset and the row offsets */
+static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
+{
+    int from = b->bar_rows * b->bw;
+    if (from >= b->nb)
+        from = 0;
+    float *err = b->res + b->nb;
+    double gsum = 0, osum = 0;
+    for (int c = 0; c < 3; c++) {
+        double a, o;
+        fit_channel(b, c, from, &a, &o);
+        gsum += a;
+        osum += o;
+        for (int k = 0; k < b->nb; k++)
+            err[3 * k + c] = b->sum[3 * k + c] - (float)(a * b->ref[3 * k + c] + o);
+    }
+    *gain_out = gsum / 3;
+    double off = osum / 3;
+    b->offset_min = off < b->offset_min ? off : b->offset_min;
+    b->offset_max = off > b->offset_max ? off : b->offset_max;
+    double cap = b->noise_all > 0 ? ROW_NOISE * b->noise_all : 0;
+    cap = cap > ROW_CAP ? ROW_CAP : cap;
+    double rmax = 0;
+    for (int by = 0; by < b->bh && cap > 0; by++) {
+        for (int c = 0; c < 3; c++) {
+            float *row = err + 3 * (size_t)by * b->bw + c;
+            for (int i = 0; i < b->bw; i++)
+                b->scratch[i] = row[3 * i];
+            double m = clampd(select_k(b->scratch, b->bw, b->bw / 2), -cap, cap);
+            rmax = fabs(m) > rmax ? fabs(m) : rmax;
+            for (int i = 0; i < b->bw; i++)
+                row[3 * i] -= (float)m;
+        }
+    }
+    *row_out = rmax;
+}
+
+static int res_bin(float r)
+{
+    int i = (int)(r * 8);
+    return i < 0 ? 0 : i >= SETTLE_BLOCK_RBINS ? SETTLE_BLOCK_RBINS - 1 : i;
+}
+
+static int level_of(const float *ref)
+{
+    int l = (int)((ref[0] + 2 * ref[1] + ref[2]) / 4 / (256.0 / SETTLE_BLOCK_LEVELS));
+    return l < 0 ? 0 : l >= SETTLE_BLOCK_LEVELS ? SETTLE_BLOCK_LEVELS - 1 : l;
+}
+
+static int hist_rank(const uint32_t *h, uint32_t rank)
+{
+    uint32_t seen = 0;
+    for (int i = 0; i < SETTLE_BLOCK_RBINS; i++) {
+        seen += h[i];
+        if (seen > rank)
+            return i;
+    }
+    return SETTLE_BLOCK_RBINS - 1;
+}
+
+/* learns this frame's median residual per brightness level */
+static void learn_noise(SettleBlocks *b)
+{
+    uint32_t count[SETTLE_BLOCK_LEVELS] = { 0 }, all[SETTLE_BLOCK_RBINS] = { 0 };
+    memset(b->frame_hist, 0, sizeof(b->frame_hist));
+    for (int k = 0; k < b->nb; k++) {
+        int l = level_of(b->ref + 3 * k), bin = res_bin(b->res[k]);
+        b->frame_hist[l][bin]++;
+        all[bin]++;
+        count[l]++;
+    }
+    for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++) {
+        if (count[l] < LEVEL_MIN_BLOCKS)
+            continue;
+        b->med_hist[l][hist_rank(b->frame_hist[l], count[l] / 2)]++;
+        b->med_n[l]++;
+        b->noise[l] = (hist_rank(b->med_hist[l], (uint32_t)(b->med_n[l] * NOISE_PERCENTILE)) + 0.5) / 8;
+    }
+    b->all_hist[hist_rank(all, (uint32_t)b->nb / 2)]++;
+    b->all_n++;
+    b->noise_all = (hist_rank(b->all_hist, (uint32_t)(b->all_n * NOISE_PERCENTILE)) + 0.5) / 8;
+}
+
+static double threshold(const SettleBlocks *b, int l)
+{
+    double n = b->noise[l] >= 0 ? b->noise[l] : b->noise_all;
+    double t = SETTLE_BLOCK_K * n;
+    return t > SETTLE_BLOCK_MIN ? t : SETTLE_BLOCK_MIN;
+}
+
+double settle_blocks_noise(const SettleBlocks *b, int l)
+{
+    return l < 0 || l >= SETTLE_BLOCK_LEVELS ? -1 : b->noise[l];
+}
+
+double settle_blocks_threshold(const SettleBlocks *b, int l)
+{
+    if (l < 0 || l >= SETTLE_BLOCK_LEVELS || b->noise[l] < 0)
+        return -1;
+    return threshold(b, l);
+}
+
+/* whether block k (over its threshold) has a neighbour over its own in the
+ * same part of the picture (the top band or the rest) */
+static int has_neighbour(const SettleBlocks *b, const float *ratio, int k)
+{
+    int bx = k % b->bw, by = k / b->bw, bar = by < b->bar_rows;
+    for (int dy = -1; dy <= 1; dy++) {
+        int y = by + dy;
+        if (y < 0 || y >= b->bh || (y < b->bar_rows) != bar)
+            continue;
+        for (int dx = -1; dx <= 1; dx++) {
+            int x = bx + dx;
+            if ((dx || dy) && x >= 0 && x < b->bw && ratio[y * b->bw + x] > 1)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->gain = 1;
+    b->frames++;
+    if (!b->have_ref) {
+        memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
+        b->have_ref = 1;
+        return;
+    }
+    double gain, rows;
+    compensate(b, &gain, &rows);
+    out->gain = gain;
+    b->gain_min = gain < b->gain_min ? gain : b->gain_min;
+    b->gain_max = gain > b->gain_max ? gain : b->gain_max;
+    b->row_max = rows > b->row_max ? rows : b->row_max;
+    const float *err = b->res + b->nb;
+    for (int k = 0; k < b->nb; k++) {
+        float m = fabsf(err[3 * k]);
+        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
+        b->res[k] = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
+    }
+    learn_noise(b);
+    /* the residual as a share of its threshold, in scratch */
+    float *ratio = b->scratch;
+    for (int k = 0; k < b->nb; k++)
+        ratio[k] = (float)(b->res[k] / threshold(b, level_of(b->ref + 3 * k)));
+    /* the frame's median share: over 1, the whole picture changed (content);
+     * under it, what moved every block is the encoder or the light, and a
+     * block must stand out of it */
+    float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
+    memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
+    double med = select_k(tmp, b->nb, b->nb / 2);
+    out->spread = med;
+    double scale = med <= 1 && SPREAD * med > 1 ? SPREAD * med : 1;
+    for (int k = 0; k < b->nb; k++) {
+        ratio[k] = (float)(ratio[k] / scale);
+        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
+    }
+    for (int k = 0; k < b->nb; k++) {
+        if (ratio[k] <= 1)
+            continue;
+        out->changed++;
+        if (ratio[k] > 2 || has_neighbour(b, ratio, k)) {
+            if (k / b->bw < b->bar_rows)
+                out->change_bar = 1;
+            else
+                out->change = 1;
+        }
+    }
+    if (out->change || out->change_bar) {
+        memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
+        return;
+    }
+    for (int k = 0; k < b->nb; k++) {
+        if (ratio[k] > 1)
+            continue;
+        for (int c = 0; c < 3; c++)
+            b->ref[3 * k + c] += (b->sum[3 * k + c] - b->ref[3 * k + c]) / (float)LEAK;
+    }
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The block change test: tells a content change from everything else a
+ * camera or an encoder does to a still picture.
+ *
+ * The picture is reduced to the mean R, G, B of blocks of
+ * SETTLE_BLOCK x SETTLE_BLOCK pixels (kept up to date band by band, so that
+ * bands the decoder says did not change cost nothing). Each frame is compared
+ * with a reference: the picture at the last change, which follows slow
+ * changes of single blocks. Before comparing, what a camera does to the
+ * whole picture is taken out:
+ *   - exposure and white-balance drift: a gain and an offset per channel,
+ *     fitted to the blocks that did not change (two rounds of least squares,
+ *     outliers dropped), bounded so that no real change of the whole
+ *     picture (a splash replaced by a page) passes for one;
+ *   - mains flicker seen by a rolling shutter: an offset per row of blocks
+ *     (their median), bounded by a few times the noise, so that a line of
+ *     content is never taken for it.
+ * What remains is compared with the capture's own noise, estimated from
+ * the frames read so far per brightness level (8 levels of the reference's
+ * luma): a low percentile over the frames of each frame's median residual.
+ * A block changed when its residual exceeds SETTLE_BLOCK_K times that noise
+ * and at least SETTLE_BLOCK_MIN levels. Encoder refinement (many pixels by a
+ * few levels, spread over the picture, on any frame type) moves block means
+ * by less than that; content changes coherent areas by a lot: the frame
+ * changed when a block changed by twice its threshold or two neighbouring
+ * blocks changed.
+ *
+ * The top rows of a portrait picture (bar_rows rows of blocks, where phones
+ * draw their status bar) are judged apart, so that the caller can leave them
+ * out when they change on their own.
+ */
+#ifndef SETTLE_MEASURE_BLOCKS_H
+#define SETTLE_MEASURE_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SETTLE_BLOCK 16
+/* brightness levels of the noise model */
+#define SETTLE_BLOCK_LEVELS 8
+/* residual histogram: steps of 1/8 level up to 64 levels */
+#define SETTLE_BLOCK_RBINS 512
+/* a block changed by more than max(K x noise, MIN) levels. MIN: an
+ * encoder's keyframe or refresh at CRF 28-33 moves the mean of a textured
+ * block by 5 to 11 levels where the P-frames before it copied the picture
+ * (no noise to learn from); content moves the blocks it touches by 25 to
+ * 200 (measured on the scripts/accuracy grid and the real captures) */
+#define SETTLE_BLOCK_K 6.0
+#define SETTLE_BLOCK_MIN 10.0
+
+typedef struct SettleBlocks {
+    int w, h;          /* the measured picture */
+    int bw, bh, nb;    /* blocks across, down, in all */
+    int bar_rows;      /* rows of blocks judged apart at the top (0: none) */
+    float *sum;        /* nb * 3: the current picture's block means */
+    float *ref;        /* nb * 3: the reference */
+    float *res;        /* nb: scratch, the residual of each block */
+    float *scratch;    /* max(bw, nb) floats */
+    int have_ref;
+    uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
+    uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */
+    uint32_t med_n[SETTLE_BLOCK_LEVELS];
+    uint32_t all_hist[SETTLE_BLOCK_RBINS]; /* per-frame medians of all levels */
+    uint32_t all_n;
+    double noise[SETTLE_BLOCK_LEVELS]; /* the estimate (a median residual), -1 = no data */
+    double noise_all;
+    /* what the capture showed, for the result */
+    double gain_min, gain_max;         /* the fitted luma gain against the reference */
+    double offset_min, offset_max;
+    double row_max;                    /* largest row offset taken out */
+    /* the light on frames judged quiet: a screen recording repeats its
+     * picture (gain 1, offset 0); a camera's exposure, white balance and
+     * flicker move them */
+    double quiet_gain_min, quiet_gain_max, quiet_offset_min, quiet_offset_max;
+    int64_t frames;
+} SettleBlocks;
+
+/* The verdict on one frame. */
+typedef struct SettleBlocksFrame {
+    int change;        /* a content change below the top band */
+    int change_bar;    /* a change within the top band */
+    int changed;       /* blocks over their threshold, in all */
+    double peak;       /* largest residual / threshold */
+    double spread;     /* the frame's median residual / threshold */
+    double gain;       /* luma gain fitted against the reference */
+} SettleBlocksFrame;
+
+/* Sets up for w x h pictures; bar_rows rows of blocks at the top judged
+ * apart (0: none). Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_free
+ * is still safe). */
+int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows);
+void settle_blocks_free(SettleBlocks *b);
+
+/* Recomputes the block means of rows [y0, y0 + rows) of the picture, whose
+ * first row rgb points to; y0 is
+ * a multiple of SETTLE_BLOCK and rows is SETTLE_BLOCK or what is left of the
+ * picture. Rows not sent keep their means from the previous picture. */
+void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int y0, int rows);
+
+/* Judges the picture whose rows were sent against the reference, learns
+ * the noise from it and updates the reference. The first picture only
+ * becomes the reference. */
+void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out);
+
+/* The noise estimate of brightness level l (0..SETTLE_BLOCK_LEVELS-1) as a
+ * median residual in levels, and the threshold it gives; -1 when the capture
+ * had no block of that brightness. */
+double settle_blocks_noise(const SettleBlocks *b, int l);
+double settle_blocks_threshold(const SettleBlocks *b, int l);
+
+#endif

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The block change test (src/measure_blocks.c) on drawn pictures: sensor
+ * noise that grows with brightness, exposure and white-balance drift,
+ * rolling-shutter flicker and encoder-like refinement must not count; content
+ * appearing must, on its frame; the top band is judged apart. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "measure_blocks.h"
+
+enum { W = 320, H = 480 };
+
+typedef struct Pic {
+    uint8_t px[W * H * 3];
+    uint64_t rng;
+} Pic;
+
+static double gauss(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double a = ((*s >> 11) + 0.5) / 9007199254740992.0;
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    double b = ((*s >> 11) + 0.5) / 9007199254740992.0;
+    return sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
+}
+
+static uint8_t clamp8(double v)
+{
+    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
+}
+
+/* an app-like screen: a dark header, a white body with text bars, a photo;
+ * `extra` draws one more card (the content that appears) */
+static double scene(int x, int y, int c, int extra)
+{
+    if (y < 60)
+        return c == 2 ? 140 : 40;
+    if (x > 20 && x < 300 && y > 80 && y < 200)
+        return 60 + 150.0 * x / W * (c + 1) / 3 + 40.0 * y / H;
+    if (y > 220 && y < 420 && (y % 24) < 6 && (x % 40) < 30 && x > 20 && x < 280)
+        return 30;
+    if (extra && x > 40 && x < 200 && y > 430 && y < 470)
+        return c == 0 ? 220 : 60;
+    return 235;
+}
+
+typedef struct Camera {
+    double gain[3], offset, noise_read, noise_shot;
+    double flicker, phase; /* row offset amplitude (levels) and phase */
+    double refine;         /* share of pixels moved by a few levels */
+    int extra;
+    int bar_pulse;         /* the top rows change */
+} Camera;
+
+static void draw(Pic *p, const Camera *cam, int frame)
+{
+    for (int y = 0; y < H; y++) {
+        double row = cam->flicker * sin(6.283185307179586 * (y / 160.0 + cam->phase));
+        for (int x = 0; x < W; x++)
+            for (int c = 0; c < 3; c++) {
+                double v = scene(x, y, c, cam->extra);
+                if (cam->bar_pulse && y < 16 && x > 16 && x < 80)
+                    v = (frame & 1) ? 230 : 40;
+                v = v * cam->gain[c] + cam->offset + row;
+                double sigma = sqrt(cam->noise_read * cam->noise_read + cam->noise_shot * (v > 0 ? v : 0));
+                v += sigma * gauss(&p->rng);
+                if (cam->refine > 0) {
+                    /* an encoder re-coding: the detailed areas move by a
+                     * few levels, block by block, and single pixels more */
+                    uint32_t h = (uint32_t)(x / 16 * 7919 + y / 16 * 104729 + frame * 31);
+                    if (y > 80 && (h % 100) < cam->refine * 100)
+                        v += (h >> 8 & 1) ? 3.5 : -3.5;
+                    p->rng = p->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+                    if ((p->rng >> 40) % 50 == 0)
+                        v += (p->rng >> 20 & 1) ? 12 : -12;
+                }
+                p->px[(y * W + x) * 3 + c] = clamp8(v);
+            }
+    }
+}
+
+static void send(SettleBlocks *b, const Pic *p)
+{
+    for (int y = 0; y < H; y += SETTLE_BLOCK)
+        settle_blocks_rows(b, p->px + (size_t)y * W * 3, W * 3, y, H - y < SETTLE_BLOCK ? H - y : SETTLE_BLOCK);
+}
+
+static Pic *pic_new(uint64_t seed)
+{
+    Pic *p = calloc(1, sizeof(*p));
+    assert_non_null(p);
+    p->rng = seed;
+    return p;
+}
+
+/* frames 0..n-1 of a camera whose state `step` changes; returns the frames
+ * judged a change (as a bit set of the first 64) */
+typedef void (*Step)(Camera *cam, int frame);
+
+static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes)
+{
+    SettleBlocks b;
+    assert_int_equal(settle_blocks_init(&b, W, H, bar_rows), 0);
+    Pic *p = pic_new(12345);
+    uint64_t changes = 0, bars = 0;
+    for (int f = 0; f < n; f++) {
+        if (step)
+            step(&cam, f);
+        draw(p, &cam, f);
+        send(&b, p);
+        SettleBlocksFrame out;
+        settle_blocks_frame(&b, &out);
+        if (out.change && f < 64)
+            changes |= 1ULL << f;
+        if (out.change_bar && f < 64)
+            bars |= 1ULL << f;
+    }
+    if (bar_changes)
+        *bar_changes = bars;
+    free(p);
+    settle_blocks_free(&b);
+    return changes;
+}
+
+static Camera camera(double read, double shot)
+{
+    Camera c = { .gain = { 1, 1, 1 }, .noise_read = read, .noise_shot = shot };
+    return c;
+}
+
+static void still(Camera *cam, int f)
+{
+    (void)cam;
+    (void)f;
+}
+
+static void appear_at_20(Camera *cam, int f)
+{
+    cam->extra = f >= 20;
+}
+
+/* exposure falls by 15 % over 40 frames, white balance shifts, an offset creeps */
+static void drift(Camera *cam, int f)
+{
+    cam->gain[0] = 1 - 0.15 * f / 40 + 0.03 * f / 40;
+    cam->gain[1] = 1 - 0.15 * f / 40;
+    cam->gain[2] = 1 - 0.15 * f / 40 - 0.04 * f / 40;
+    cam->offset = 6.0 * f / 40;
+    cam->extra = f >= 30;
+}
+
+/* 50 Hz light at 30 fps with a rolling shutter: bands that move */
+/* auto-exposure steps down by 12 % at frame 15 (the white balance with it),
+ * and again up by 8 % at frame 40 */
+static void exposure_step(Camera *cam, int f)
+{
+    double g = f < 15 ? 1 : f < 40 ? 0.88 : 0.95;
+    cam->gain[0] = g * (f < 15 ? 1 : 0.97);
+    cam->gain[1] = g;
+    cam->gain[2] = g * (f < 15 ? 1 : 1.03);
+    cam->extra = f >= 30;
+}
+
+static void flicker(Camera *cam, int f)
+{
+    cam->flicker = 3;
+    cam->phase = f * 100.0 / 30;
+    cam->extra = f >= 25;
+}
+
+static void refine(Camera *cam, int f)
+{
+    cam->refine = f >= 10 && f < 40 && (f % 3) == 0 ? 0.3 : 0;
+}
+
+static void test_noise_alone(void **state)
+{
+    (void)state;
+    assert_int_equal(run(camera(0, 0), still, 40, 0, NULL), 0);
+    assert_int_equal(run(camera(2, 0.1), still, 40, 0, NULL), 0);
+    /* heavy noise, brighter blocks noisier */
+    assert_int_equal(run(camera(4, 0.4), still, 40, 0, NULL), 0);
+}
+
+static void test_content_appears(void **state)
+{
+    (void)state;
+    assert_int_equal(run(camera(0, 0), appear_at_20, 40, 0, NULL), 1ULL << 20);
+    assert_int_equal(run(camera(3, 0.2), appear_at_20, 40, 0, NULL), 1ULL << 20);
+}
+
+static void test_drift(void **state)
+{
+    (void)state;
+    assert_int_equal(run(camera(2, 0.1), drift, 50, 0, NULL), 1ULL << 30);
+}
+
+static void test_exposure_step(void **state)
+{
+    (void)state;
+    assert_int_equal(run(camera(2, 0.1), exposure_step, 50, 0, NULL), 1ULL << 30);
+}
+
+static void test_flicker(void **state)
+{
+    (void)state;
+    assert_int_equal(run(camera(2, 0.1), flicker, 50, 0, NULL), 1ULL << 25);
+}
+
+static void test_refinement(void **state)
+{
+    (void)state;
+    assert_int_equal(run(camera(0, 0), refine, 50, 0, NULL), 0);
+    assert_int_equal(run(camera(1.5, 0.05), refine, 50, 0, NULL), 0);
+}
+
+/* a splash replaced by a flat page of another colour is a change: no gain or
+ * offset within the camera's bounds explains it */
+static void test_flat_change(void **state)
+{
+    (void)state;
+    SettleBlocks b;
+    assert_int_equal(settle_blocks_init(&b, W, H, 0), 0);
+    Pic *p = pic_new(1);
+    SettleBlocksFrame out;
+    for (int f = 0; f < 4; f++) {
+        memset(p->px, f < 2 ? 28 : 245, sizeof(p->px));
+        send(&b, p);
+        settle_blocks_frame(&b, &out);
+        assert_int_equal(out.change, f == 2);
+    }
+    free(p);
+    settle_blocks_free(&b);
+}
+
+static void bar_pulse(Camera *cam, int f)
+{
+    cam->bar_pulse = 1;
+    cam->extra = f >= 12;
+}
+
+static void test_status_bar(void **state)
+{
+    (void)state;
+    uint64_t bars;
+    /* the top row of blocks pulses every frame: the rest changes once */
+    assert_int_equal(run(camera(0, 0), bar_pulse, 30, 2, &bars), 1ULL << 12);
+    assert_int_equal(bars, ((1ULL << 30) - 1) & ~1ULL);
+    /* without a band, the pulse is a change like any other */
+    assert_int_equal(run(camera(0, 0), bar_pulse, 30, 0, NULL), ((1ULL << 30) - 1) & ~1ULL);
+}
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    SettleBlocks b;
+    /* pictures smaller than a block and of odd sizes */
+    static const int sizes[][2] = { { 1, 1 }, { 3, 5 }, { 17, 33 }, { 4100, 2 } };
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        int w = sizes[i][0], h = sizes[i][1];
+        assert_int_equal(settle_blocks_init(&b, w, h, 1), 0);
+        uint8_t *px = calloc((size_t)w * h * 3, 1);
+        assert_non_null(px);
+        SettleBlocksFrame out;
+        for (int f = 0; f < 3; f++) {
+            memset(px, f == 2 ? 200 : 10, (size_t)w * h * 3);
+            for (int y = 0; y < h; y += SETTLE_BLOCK)
+                settle_blocks_rows(&b, px + (size_t)y * w * 3, w * 3, y, h - y < SETTLE_BLOCK ? h - y : SETTLE_BLOCK);
+            settle_blocks_frame(&b, &out);
+            assert_int_equal(out.change || out.change_bar, f == 2);
+        }
+        free(px);
+        settle_blocks_free(&b);
+    }
+    assert_int_equal(settle_blocks_init(&b, 0, 5, 0), -1);
+    settle_blocks_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_noise_alone),  cmocka_unit_test(test_content_appears),
+        cmocka_unit_test(test_drift),        cmocka_unit_test(test_exposure_step),
+        cmocka_unit_test(test_flicker),
+        cmocka_unit_test(test_refinement),   cmocka_unit_test(test_flat_change),
+        cmocka_unit_test(test_status_bar),   cmocka_unit_test(test_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
