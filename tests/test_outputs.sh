@@ -109,12 +109,41 @@ expect_exit "--json /dev/stdout appended by the shell" 0 sh -c '"$1" analyze -q 
 [ "$(head -1 stdout-file)" = keep ] && sed -n 2p stdout-file | grep -q '"status":"stable"' && [ -f stdout-file ]
 check $? "/dev/stdout: written in place, after what the file held"
 
-# --- a socket: never replaced; opening it is an error named in one line -----
-if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' sock 2>/dev/null; then
-  expect_exit "--json to a socket" 4 "$settle" analyze -q --json sock a.mp4
-  one_line_naming "--json to a socket" "--json: sock: "
+# --- sockets: written in place to whoever listens; never replaced ------------
+if command -v python3 >/dev/null; then
+  # nobody listens: an error named in one line, the socket kept
+  python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' sock
+  expect_exit "--json to a socket nobody listens on" 4 "$settle" analyze -q --json sock a.mp4
+  one_line_naming "--json to a socket nobody listens on" "--json: sock: "
   [ -S sock ]
   check $? "the socket is still a socket: $(stat -c %F sock)"
+  # a listener (stream, then datagram): it receives the result
+  for kind in SOCK_STREAM SOCK_DGRAM; do
+    rm -f lsock from-sock
+    timeout 60 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, getattr(socket, sys.argv[1]))
+s.bind(sys.argv[2])
+data = b""
+if sys.argv[1] == "SOCK_STREAM":
+    s.listen(1)
+    c, _ = s.accept()
+    while True:
+        b = c.recv(65536)
+        if not b:
+            break
+        data += b
+else:
+    data = s.recv(1 << 20)
+open(sys.argv[3], "wb").write(data)
+' "$kind" lsock from-sock &
+    reader=$!
+    for _ in $(seq 100); do [ -S lsock ] && break; sleep 0.1; done
+    expect_exit "--json to a listening socket ($kind)" 0 "$settle" analyze -q --json lsock a.mp4
+    wait $reader
+    grep -q '"status":"stable"' from-sock && [ -S lsock ]
+    check $? "$kind: the listener got the result, the socket is still a socket: $(head -c 80 from-sock)"
+  done
 fi
 
 # --- symbolic links: the file they name is replaced, never the link ----------

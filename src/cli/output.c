@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -115,6 +117,32 @@ static int open_replace(OutFile *o, const char *path)
     return 0;
 }
 
+/* A connected descriptor to the Unix socket at path (a stream socket, or a
+ * datagram one when that is what listens), or -1 with errno. */
+static int connect_socket(const char *path)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof(a.sun_path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(a.sun_path, path, strlen(path) + 1);
+    const int types[] = { SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM };
+    for (int i = 0; i < 3; i++) {
+        int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            return -1;
+        if (connect(fd, (const struct sockaddr *)&a, sizeof(a)) == 0)
+            return fd;
+        int e = errno;
+        close(fd);
+        errno = e;
+        if (e != EPROTOTYPE)
+            return -1;
+    }
+    return -1;
+}
+
 int out_open(OutFile *o, const char *path)
 {
     memset(o, 0, sizeof(*o));
@@ -135,8 +163,13 @@ int out_open(OutFile *o, const char *path)
     } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         errno = EISDIR;
         goto fail;
+    } else if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+        /* a Unix socket: in place, to whoever listens on it */
+        if ((o->fd = connect_socket(path)) < 0)
+            goto fail;
+        o->close_fd = 1;
     } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        /* a device, a FIFO (waits for its reader), a socket: in place */
+        /* a device, a FIFO (waits for its reader): in place */
         if ((o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
             goto fail;
         o->close_fd = 1;
