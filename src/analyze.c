@@ -203,13 +203,16 @@ void settle_interrupt(SettleContext *c)
         c->interrupted = 1;
 }
 
-static void tracker_init(SettleTracker *t)
+static void tracker_init(SettleTracker *t, double settle)
 {
     t->start_frame = -1;
     t->start_time = t->start_frame_time = NAN;
-    t->first_change = t->last_change = t->settled = t->locked = -1;
-    t->first_change_time = t->last_change_time = t->settled_time = t->locked_time = NAN;
+    t->first_change = t->last_change = t->settled = -1;
+    t->first_change_time = t->last_change_time = t->settled_time = NAN;
     t->last_frame = -1;
+    t->last_box.frame = -1;
+    t->last_box.w = t->last_box.h = 0;
+    settle_quiet_init(&t->quiet, settle);
 }
 
 int settle_begin(SettleContext *c, const char *name, int w, int h)
@@ -240,8 +243,8 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     c->floor_n = 0;
     c->refreshes = 0;
     c->since_event = REFRESH_FOLLOWERS + 1;
-    tracker_init(&c->tr[T_DIFF]);
-    tracker_init(&c->tr[T_ENTROPY]);
+    tracker_init(&c->tr[T_DIFF], c->s.settle);
+    tracker_init(&c->tr[T_ENTROPY], c->s.settle);
 
     c->name = strdup(name ? name : "(frames)");
     if (!c->name)
@@ -358,6 +361,13 @@ static void walk_back(const SettleContext *c, const SettleTracker *t, int64_t id
     }
 }
 
+static SettleBox record_box(const SettleRecord *r)
+{
+    SettleBox b = { .frame = r->index, .time = r->time, .x = r->box[0], .y = r->box[1],
+                    .w = r->box[2], .h = r->box[3], .pixels = r->diff };
+    return b;
+}
+
 static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
 {
     SettleTracker *t = &c->tr[which];
@@ -370,6 +380,10 @@ static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
             t->start_frame = r->index;
             t->start_time = c->s.start == SETTLE_START_TIME ? c->s.start_time : r->time;
             t->start_frame_time = r->time;
+            /* --settle: a start frame that changes is where loading began */
+            SettleBox b = record_box(r);
+            if (!quiet && c->s.settle > 0)
+                settle_quiet_change(&t->quiet, &b, r->index, r->time);
         }
         return;
     }
@@ -380,18 +394,15 @@ static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
         }
         t->last_change = r->index;
         t->last_change_time = r->time;
+        t->last_box = record_box(r);
         if (which == T_ENTROPY) {
             walk_back(c, t, r->index, r->entropy, r->time, &t->settled, &t->settled_time);
         } else {
             t->settled = r->index;
             t->settled_time = r->time;
         }
-    } else if (c->s.settle > 0 && t->locked < 0) {
-        double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
-        if (r->time - ref >= c->s.settle - 1e-9) {
-            t->locked = t->last_change >= 0 ? t->settled : t->start_frame;
-            t->locked_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
-        }
+        if (c->s.settle > 0)
+            settle_quiet_change(&t->quiet, &t->last_box, t->settled, t->settled_time);
     }
 }
 
@@ -704,6 +715,43 @@ static void set_message(SettleContext *c, int err, const char *msg)
     settle_set_error(c, err, msg);
 }
 
+static void set_change(SettleChange *d, const SettleBox *b)
+{
+    d->frame = b->frame;
+    d->time = b->frame >= 0 ? b->time : NAN;
+    d->x = b->x;
+    d->y = b->y;
+    d->width = b->w;
+    d->height = b->h;
+    d->pixels = b->frame >= 0 ? b->pixels : 0;
+}
+
+/* --settle SECONDS (src/settle_quiet.c): the first change followed by that
+ * much quiet, measured to the end of the recording. */
+static int settle_decide(SettleContext *c, SettleTracker *t, SettleResult *r)
+{
+    SettleQuiet *q = &t->quiet;
+    char msg[256];
+    if (settle_quiet_end(q, r->duration)) {
+        r->stable_frame = q->stable;
+        r->stable_time = q->stable_time;
+        set_change(&r->deciding_change, &q->deciding);
+        return 0;
+    }
+    r->longest_quiet = q->longest;
+    r->longest_quiet_time = q->longest_from;
+    r->longest_quiet_frame = q->longest_frame;
+    if (!q->have)
+        snprintf(msg, sizeof(msg), "nothing changed after the start (%.3f s): --settle answers "
+                 "only at or after the first change", t->start_frame_time);
+    else
+        snprintf(msg, sizeof(msg), "never quiet for %.3f s (--settle): the longest quiet lasts "
+                 "%.3f s, from %.3f s (frame %lld)", c->s.settle, q->longest, q->longest_from,
+                 (long long)q->longest_frame);
+    set_message(c, SETTLE_ERR_NOT_STABLE, msg);
+    return SETTLE_ERR_NOT_STABLE;
+}
+
 /* Finds the final picture and integrates the progress. Done whatever the
  * outcome, so that the per-frame progress is coherent; the result fields are
  * filled only when there is a start. */
@@ -754,7 +802,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     int which = choose_method(c, r->noise_floor);
     r->method = which == T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
     r->method_reason = c->reason;
-    const SettleTracker *t = &c->tr[which];
+    SettleTracker *t = &c->tr[which];
     /* first and last visual change, Speed Index, visually complete 85/95/99 */
     double visual[6];
     if (c->visual_on)
@@ -771,6 +819,8 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->crop_h = c->n ? c->h : 0;
     r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
         r->visually_complete_99 = NAN;
+    r->deciding_change.frame = r->longest_quiet_frame = -1;
+    r->deciding_change.time = r->longest_quiet = r->longest_quiet_time = NAN;
 
     int ret = 0;
     char msg[256];
@@ -816,22 +866,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
             r->last_visual_change = t->last_change_time - t->start_time;
         }
         if (c->s.settle > 0) {
-            /* the quiet after the last change lasts to the end of the last frame */
-            double ref = t->last_change >= 0 ? t->last_change_time : t->start_frame_time;
-            if (t->locked < 0 && t->last_change != c->n - 1 &&
-                r->duration - ref >= c->s.settle - 1e-9) {
-                r->stable_frame = t->last_change >= 0 ? t->settled : t->start_frame;
-                r->stable_time = t->last_change >= 0 ? t->settled_time : t->start_frame_time;
-            } else if (t->locked >= 0) {
-                r->stable_frame = t->locked;
-                r->stable_time = t->locked_time;
-            } else {
-                snprintf(msg, sizeof(msg),
-                         "never quiet for %.3f s (--settle): the quiet at the end lasts %.3f s",
-                         c->s.settle, t->last_change == c->n - 1 ? 0.0 : r->duration - ref);
-                set_message(c, SETTLE_ERR_NOT_STABLE, msg);
-                ret = SETTLE_ERR_NOT_STABLE;
-            }
+            ret = settle_decide(c, t, r);
         } else if (t->last_change < 0) {
             r->stable_frame = t->start_frame;
             r->stable_time = t->start_frame_time;
@@ -843,6 +878,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         } else {
             r->stable_frame = t->settled;
             r->stable_time = t->settled_time;
+            set_change(&r->deciding_change, &t->last_box);
         }
         if (r->stable_frame >= 0) {
             r->load_time = r->stable_time - r->start_time;

@@ -9,6 +9,7 @@
 #include "settle/settle.h"
 #include "kernels.h"
 #include "prefilter.h"
+#include "settle_quiet.h"
 #include "visual.h"
 
 #define SETTLE_MAX_WINDOW 120
@@ -27,6 +28,7 @@ typedef struct SettleRecord {
     double delta;
     double marker;
     uint8_t keyframe, refresh, quiet[2];
+    int box[4];            /* the changed pixels' rectangle x, y, w, h in the input picture; w 0: none */
 } SettleRecord;
 
 /* The stability decision for one method, fed frame by frame. */
@@ -40,8 +42,8 @@ typedef struct SettleTracker {
     double last_change_time;
     int64_t settled;       /* the frame showing the picture last_change settled on */
     double settled_time;
-    int64_t locked;        /* --settle: the stable frame once found, else -1 */
-    double locked_time;
+    SettleBox last_box;    /* the change of last_change */
+    SettleQuiet quiet;     /* --settle */
     int64_t last_frame;
 } SettleTracker;
 

@@ -22,7 +22,8 @@ static const SettleOption options[] = {
       "method entropy: quiet when entropy differs from the rolling mean by at most this", "0.05" },
     { "window", "FRAMES", "frames in the entropy rolling mean (1-120)", "5" },
     { "settle", "SECONDS",
-      "a change is final after this much quiet; 0 = quiet to the end of the capture", "0" },
+      "a change is final after this much quiet (never before the first change after the "
+      "start); 0 = quiet to the end of the capture", "0" },
     { "start", "first-frame|first-change|SECONDS|marker:COLOR|marker-end:COLOR|orange",
       "where the measurement starts; orange = marker-end:#de640d (WebPageTest, browsertime)",
       "first-frame" },

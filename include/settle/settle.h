@@ -120,7 +120,13 @@ typedef struct SettleSettings {
     /* Frames in the entropy rolling average. 1..120, default 5. */
     int window;
     /* Seconds of quiet that make a change final. 0 (default): the picture must
-     * stay quiet to the end of the capture. */
+     * stay quiet to the end of the capture. > 0: the stable frame is the first
+     * frame, at or after the first change following the start, that is
+     * followed by this much quiet; the quiet after a frame lasts from its
+     * presentation time to that of the next frame that changes, or to the end
+     * of the recording (the last frame's time plus its duration), so a gap
+     * without frames is quiet. A pause during loading longer than this ends
+     * the measurement there. */
     double settle;
     /* Where the measurement starts; load_time = stable_time - start_time. */
     SettleStart start;
@@ -252,6 +258,16 @@ typedef struct SettleFrame {
                            * metrics are off or the frame is before the start */
 } SettleFrame;
 
+/* A change between two frames: the rectangle that holds the pixels that
+ * changed, in the input picture's pixels (as --crop is given), how many
+ * changed, and when. */
+typedef struct SettleChange {
+    int64_t frame;              /* -1 when there is none */
+    double time;                /* seconds from the first frame */
+    int x, y, width, height;    /* 0 x 0 when unknown */
+    int64_t pixels;             /* pixels changed, as SettleFrame.diff_pixels */
+} SettleChange;
+
 /* The outcome of one analysis. Valid until the next analysis starts on the
  * same context or the context is closed; owned by the context. Times are in
  * seconds; NaN where there is no value. */
@@ -296,6 +312,16 @@ typedef struct SettleResult {
                                  * stored picture to show it (a phone's display matrix); 0 when
                                  * none. The analysis uses the stored picture: rotating it would
                                  * change no pixel count. */
+    /* The change that made the stable frame: the last change that counted
+     * (frame -1 when there is no stable frame, or when the stable frame is
+     * the start because nothing changed after it). */
+    SettleChange deciding_change;
+    /* --settle, when no frame qualifies: the longest quiet after a change
+     * (seconds), when it began (seconds from the first frame) and the frame
+     * of that change; NaN and -1 otherwise, and when nothing changed. */
+    double longest_quiet;
+    double longest_quiet_time;
+    int64_t longest_quiet_frame;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */
