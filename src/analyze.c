@@ -107,6 +107,9 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
         }
         c->mask_pix += covered;
     }
+    settle_cells_free(&c->cells);
+    if (settle_cells_init(&c->cells, w, h) < 0)
+        return SETTLE_ERR_NOMEM;
     c->blur_r = c->s.blur != SETTLE_BLUR_NONE ? c->s.blur_radius : 0;
     c->prefilter = c->nmask > 0 || c->blur_r > 0;
     if (c->prefilter) {
@@ -144,6 +147,7 @@ static void reset(SettleContext *c)
     free(c->pre_col);
     c->pre_col = NULL;
     c->prefilter = 0;
+    settle_cells_free(&c->cells);
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -539,6 +543,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         if (changed && band_h < 1)
             changed = NULL;
         memset(c->dirty, 0, (size_t)nbands);
+        settle_cells_clear(&c->cells);
         for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
             int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
             /* the source rows the band reads: rows of the whole picture; a
@@ -558,6 +563,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             ptrdiff_t bs;
             const uint8_t *band = band_pixels(c, rgb, p->stride, y0, bh, &bs);
             SettleDelta dl;
+            settle_cells_band(&c->cells, band, bs, c->prev + (size_t)y0 * c->w * 3,
+                              (ptrdiff_t)c->w * 3, y0, bh, c->s.tolerance);
             settle_update_band(&c->dsp, band, bs, c->prev + (size_t)y0 * c->w * 3,
                                (ptrdiff_t)c->w * 3, c->w, bh, c->s.tolerance, STRONG_TOLERANCE,
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
@@ -568,6 +575,13 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             c->marker_count += dl.marker;
             c->dirty[i] = dl.rows > 0;
         }
+    }
+    if (c->cells.box[2] > c->cells.box[0]) {
+        const int *b = c->cells.box;
+        r.box[0] = c->cx + b[0];
+        r.box[1] = c->cy + b[1];
+        r.box[2] = b[2] - b[0];
+        r.box[3] = b[3] - b[1];
     }
     /* the rest of the picture, for what reads it whole (the visual metrics) */
     if (fill && c->n > 0 && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "settle/settle.h"
+#include "cells.h"
 #include "kernels.h"
 #include "prefilter.h"
 #include "settle_quiet.h"
@@ -84,6 +85,8 @@ struct SettleContext {
     uint8_t *pre_src;                 /* a band and blur_r rows either side, masked */
     uint8_t *pre_out;                 /* the band blurred */
     int *pre_col;                     /* the box blur's column sums */
+
+    SettleCells cells;    /* where the current frame changed (src/cells.c) */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

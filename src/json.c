@@ -74,6 +74,31 @@ int settle_json_add_setup(SettleContext *c, cJSON *o)
     return cJSON_AddStringToObject(o, "settle_version", SETTLE_VERSION) ? 0 : -1;
 }
 
+/* Why the answer is what it is: the deciding change, and under --settle
+ * the longest quiet when there is no answer. */
+static int add_explanation(cJSON *o, const SettleResult *r, int measured)
+{
+    const SettleChange *d = &r->deciding_change;
+    int bad = 0;
+    if (measured && d->frame >= 0) {
+        cJSON *dc = cJSON_AddObjectToObject(o, "deciding_change");
+        if (!dc)
+            return -1;
+        bad |= add_number(dc, "x", d->x);
+        bad |= add_number(dc, "y", d->y);
+        bad |= add_number(dc, "width", d->width);
+        bad |= add_number(dc, "height", d->height);
+        bad |= add_number(dc, "pixels", (double)d->pixels);
+        bad |= add_time(dc, "time", d->time);
+        bad |= add_frame(dc, "frame", d->frame);
+    } else {
+        bad |= !cJSON_AddNullToObject(o, "deciding_change");
+    }
+    bad |= add_time(o, "longest_quiet", measured ? r->longest_quiet : NAN);
+    bad |= add_time(o, "longest_quiet_time", measured ? r->longest_quiet_time : NAN);
+    return bad ? -1 : 0;
+}
+
 int settle_write_json(SettleContext *c, FILE *out)
 {
     if (!c || !out)
@@ -127,6 +152,7 @@ int settle_write_json(SettleContext *c, FILE *out)
         bad |= !cJSON_AddNullToObject(o, "crop");
     }
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
+    bad |= add_explanation(o, r, measured);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
     bad |= !cJSON_AddStringToObject(o, "status", c->state == 2 || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);

@@ -498,6 +498,10 @@ static void test_outputs(void **state)
     assert_non_null(strstr(json, "\"diff-threshold\":\"64\""));
     assert_non_null(strstr(json, "\"partial\":false"));
     assert_non_null(strstr(json, "\"error\":null"));
+    /* letters differ at nearly every pixel: the change from B to C spans the picture */
+    assert_non_null(strstr(json, "\"deciding_change\":{\"x\":0,\"y\":0,\"width\":32,\"height\":32,"));
+    assert_non_null(strstr(json, ",\"time\":0.8,\"frame\":8}"));
+    assert_non_null(strstr(json, "\"longest_quiet\":null,\"longest_quiet_time\":null"));
     assert_int_equal(strchr(json, '\n') - json, (long)len - 1); /* one line */
     settle_close(&c);
 }

@@ -13,6 +13,7 @@
 #include "settle/pictures.h"
 
 #include "cli.h"
+#include "explain.h"
 #include "inputs.h"
 #include "output.h"
 #include "plot.h"
@@ -413,8 +414,10 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
                 r->partial ? " (result partial)" : "");
     else if (ar < 0)
         fprintf(err, "settle: %s: %s\n", in, settle_strerror(ar));
-    if (b->verbose && r && r->frames > 1)
+    if (b->verbose && r && r->frames > 1) {
         fprintf(err, "settle: %s: method %s: %s\n", in, method, r->method_reason);
+        cli_explain(err, in, r);
+    }
 
     if (b->json) {
         char *buf = NULL;
