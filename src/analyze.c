@@ -108,8 +108,15 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
         c->mask_pix += covered;
     }
     settle_cells_free(&c->cells);
+    settle_animated_free(&c->anim);
     if (settle_cells_init(&c->cells, w, h) < 0)
         return SETTLE_ERR_NOMEM;
+    int ar = settle_animated_init(&c->anim, &c->cells, x, y, c->s.ignore_animated);
+    if (ar == -1)
+        return SETTLE_ERR_NOMEM;
+    if (ar == -2)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for --ignore animated; "
+                   "nothing is left out", c->name);
     c->blur_r = c->s.blur != SETTLE_BLUR_NONE ? c->s.blur_radius : 0;
     c->prefilter = c->nmask > 0 || c->blur_r > 0;
     if (c->prefilter) {
@@ -148,6 +155,7 @@ static void reset(SettleContext *c)
     c->pre_col = NULL;
     c->prefilter = 0;
     settle_cells_free(&c->cells);
+    settle_animated_free(&c->anim);
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -626,6 +634,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         }
     }
     r.quiet[T_DIFF] = r.refresh || r.diff <= limit;
+    r.limit = limit;
     r.quiet[T_ENTROPY] = r.refresh || r.delta <= c->s.entropy_threshold;
 
     SettleHistory *hp = &c->ring[c->ring_pos];
@@ -670,6 +679,14 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     }
     tracker_frame(c, T_DIFF, &r);
     tracker_frame(c, T_ENTROPY, &r);
+    if (!r.quiet[T_DIFF] && c->tr[T_DIFF].start_frame >= 0)
+        settle_animated_frame(&c->anim, &c->cells, r.time);
+    if (!r.quiet[T_DIFF] && c->anim.spool && settle_animated_spool(&c->anim, &c->cells, r.index) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
+                   "animated leaves nothing out", c->name);
+        fclose(c->anim.spool);
+        c->anim.spool = NULL;
+    }
     if (c->visual_on) {
         /* --start first-change depends on the method; the visual metrics then
          * count from the first frame */
@@ -738,6 +755,58 @@ static void set_change(SettleChange *d, const SettleBox *b)
     d->width = b->w;
     d->height = b->h;
     d->pixels = b->frame >= 0 ? b->pixels : 0;
+}
+
+/* --ignore animated: the diff decision again from the spooled frames, each
+ * change without the animated cells' pixels. */
+static int replay_without_animated(SettleContext *c)
+{
+    SettleTracker keep = c->tr[T_DIFF];
+    SettleRecord r;
+    if (!c->spool || !c->spool_ok || fflush(c->spool) || fseek(c->spool, 0, SEEK_SET) ||
+        settle_animated_rewind(&c->anim) < 0)
+        return SETTLE_ERR_IO;
+    tracker_init(&c->tr[T_DIFF], c->s.settle);
+    for (int64_t i = 0; i < c->n; i++) {
+        if (fread(&r, sizeof(r), 1, c->spool) != 1)
+            goto fail;
+        if (!r.quiet[T_DIFF]) {
+            if (settle_animated_read(&c->anim, r.index, &r.diff, r.box) < 0)
+                goto fail;
+            r.quiet[T_DIFF] = r.diff <= r.limit;
+        }
+        tracker_frame(c, T_DIFF, &r);
+    }
+    return fseek(c->spool, 0, SEEK_END) ? SETTLE_ERR_IO : 0;
+fail:
+    c->tr[T_DIFF] = keep;
+    return SETTLE_ERR_IO;
+}
+
+/* The animated areas, and --ignore animated. */
+static void find_animated(SettleContext *c, int which, SettleResult *r)
+{
+    const SettleTracker *t = &c->tr[T_DIFF];
+    if (which != T_DIFF || t->start_frame < 0 || c->n < 2) {
+        if (c->s.ignore_animated && which != T_DIFF)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method; "
+                       "the entropy method was used and nothing is left out", c->name);
+        return;
+    }
+    if (settle_animated_find(&c->anim, t->start_frame_time, r->duration) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: out of memory looking for animated areas", c->name);
+        return;
+    }
+    r->animated_known = 1;
+    r->nanimated = c->anim.nregions;
+    r->animated = c->anim.regions;
+    if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
+        if (replay_without_animated(c) < 0)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
+                       "--ignore animated leaves nothing out", c->name);
+        else
+            r->animated_ignored = 1;
+    }
 }
 
 /* --settle SECONDS (src/settle_quiet.c): the first change followed by that
@@ -816,6 +885,9 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     int which = choose_method(c, r->noise_floor);
     r->method = which == T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
     r->method_reason = c->reason;
+    r->animated_known = r->nanimated = r->animated_ignored = 0;
+    r->animated = NULL;
+    find_animated(c, which, r);
     SettleTracker *t = &c->tr[which];
     /* first and last visual change, Speed Index, visually complete 85/95/99 */
     double visual[6];

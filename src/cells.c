@@ -11,9 +11,10 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->nx = (w + SETTLE_CELL - 1) / SETTLE_CELL;
     g->ny = (h + SETTLE_CELL - 1) / SETTLE_CELL;
     g->count = calloc((size_t)g->nx * g->ny, sizeof(*g->count));
+    g->cbox = calloc((size_t)g->nx * g->ny, sizeof(*g->cbox));
     g->dirty = calloc((size_t)g->ny, 1);
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
-    if (!g->count || !g->dirty) {
+    if (!g->count || !g->cbox || !g->dirty) {
         settle_cells_free(g);
         return -1;
     }
@@ -24,6 +25,8 @@ void settle_cells_free(SettleCells *g)
 {
     free(g->count);
     free(g->dirty);
+    free(g->cbox);
+    g->cbox = NULL;
     g->count = NULL;
     g->dirty = NULL;
     g->nx = g->ny = 0;
@@ -62,7 +65,7 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
             const uint8_t *a = pc + (size_t)x0 * 3, *b = pp + (size_t)x0 * 3;
             if (!memcmp(a, b, (size_t)n * 3))
                 continue;
-            int k = 0;
+            int k = 0, kfirst = -1, klast = -1;
             for (int i = 0; i < n; i++) {
                 int d = absdiff(a[3 * i], b[3 * i]);
                 int d1 = absdiff(a[3 * i + 1], b[3 * i + 1]);
@@ -71,12 +74,28 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                 d = d2 > d ? d2 : d;
                 if (d > tol) {
                     k++;
-                    if (first < 0)
-                        first = x0 + i;
-                    last = x0 + i;
+                    if (kfirst < 0)
+                        kfirst = i;
+                    klast = i;
                 }
             }
-            cnt[x0 / SETTLE_CELL] += (uint16_t)k;
+            if (!k)
+                continue;
+            int cx = x0 / SETTLE_CELL, ry = yy % SETTLE_CELL;
+            uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
+            if (!cnt[cx]) {
+                cb[0] = (uint8_t)kfirst;
+                cb[1] = (uint8_t)ry;
+                cb[2] = (uint8_t)(klast + 1);
+            } else {
+                cb[0] = kfirst < cb[0] ? (uint8_t)kfirst : cb[0];
+                cb[2] = klast + 1 > cb[2] ? (uint8_t)(klast + 1) : cb[2];
+            }
+            cb[3] = (uint8_t)(ry + 1);
+            cnt[cx] += (uint16_t)k;
+            if (first < 0)
+                first = x0 + kfirst;
+            last = x0 + klast;
         }
         if (first < 0)
             continue;

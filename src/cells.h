@@ -19,6 +19,7 @@ typedef struct SettleCells {
     int w, h;          /* the measured rectangle */
     int nx, ny;        /* cells across and down */
     uint16_t *count;   /* nx * ny, row by row: pixels changed in this frame */
+    uint8_t (*cbox)[4];/* nx * ny: x0, y0, x1, y1 (exclusive) of the changed pixels within the cell */
     uint8_t *dirty;    /* ny: the row of cells holds counts */
     int box[4];        /* x0, y0, x1, y1 (exclusive) of the changed pixels; x1 <= x0: none */
 } SettleCells;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "settle/settle.h"
+#include "animated.h"
 #include "cells.h"
 #include "kernels.h"
 #include "prefilter.h"
@@ -29,6 +30,7 @@ typedef struct SettleRecord {
     double delta;
     double marker;
     uint8_t keyframe, refresh, quiet[2];
+    double limit;          /* the diff threshold this frame was judged by */
     int box[4];            /* the changed pixels' rectangle x, y, w, h in the input picture; w 0: none */
 } SettleRecord;
 
@@ -87,6 +89,7 @@ struct SettleContext {
     int *pre_col;                     /* the box blur's column sums */
 
     SettleCells cells;    /* where the current frame changed (src/cells.c) */
+    SettleAnimated anim;  /* the areas that keep changing (src/animated.c) */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

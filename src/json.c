@@ -96,6 +96,26 @@ static int add_explanation(cJSON *o, const SettleResult *r, int measured)
     }
     bad |= add_time(o, "longest_quiet", measured ? r->longest_quiet : NAN);
     bad |= add_time(o, "longest_quiet_time", measured ? r->longest_quiet_time : NAN);
+    bad |= !cJSON_AddBoolToObject(o, "animated_ignored", measured && r->animated_ignored);
+    if (!measured || !r->animated_known)
+        return bad || !cJSON_AddNullToObject(o, "animated_regions") ? -1 : 0;
+    cJSON *list = cJSON_AddArrayToObject(o, "animated_regions");
+    if (!list)
+        return -1;
+    for (int i = 0; i < r->nanimated; i++) {
+        const SettleAnimatedRegion *g = &r->animated[i];
+        cJSON *a = cJSON_CreateObject();
+        if (!a || !cJSON_AddItemToArray(list, a)) {
+            cJSON_Delete(a);
+            return -1;
+        }
+        bad |= add_number(a, "x", g->x);
+        bad |= add_number(a, "y", g->y);
+        bad |= add_number(a, "width", g->width);
+        bad |= add_number(a, "height", g->height);
+        bad |= add_number(a, "changes", (double)g->changes);
+        bad |= add_time(a, "first_time", g->first_time);
+    }
     return bad ? -1 : 0;
 }
 

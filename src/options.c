@@ -35,9 +35,10 @@ static const SettleOption options[] = {
       "measure only this part of the picture; viewport = the browser viewport in the first "
       "frame; auto = a camera capture's screen, the bright region of the first frame",
       "none" },
-    { "ignore", "X,Y,W,H|none",
+    { "ignore", "X,Y,W,H|animated|none",
       "repeatable: a region of the input picture (before --crop) that does not count, "
-      "such as a status-bar clock; none clears the list", "none" },
+      "such as a status-bar clock; animated = the areas found to keep changing (diff method); "
+      "none clears the list", "none" },
     { "blur", "off|N|box:N|median:N",
       "prefilter against sensor noise before measuring: box (mean) of radius N (1-8) "
       "or median of radius N (1-2); N alone = box", "off" },
@@ -257,18 +258,28 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
     } else if (!strcmp(name, "ignore")) {
         if (!strcmp(v, "none")) {
             s->nignore = 0;
+            s->ignore_animated = 0;
             return 0;
         }
-        /* one rectangle, or a list separated by ';' as settle_settings_get writes it */
-        int cnt = s->nignore;
+        /* one rectangle or "animated", or a list separated by ';' as
+         * settle_settings_get writes it */
+        int cnt = s->nignore, animated = s->ignore_animated;
         for (const char *p = v;;) {
             int x, y, w, h, used = 0;
+            if (!strncmp(p, "animated", 8) && (!p[8] || p[8] == ';')) {
+                animated = 1;
+                if (!p[8])
+                    break;
+                p += 9;
+                continue;
+            }
             if (cnt >= SETTLE_MAX_IGNORE)
                 return fail(err, errlen, "at most %d regions, got '%s'", SETTLE_MAX_IGNORE, v);
             if (sscanf(p, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) != 4 ||
                 !isdigit((unsigned char)p[0]) || (p[used] && p[used] != ';') || x < 0 || y < 0 ||
                 w < 1 || h < 1 || x > 65535 || y > 65535 || w > 65536 || h > 65536)
-                return fail(err, errlen, "expected X,Y,W,H in pixels or none, got '%s'", v);
+                return fail(err, errlen, "expected X,Y,W,H in pixels, animated or none, got '%s'",
+                            v);
             s->ignore[cnt][0] = x;
             s->ignore[cnt][1] = y;
             s->ignore[cnt][2] = w;
@@ -279,6 +290,7 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             p += used + 1;
         }
         s->nignore = cnt;
+        s->ignore_animated = animated;
     } else if (!strcmp(name, "blur")) {
         SettleBlur kind = SETTLE_BLUR_BOX;
         const char *num = v;
@@ -369,13 +381,15 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%s", s->codec_filter ? "on" : "off");
     else if (!strcmp(name, "ignore")) {
         n = 0;
+        if (s->ignore_animated)
+            n = snprintf(buf, len, "animated");
         for (int i = 0; i < s->nignore; i++) {
             int k = snprintf(buf + (n < (int)len ? n : 0), n < (int)len ? len - (size_t)n : 0,
-                             "%s%d,%d,%d,%d", i ? ";" : "", s->ignore[i][0], s->ignore[i][1],
+                             "%s%d,%d,%d,%d", n ? ";" : "", s->ignore[i][0], s->ignore[i][1],
                              s->ignore[i][2], s->ignore[i][3]);
             n += k;
         }
-        if (!s->nignore)
+        if (!s->nignore && !s->ignore_animated)
             n = snprintf(buf, len, "none");
     } else if (!strcmp(name, "blur"))
         n = s->blur == SETTLE_BLUR_NONE ? snprintf(buf, len, "off")

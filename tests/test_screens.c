@@ -88,6 +88,7 @@ static void test_toast(void **state)
     const SettleResult *r = analyze("toast.mkv", NULL, NULL, NULL, &c, &ret);
     expect_stable(r, ret, 85);
     expect_change(r, screen_toast, 85);
+    assert_int_equal(r->nanimated, 0); /* a toast comes and goes: not animated */
     settle_close(&c);
     /* 1 s between the last block (40) and the toast (70) */
     r = analyze("toast.mkv", "0.9", NULL, NULL, &c, &ret);
@@ -197,6 +198,88 @@ static void test_spinner_fades(void **state)
     const SettleResult *r = analyze("spinner.mkv", NULL, NULL, NULL, &c, &ret);
     expect_stable(r, ret, 53);
     expect_change(r, screen_spinner, 53);
+    /* it stopped long before the end, after a third of the recording */
+    assert_true(r->animated_known);
+    assert_int_equal(r->nanimated, 0);
+    settle_close(&c);
+}
+
+static void expect_animated(const SettleResult *r, const int rect[4], int64_t changes,
+                            int64_t first_frame)
+{
+    assert_true(r->animated_known);
+    assert_int_equal(r->nanimated, 1);
+    const SettleAnimatedRegion *g = &r->animated[0];
+    assert_int_equal(g->x, rect[0]);
+    assert_int_equal(g->y, rect[1]);
+    assert_int_equal(g->width, rect[2]);
+    assert_int_equal(g->height, rect[3]);
+    assert_int_equal(g->changes, changes);
+    assert_near(g->first_time, (double)first_frame / FPS, 0.0011);
+}
+
+/* A clock in the status bar ticks every second to the end: it decides the
+ * answer, is named, and --ignore animated gives the content's time. */
+static void test_clock(void **state)
+{
+    (void)state;
+    ScreenSpec s;
+    screen_init(&s);
+    for (int b = 0; b < SCREEN_BLOCKS; b++)
+        s.block_at[b] = 10 * (b + 1);
+    s.clock_period = 30;
+    s.clock_phase = 15; /* 15, 45, 75, 105, 135 */
+    make("clock.mkv", &s, 150, NULL);
+    SettleContext *c;
+    int ret;
+    const SettleResult *r = analyze("clock.mkv", NULL, NULL, NULL, &c, &ret);
+    expect_stable(r, ret, 135);
+    expect_change(r, screen_clock, 135);
+    expect_animated(r, screen_clock, 5, 15);
+    assert_false(r->animated_ignored);
+    settle_close(&c);
+    r = analyze("clock.mkv", NULL, "ignore", "animated", &c, &ret);
+    expect_stable(r, ret, 40);
+    expect_change(r, screen_block[3], 40);
+    expect_animated(r, screen_clock, 5, 15);
+    assert_true(r->animated_ignored);
+    settle_close(&c);
+    /* with --settle too */
+    r = analyze("clock.mkv", "0.5", "ignore", "animated", &c, &ret);
+    expect_stable(r, ret, 40);
+    settle_close(&c);
+}
+
+/* A carousel that turns every 20 frames from frame 40 to the end. */
+static void test_carousel(void **state)
+{
+    (void)state;
+    ScreenSpec s;
+    screen_init(&s);
+    for (int b = 0; b < SCREEN_BLOCKS; b++)
+        s.block_at[b] = 10 * (b + 1) - 5; /* 5, 15, 25, 35 */
+    s.carousel_period = 20;
+    s.carousel_from = 40; /* 40, 60, ... 140 */
+    make("carousel.mkv", &s, 150, NULL);
+    SettleContext *c;
+    int ret;
+    const SettleResult *r = analyze("carousel.mkv", NULL, NULL, NULL, &c, &ret);
+    expect_stable(r, ret, 140);
+    expect_change(r, screen_carousel, 140);
+    expect_animated(r, screen_carousel, 6, 40);
+    settle_close(&c);
+    r = analyze("carousel.mkv", NULL, "ignore", "animated", &c, &ret);
+    expect_stable(r, ret, 35);
+    expect_change(r, screen_block[3], 35);
+    settle_close(&c);
+    /* turning on the last frame: never stable, unless it is left out */
+    make("carousel-end.mkv", &s, 141, NULL);
+    r = analyze("carousel-end.mkv", NULL, NULL, NULL, &c, &ret);
+    assert_int_equal(ret, SETTLE_ERR_NOT_STABLE);
+    expect_animated(r, screen_carousel, 6, 40);
+    settle_close(&c);
+    r = analyze("carousel-end.mkv", NULL, "ignore", "animated", &c, &ret);
+    expect_stable(r, ret, 35);
     settle_close(&c);
 }
 
@@ -221,6 +304,8 @@ int main(void)
         cmocka_unit_test(test_pause),
         cmocka_unit_test(test_vfr_gap),
         cmocka_unit_test(test_spinner_fades),
+        cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_carousel),
     };
     return cmocka_run_group_tests_name("screens", tests, group_setup, group_teardown);
 }

@@ -162,6 +162,12 @@ typedef struct SettleSettings {
      * Parts outside the measured rectangle are dropped. Default none. */
     int nignore;
     int ignore[SETTLE_MAX_IGNORE][4];
+    /* 1: leave out the animated areas found in the capture itself
+     * (SettleResult.animated): the rest of the screen decides. Applies to
+     * the diff method; with the entropy method it changes nothing (a
+     * warning says so). Set with the "ignore" option's value "animated".
+     * Default 0. */
+    int ignore_animated;
     /* A prefilter against sensor noise, applied to the pictures before the
      * changed-pixel count and the histogram (only to the bands measured).
      * Default SETTLE_BLUR_NONE. blur_radius: 1-8 for BOX, 1-2 for MEDIAN. */
@@ -268,6 +274,20 @@ typedef struct SettleChange {
     int64_t pixels;             /* pixels changed, as SettleFrame.diff_pixels */
 } SettleChange;
 
+/* An area that kept changing until the end of the recording or for most of
+ * it (a carousel, a clock, a spinner, a caret): found on a grid of 16x16
+ * cells of the measured rectangle; a cell is animated when, after the rest
+ * of the picture made its last change, it still changed in at least 3 frames
+ * that counted as changes (not quiet for the diff method), and either kept
+ * that rhythm to the end (the quiet after its last change is at most 1.5
+ * times its longest pause between them) or changed over at least half of
+ * the time from the start to the end. Touching cells form one area. */
+typedef struct SettleAnimatedRegion {
+    int x, y, width, height;   /* the pixels it changed after the rest settled, input picture */
+    int64_t changes;           /* frames after the start that changed it (its busiest cell) */
+    double first_time;         /* its first change after the start, seconds from the first frame */
+} SettleAnimatedRegion;
+
 /* The outcome of one analysis. Valid until the next analysis starts on the
  * same context or the context is closed; owned by the context. Times are in
  * seconds; NaN where there is no value. */
@@ -322,6 +342,14 @@ typedef struct SettleResult {
     double longest_quiet;
     double longest_quiet_time;
     int64_t longest_quiet_frame;
+    /* The animated areas (see SettleAnimatedRegion), valid as the result is.
+     * animated_known is 0 when they were not looked for: the entropy method
+     * (a camera's noise changes every cell), or no start. */
+    int animated_known;
+    int nanimated;
+    const SettleAnimatedRegion *animated;
+    /* --ignore animated was applied: the answer is the rest's. */
+    int animated_ignored;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */

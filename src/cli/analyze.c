@@ -405,13 +405,18 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         char st[32], lt[32];
         fmt_time(st, sizeof(st), r->stable_time);
         fmt_time(lt, sizeof(lt), r->load_time);
-        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s\n", in, st,
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s%s\n", in, st,
                 (long long)r->stable_frame, (long long)r->frames, lt, method,
-                r->partial ? " (partial)" : "");
+                r->partial ? " (partial)" : "", note);
     }
-    if (ar < 0 && r && r->error_message)
-        fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
-                r->partial ? " (result partial)" : "");
+    if (ar < 0 && r && r->error_message) {
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(err, "settle: %s: %s%s%s%s\n", in, r->error_message,
+                r->partial ? " (result partial)" : "", *note ? "; " : "", note);
+    }
     else if (ar < 0)
         fprintf(err, "settle: %s: %s\n", in, settle_strerror(ar));
     if (b->verbose && r && r->frames > 1) {

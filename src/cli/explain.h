@@ -9,4 +9,9 @@
 /* Writes to err, one line each, what decided the result r of input `in`. */
 void cli_explain(FILE *err, const char *in, const SettleResult *r);
 
+/* When an animated area decided the answer (at least half of the deciding
+ * change lies in animated areas) or blocked it (no answer, and areas were
+ * found): a note for the summary, else "". */
+void cli_animated_note(const SettleResult *r, char *buf, size_t len);
+
 #endif
