@@ -111,6 +111,7 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     settle_animated_free(&c->anim);
     if (settle_cells_init(&c->cells, w, h) < 0)
         return SETTLE_ERR_NOMEM;
+    settle_regions_init(&c->regions, &c->s, x, y, w, h, c->diff_limit);
     int ar = settle_animated_init(&c->anim, &c->cells, x, y, c->s.ignore_animated);
     if (ar == -1)
         return SETTLE_ERR_NOMEM;
@@ -552,6 +553,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             changed = NULL;
         memset(c->dirty, 0, (size_t)nbands);
         settle_cells_clear(&c->cells);
+        settle_regions_clear(&c->regions);
         for (int y0 = 0, i = 0; y0 < c->h; y0 += SETTLE_BAND_ROWS, i++) {
             int bh = c->h - y0 < SETTLE_BAND_ROWS ? c->h - y0 : SETTLE_BAND_ROWS;
             /* the source rows the band reads: rows of the whole picture; a
@@ -573,6 +575,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
             SettleDelta dl;
             settle_cells_band(&c->cells, band, bs, c->prev + (size_t)y0 * c->w * 3,
                               (ptrdiff_t)c->w * 3, y0, bh, c->s.tolerance);
+            settle_regions_band(&c->regions, band, bs, c->prev + (size_t)y0 * c->w * 3,
+                                (ptrdiff_t)c->w * 3, y0, bh, c->s.tolerance);
             settle_update_band(&c->dsp, band, bs, c->prev + (size_t)y0 * c->w * 3,
                                (ptrdiff_t)c->w * 3, c->w, bh, c->s.tolerance, STRONG_TOLERANCE,
                                use_marker ? c->s.marker_rgb : NULL, c->s.marker_tolerance,
@@ -681,6 +685,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     tracker_frame(c, T_ENTROPY, &r);
     if (!r.quiet[T_DIFF] && c->tr[T_DIFF].start_frame >= 0)
         settle_animated_frame(&c->anim, &c->cells, r.time);
+    if (c->n > 0)
+        settle_regions_frame(&c->regions, r.index, r.time, c->tr[T_DIFF].start_frame >= 0);
     if (!r.quiet[T_DIFF] && c->anim.spool && settle_animated_spool(&c->anim, &c->cells, r.index) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
@@ -889,6 +895,10 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->animated = NULL;
     find_animated(c, which, r);
     SettleTracker *t = &c->tr[which];
+    settle_regions_finish(&c->regions, &c->s, c->n >= 2 ? t->start_frame : -1,
+                          t->start_frame_time, t->start_time, r->duration);
+    r->nregions = c->regions.n;
+    r->regions = c->regions.res;
     /* first and last visual change, Speed Index, visually complete 85/95/99 */
     double visual[6];
     if (c->visual_on)

@@ -11,6 +11,7 @@
 #include "cells.h"
 #include "kernels.h"
 #include "prefilter.h"
+#include "regions.h"
 #include "settle_quiet.h"
 #include "visual.h"
 
@@ -90,6 +91,7 @@ struct SettleContext {
 
     SettleCells cells;    /* where the current frame changed (src/cells.c) */
     SettleAnimated anim;  /* the areas that keep changing (src/animated.c) */
+    SettleRegions regions;/* --region (src/regions.c) */
 
     int64_t n;            /* frames measured */
     double t0, last_time, prev_time;

@@ -283,6 +283,84 @@ static void test_carousel(void **state)
     settle_close(&c);
 }
 
+/* --region: an area's stable time is its own, before or after the rest of
+ * the screen's, whatever happens elsewhere. */
+static void test_regions(void **state)
+{
+    (void)state;
+    SettleContext *c;
+    int ret;
+    const SettleResult *r;
+    char list[64], last[64];
+    const int *b0 = screen_block[0], *b3 = screen_block[3];
+    snprintf(list, sizeof(list), "list=%d,%d,%d,%d", b0[0], b0[1], b0[2],
+             screen_block[1][1] + screen_block[1][3] - b0[1]);
+    snprintf(last, sizeof(last), "last=%d,%d,%d,%d", b3[0], b3[1], b3[2], b3[3]);
+    /* toast.mkv: blocks at 10-40, the toast 70-85 */
+    ScreenSpec s;
+    screen_init(&s);
+    for (int b = 0; b < SCREEN_BLOCKS; b++)
+        s.block_at[b] = 10 * (b + 1);
+    s.toast_from = 70;
+    s.toast_to = 85;
+    make("regions.mkv", &s, 120, NULL);
+    const char *opts[] = { "diff-threshold", "200", "codec-filter", "off", "region", list,
+                           "region", last, NULL, NULL, NULL };
+    c = open_with(opts);
+    ret = settle_analyze_file(c, "regions.mkv", &r);
+    expect_stable(r, ret, 85);
+    assert_int_equal(r->nregions, 2);
+    assert_string_equal(r->regions[0].name, "list");
+    assert_int_equal(r->regions[0].stable_frame, 20); /* before the rest */
+    assert_near(r->regions[0].load_time, 20.0 / FPS, 0.0011);
+    assert_int_equal(r->regions[0].changes, 2);
+    assert_int_equal(r->regions[0].deciding_change.y, screen_block[1][1]);
+    assert_string_equal(r->regions[1].name, "last");
+    assert_int_equal(r->regions[1].stable_frame, 40);
+    assert_int_equal(r->regions[1].deciding_change.pixels, b3[2] * b3[3]);
+    settle_close(&c);
+    /* pause.mkv with --settle 1.0: the whole screen stops at the pause (20);
+     * the last block's own time is after it (75) */
+    screen_init(&s);
+    s.block_at[0] = 10;
+    s.block_at[1] = 20;
+    s.block_at[2] = 65;
+    s.block_at[3] = 75;
+    make("regions-pause.mkv", &s, 150, NULL);
+    opts[8] = "settle";
+    opts[9] = "1.0";
+    c = open_with(opts);
+    ret = settle_analyze_file(c, "regions-pause.mkv", &r);
+    expect_stable(r, ret, 20);
+    /* list: 10 and 20 (0.333 s apart), then quiet to the end */
+    assert_int_equal(r->regions[0].stable_frame, 20);
+    assert_int_equal(r->regions[1].stable_frame, 75);
+    settle_close(&c);
+    /* a carousel turning on the last frame: no answer for the screen, the
+     * list's own is still there */
+    screen_init(&s);
+    for (int b = 0; b < SCREEN_BLOCKS; b++)
+        s.block_at[b] = 10 * (b + 1) - 5;
+    s.carousel_period = 20;
+    s.carousel_from = 40;
+    make("regions-carousel.mkv", &s, 141, NULL);
+    char car[64];
+    snprintf(car, sizeof(car), "carousel=%d,%d,%d,%d", screen_carousel[0], screen_carousel[1],
+             screen_carousel[2], screen_carousel[3]);
+    opts[8] = "region";
+    opts[9] = car;
+    c = open_with(opts);
+    ret = settle_analyze_file(c, "regions-carousel.mkv", &r);
+    assert_int_equal(ret, SETTLE_ERR_NOT_STABLE);
+    assert_int_equal(r->nregions, 3);
+    assert_int_equal(r->regions[0].stable_frame, 15);
+    assert_int_equal(r->regions[1].stable_frame, 35);
+    assert_int_equal(r->regions[2].stable_frame, -1);
+    assert_true(isnan(r->regions[2].stable_time));
+    assert_int_equal(r->regions[2].changes, 6);
+    settle_close(&c);
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -306,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_spinner_fades),
         cmocka_unit_test(test_clock),
         cmocka_unit_test(test_carousel),
+        cmocka_unit_test(test_regions),
     };
     return cmocka_run_group_tests_name("screens", tests, group_setup, group_teardown);
 }

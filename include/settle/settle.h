@@ -92,6 +92,10 @@ typedef enum SettleBlur {
     SETTLE_BLUR_MEDIAN     /* median of that square, per channel */
 } SettleBlur;
 
+/* Most --region areas, and the longest name (with its NUL). */
+#define SETTLE_MAX_REGIONS 8
+#define SETTLE_REGION_NAME 32
+
 /* Most --ignore rectangles. */
 #define SETTLE_MAX_IGNORE 16
 
@@ -168,6 +172,16 @@ typedef struct SettleSettings {
      * warning says so). Set with the "ignore" option's value "animated".
      * Default 0. */
     int ignore_animated;
+    /* Areas x, y, w, h of the input picture (before any crop), each with a
+     * name of 1-31 letters, digits, '_' or '-', whose own stable time is
+     * measured beside the whole picture's (SettleResult.regions): the diff
+     * rule on the area's pixels, with the diff threshold scaled to its share
+     * of the measured rectangle, from the whole picture's start, with
+     * --settle when set. Set with the "region" option, NAME=X,Y,W,H.
+     * Default none. */
+    int nregions;
+    char region_name[SETTLE_MAX_REGIONS][SETTLE_REGION_NAME];
+    int region[SETTLE_MAX_REGIONS][4];
     /* A prefilter against sensor noise, applied to the pictures before the
      * changed-pixel count and the histogram (only to the bands measured).
      * Default SETTLE_BLUR_NONE. blur_radius: 1-8 for BOX, 1-2 for MEDIAN. */
@@ -288,6 +302,18 @@ typedef struct SettleAnimatedRegion {
     double first_time;         /* its first change after the start, seconds from the first frame */
 } SettleAnimatedRegion;
 
+/* The stable time of one --region area. */
+typedef struct SettleRegionResult {
+    const char *name;
+    int x, y, width, height;   /* as given */
+    int measured;              /* 0: it lies outside the measured rectangle */
+    int64_t stable_frame;      /* -1 when none: it still changes in the last frame */
+    double stable_time;        /* seconds from the first frame; NaN when none */
+    double load_time;          /* stable_time - the start */
+    int64_t changes;           /* frames after the start in which it changed */
+    SettleChange deciding_change; /* its last change that counted (frame -1: none) */
+} SettleRegionResult;
+
 /* The outcome of one analysis. Valid until the next analysis starts on the
  * same context or the context is closed; owned by the context. Times are in
  * seconds; NaN where there is no value. */
@@ -350,6 +376,9 @@ typedef struct SettleResult {
     const SettleAnimatedRegion *animated;
     /* --ignore animated was applied: the answer is the rest's. */
     int animated_ignored;
+    /* The --region areas, in the order given; valid as the result is. */
+    int nregions;
+    const SettleRegionResult *regions;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */

@@ -411,6 +411,8 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
                 (long long)r->stable_frame, (long long)r->frames, lt, method,
                 r->partial ? " (partial)" : "", note);
     }
+    if (r && r->nregions && !b->quiet)
+        cli_regions(out, in, r);
     if (ar < 0 && r && r->error_message) {
         char note[160];
         cli_animated_note(r, note, sizeof(note));

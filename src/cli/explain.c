@@ -60,3 +60,17 @@ void cli_animated_note(const SettleResult *r, char *buf, size_t len)
              "--ignore animated leaves %s out", r->nanimated, r->nanimated > 1 ? "s" : "",
              g->x, g->y, g->width, g->height, r->nanimated > 1 ? "them" : "it");
 }
+
+void cli_regions(FILE *out, const char *in, const SettleResult *r)
+{
+    for (int i = 0; i < r->nregions; i++) {
+        const SettleRegionResult *g = &r->regions[i];
+        if (!g->measured)
+            fprintf(out, "%s: region %s: outside the measured picture\n", in, g->name);
+        else if (g->stable_frame < 0)
+            fprintf(out, "%s: region %s: not stable\n", in, g->name);
+        else
+            fprintf(out, "%s: region %s: stable at %.3f s (frame %lld), load time %.3f s\n", in,
+                    g->name, g->stable_time, (long long)g->stable_frame, g->load_time);
+    }
+}

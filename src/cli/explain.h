@@ -14,4 +14,7 @@ void cli_explain(FILE *err, const char *in, const SettleResult *r);
  * found): a note for the summary, else "". */
 void cli_animated_note(const SettleResult *r, char *buf, size_t len);
 
+/* One line a --region area to out: its stable time and load time. */
+void cli_regions(FILE *out, const char *in, const SettleResult *r);
+
 #endif
