@@ -407,7 +407,10 @@ static void tracker_frame(SettleContext *c, int which, const SettleRecord *r)
         }
         t->last_change = r->index;
         t->last_change_time = r->time;
-        t->last_box = record_box(r);
+        /* the entropy method's rolling mean flags frames after a step that
+         * change nothing: the step stays the change */
+        if (r->box[2] > 0 || t->last_box.frame < 0)
+            t->last_box = record_box(r);
         if (which == T_ENTROPY) {
             walk_back(c, t, r->index, r->entropy, r->time, &t->settled, &t->settled_time);
         } else {
