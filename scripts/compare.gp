@@ -7,7 +7,9 @@
 #   out, term           the picture to write; "png" or "svg"
 #   n                   the number of metrics (panels)
 #   metric_1 ...        each panel's metric name; verdict_1 ...: its verdict line
+#   overall             the comparison's verdict, the line every report opens with
 if (!exists("term")) term = "png"
+if (!exists("overall")) overall = ""
 h = 300 * n + 60
 if (term eq "svg") {
     set terminal svg size 800,h dynamic font "sans,11" noenhanced background "white"
@@ -25,7 +27,7 @@ set grid ytics lc rgb "#e4e4e4"
 set border 3 lc rgb "#606060"
 set ytics nomirror
 unset key
-set multiplot layout n,1
+set multiplot layout n,1 title "settle compare: " . overall
 do for [k = 1:n] {
     set title value(sprintf("metric_%d", k)) . "  -  " . value(sprintf("verdict_%d", k))
     set ylabel "seconds"

@@ -10,6 +10,8 @@
 #   diff_threshold      pixels;  entropy_threshold: bits
 #   start, stable       seconds from the first frame, negative when there is none
 #   load                load time in seconds, negative when there is none
+#   nmarks              the app's own marks (--marks) drawn, 0 when none; then
+#   mark_t1, mark_n1... each one's time in seconds and name
 # By hand:
 #   gnuplot -e "csv='a.csv'; out='a.png'; stable=2.5" scripts/plot.gp
 if (!exists("term")) term = "png"
@@ -20,6 +22,7 @@ if (!exists("entropy_threshold")) entropy_threshold = 0.05
 if (!exists("start")) start = -1
 if (!exists("stable")) stable = -1
 if (!exists("load")) load = -1
+if (!exists("nmarks")) nmarks = 0
 
 if (term eq "svg") {
     set terminal svg size 960,600 dynamic font "sans,11" noenhanced background "white"
@@ -52,6 +55,16 @@ if (start >= 0) {
 if (stable >= 0) {
     set arrow 2 from stable, graph 0 to stable, graph 1 nohead lc rgb stable_c lw 2 front
     set label 2 sprintf("stable %.3f s", stable) at stable, graph 0.92 offset 0.6,0 tc rgb stable_c front
+}
+
+# the app's own marks: thin dashed lines, their names up the line
+mark_c = "#1f77b4"
+if (nmarks > 0) {
+    do for [i=1:nmarks] {
+        mt = value(sprintf("mark_t%d", i))
+        set arrow (10 + i) from mt, graph 0 to mt, graph 1 nohead lc rgb mark_c lw 1.5 dt 4 front
+        set label (10 + i) value(sprintf("mark_n%d", i)) at mt, graph 0.04 offset -0.8,0 rotate by 90 tc rgb mark_c font ",8" front
+    }
 }
 
 set tmargin at screen 0.90

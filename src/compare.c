@@ -2,6 +2,7 @@
 /* Comparing two groups of results: which results count for a metric, and
  * each metric's comparison. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@
 SettleCount settle_result_counts(const SettleResultInfo *g, size_t n, size_t i, int m,
                                  size_t *first)
 {
-    if (!g || i >= n || m < 0 || m >= SETTLE_NB_METRICS)
+    if (!g || i >= n || m < 0 || m >= SETTLE_NB_SLOTS)
         return SETTLE_NOT_COUNTED_NO_VALUE;
     const char *in = g[i].input ? g[i].input : "";
     for (size_t j = 0; j < i; j++) {
@@ -60,13 +61,20 @@ int settle_compare_results(const SettleResultInfo *a, size_t na, const SettleRes
     if ((na && !a) || (nb && !b) || !s || !out || !nout)
         return SETTLE_ERR_INVAL;
     *nout = 0;
-    for (int m = 0; m < SETTLE_NB_METRICS; m++) {
+    for (int m = 0; m < SETTLE_NB_SLOTS; m++) {
         int pa = present(a, na, m), pb = present(b, nb, m);
-        if (want ? !want[m] : !(pa || pb))
+        /* gap slots are asked for by settle_results_set_gaps */
+        if ((m < SETTLE_NB_METRICS && want) ? !want[m] : !(pa || pb))
             continue;
         SettleMetricComparison *mc = &out[(*nout)++];
         memset(mc, 0, sizeof(*mc));
         mc->metric = m;
+        if (m >= SETTLE_NB_METRICS) {
+            int k = m - SETTLE_NB_METRICS;
+            mc->gap_name = na ? a[0].gap_name[k] : nb ? b[0].gap_name[k] : NULL;
+            if (!mc->gap_name)
+                mc->gap_name = "?";
+        }
         mc->compared = pa && pb;
         if (!mc->compared) {
             mc->only_in = pa ? 1 : pb ? 2 : 0;
@@ -82,6 +90,57 @@ int settle_compare_results(const SettleResultInfo *a, size_t na, const SettleRes
             return ret;
     }
     return 0;
+}
+
+int settle_results_gap_names(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,
+                             size_t nb, const char **names, int max)
+{
+    const SettleResultInfo *g[2] = { a, b };
+    size_t n[2] = { na, nb };
+    int k = 0;
+    for (int x = 0; x < 2; x++) {
+        for (size_t i = 0; g[x] && i < n[x]; i++) {
+            for (int j = 0; j < g[x][i].nmarks && k < max; j++) {
+                const char *name = g[x][i].mark_name[j];
+                int seen = 0;
+                for (int q = 0; q < k && !seen; q++)
+                    seen = !strcmp(names[q], name);
+                if (!seen)
+                    names[k++] = name;
+            }
+        }
+    }
+    return k;
+}
+
+int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *names, int nnames)
+{
+    if ((n && !g) || nnames < 0 || nnames > SETTLE_MAX_GAPS || (nnames && !names))
+        return SETTLE_ERR_INVAL;
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < SETTLE_MAX_GAPS; k++) {
+            int m = SETTLE_NB_METRICS + k;
+            g[i].gap_name[k] = k < nnames ? names[k] : NULL;
+            g[i].present[m] = 0;
+            g[i].value[m] = NAN;
+            for (int j = 0; k < nnames && j < g[i].nmarks && !g[i].present[m]; j++) {
+                if (strcmp(g[i].mark_name[j], names[k]))
+                    continue;
+                g[i].present[m] = 1;
+                g[i].value[m] = g[i].mark_gap[j];
+            }
+        }
+    }
+    return 0;
+}
+
+const char *settle_comparison_name(const SettleMetricComparison *m, char *buf, size_t len)
+{
+    if (m->metric < SETTLE_NB_METRICS)
+        snprintf(buf, len, "%s", settle_metric_name(m->metric));
+    else
+        snprintf(buf, len, "gap:%s", m->gap_name ? m->gap_name : "?");
+    return buf;
 }
 
 int settle_results_settings_kinds(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,

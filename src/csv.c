@@ -3,6 +3,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "settle/marks.h"
 
 #include "internal.h"
 
@@ -28,27 +31,63 @@ void settle_format_fixed(char *buf, size_t len, double x, int decimals)
         snprintf(buf, len, "%s%" PRId64, sign, v);
 }
 
+/* The "marks" cell of a frame: ",", then the names of the marks on it joined
+ * by "; ", quoted when they hold a comma, a quote or a line break. */
+static int marks_cell(const SettleMarks *m, int64_t frame, FILE *out)
+{
+    char cell[1024];
+    size_t len = 0;
+    cell[0] = 0;
+    for (int i = 0; i < settle_marks_count(m) && len < sizeof(cell); i++) {
+        const SettleMark *k = settle_marks_get(m, i);
+        if (k->frame != frame)
+            continue;
+        int w = snprintf(cell + len, sizeof(cell) - len, "%s%s", len ? "; " : "", k->name);
+        len = w < 0 ? sizeof(cell) : len + (size_t)w;
+    }
+    if (fputc(',', out) == EOF)
+        return -1;
+    if (!strpbrk(cell, ",\"\r\n"))
+        return fputs(cell, out) < 0 ? -1 : 0;
+    if (fputc('"', out) == EOF)
+        return -1;
+    for (const char *s = cell; *s; s++)
+        if ((*s == '"' && fputc('"', out) == EOF) || fputc(*s, out) == EOF)
+            return -1;
+    return fputc('"', out) == EOF ? -1 : 0;
+}
+
+typedef struct Rows {
+    FILE *out;
+    const SettleMarks *marks; /* attached: a last column "marks" */
+} Rows;
+
 static int write_row(void *opaque, const SettleFrame *f)
 {
-    FILE *out = opaque;
+    const Rows *rows = opaque;
+    FILE *out = rows->out;
     char t[40], e[40], d[40], pr[40];
     settle_format_fixed(t, sizeof(t), f->time, 6);
     settle_format_fixed(e, sizeof(e), f->entropy, 6);
     settle_format_fixed(d, sizeof(d), f->entropy_delta, 6);
     settle_format_fixed(pr, sizeof(pr), f->progress, 0);
-    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s\n", f->index, t, f->diff_pixels,
+    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s", f->index, t, f->diff_pixels,
                 e, d, f->quiet, f->keyframe, f->codec_refresh, pr) < 0)
         return SETTLE_ERR_IO;
-    return 0;
+    if (rows->marks && marks_cell(rows->marks, f->index, out) < 0)
+        return SETTLE_ERR_IO;
+    return fputc('\n', out) == EOF ? SETTLE_ERR_IO : 0;
 }
 
 int settle_write_csv(SettleContext *c, FILE *out)
 {
     if (!c || !out)
         return SETTLE_ERR_INVAL;
-    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress\n", out) < 0)
+    if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress", out) < 0 ||
+        fputs(c->marks ? ",marks\n" : "\n", out) < 0)
         return SETTLE_ERR_IO;
-    int ret = settle_foreach_frame(c, write_row, out);
+    Rows rows = { .out = out, .marks = c->marks };
+    int ret = settle_foreach_frame(c, write_row, &rows);
     if (ret == SETTLE_ERR_STATE)
         return 0; /* nothing was measured: the header alone */
     if (ret < 0)

@@ -88,9 +88,9 @@ static int fail_input(SettleContext *c, const char *path, int err, const char *f
     va_end(ap);
     /* settle_begin resets the context and names the input; a size of 1x1
      * keeps it valid while nothing is measured */
-    if (c->state != 1) {
+    if (c->state != SETTLE_STATE_RUNNING) {
         int ret = settle_begin(c, path, 1, 1);
-        if (ret < 0 && c->state != 1) /* begun with an error of its own: this one wins */
+        if (ret < 0 && c->state != SETTLE_STATE_RUNNING) /* begun with an error of its own: this one wins */
             return ret;
     }
     settle_set_error(c, err, msg);
@@ -767,9 +767,9 @@ int settle_analyze_file(SettleContext *c, const char *path, const SettleResult *
 {
     if (!c || !path)
         return SETTLE_ERR_INVAL;
-    if (c->state == 1)
+    if (c->state == SETTLE_STATE_RUNNING)
         return SETTLE_ERR_STATE;
-    c->state = 0;
+    c->state = SETTLE_STATE_IDLE;
     /* identify the input as it was before reading, for --skip-existing */
     struct stat st;
     int known = stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -790,9 +790,9 @@ int settle_analyze_io(SettleContext *c, const char *name,
 {
     if (!c || !name || !read)
         return SETTLE_ERR_INVAL;
-    if (c->state == 1)
+    if (c->state == SETTLE_STATE_RUNNING)
         return SETTLE_ERR_STATE;
-    c->state = 0;
+    c->state = SETTLE_STATE_IDLE;
     int ret = settle_decode_io(c, name, read, seek, opaque);
     c->in_known = 0; /* not a file: nothing to identify it by */
     return analysis_outcome(c, ret, res);

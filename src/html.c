@@ -94,6 +94,62 @@ static void put_image(FILE *f, const char *cls, const char *alt, const uint8_t *
     fputs("\">\n", f);
 }
 
+/* The app's own marks (settle analyze --marks): a row a mark, its time on
+ * the capture, its frame and its gap to the stable time, or why it has none;
+ * then the frame on screen at each mark beside the stable frame. */
+static void put_marks(FILE *f, const cJSON *o, const SettleReportCapture *c)
+{
+    const cJSON *marks = cJSON_GetObjectItemCaseSensitive(o, "marks");
+    if (!cJSON_IsArray(marks) || !cJSON_GetArraySize(marks))
+        return;
+    fputs("<h3>Marks: what the app reported, beside what the screen showed</h3>\n"
+          "<table class=\"marks\">\n<tr><th>mark</th><th>time</th><th>frame</th>"
+          "<th>gap (stable &minus; mark)</th><th>source</th></tr>\n", f);
+    const cJSON *k;
+    cJSON_ArrayForEach(k, marks)
+    {
+        fputs("<tr><td>", f);
+        put_escaped(f, str(k, "name"));
+        fputs("</td><td>", f);
+        put_time(f, num(k, "time"));
+        fputs("</td><td>", f);
+        if (isfinite(num(k, "frame")))
+            fprintf(f, "%.0f", num(k, "frame"));
+        else
+            fputs("&ndash;", f);
+        fputs("</td><td>", f);
+        double g = num(k, "gap");
+        if (isfinite(g)) {
+            char b[48];
+            settle_format_fixed(b, sizeof(b), g, 3);
+            fprintf(f, "<b>%s%s&nbsp;s</b>", g > 0 ? "+" : "", b);
+        } else {
+            fputs("&ndash;", f);
+        }
+        if (str(k, "reason")) {
+            fputs(" <span class=\"note\">not placed: ", f);
+            put_escaped(f, str(k, "reason"));
+            fputs("</span>", f);
+        }
+        fputs("</td><td>", f);
+        put_escaped(f, str(k, "source"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    if (!c->nframe_pictures)
+        return;
+    fputs("<div class=\"markframes\">\n", f);
+    for (int i = 0; i < c->nframe_pictures; i++) {
+        const SettleReportFrame *p = &c->frame_pictures[i];
+        fputs("<figure>", f);
+        put_image(f, "markframe", p->caption ? p->caption : "frame", p->png, p->len);
+        fputs("<figcaption>", f);
+        put_escaped(f, p->caption ? p->caption : "");
+        fputs("</figcaption></figure>\n", f);
+    }
+    fputs("</div>\n", f);
+}
+
 static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCapture *c)
 {
     const char *status = str(o, "status");
@@ -161,6 +217,15 @@ static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCaptur
         put_escaped(f, str(o, "error"));
         fputs("</td></tr>\n", f);
     }
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(o, "warnings"))
+    {
+        fputs("<tr class=\"warning\"><th>warning</th><td>", f);
+        put_escaped(f, str(w, "message") ? str(w, "message") : "?");
+        fputs(" <span class=\"code\">(", f);
+        put_escaped(f, str(w, "code") ? str(w, "code") : "?");
+        fputs(")</span></td></tr>\n", f);
+    }
     fputs("</table>\n", f);
     if (c->plot_png)
         put_image(f, "plot", "changed pixels and entropy delta over time", c->plot_png,
@@ -179,6 +244,7 @@ static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCaptur
     } else {
         fputs("<p class=\"note\">No filmstrip: no frame to show.</p>\n", f);
     }
+    put_marks(f, o, c);
     fputs("<details><summary>Settings used</summary>\n<table class=\"settings\">\n", f);
     const cJSON *it;
     cJSON_ArrayForEach(it, set)
@@ -215,7 +281,12 @@ static const char style[] =
     ".status{font-size:13px;padding:1px 7px;border-radius:8px;margin-left:8px;vertical-align:middle}\n"
     ".ok{background:#dff3e3;color:#1d6b2e}.bad{background:#fbe3e3;color:#8a1f1f}\n"
     ".note{color:#8a1f1f}.capture{border-top:2px solid #ddd;padding-top:4px;margin-top:14px}\n"
-    "details{margin:10px 0}summary{cursor:pointer}\n";
+    "details{margin:10px 0}summary{cursor:pointer}\n"
+    ".warning th,.warning td{background:#fff4d6;color:#6b4a00}.code{color:#888;font-size:13px}\n"
+    ".marks td,.marks th{border-bottom:1px solid #ddd;padding-right:18px}\n"
+    ".markframes{display:flex;flex-wrap:wrap;gap:12px;margin-top:8px}figure{margin:0}\n"
+    ".markframe{border:1px solid #ccc;display:block;max-width:320px;height:auto}\n"
+    "figcaption{font-size:13px;max-width:320px}\n";
 
 int settle_write_report(FILE *f, const SettleReportCapture *caps, int n)
 {

@@ -82,7 +82,7 @@ int settle_json_add_setup(SettleContext *c, cJSON *o)
  * the longest quiet when there is no answer. */
 static int add_explanation(cJSON *o, const SettleResult *r, int measured)
 {
-    const SettleChange *d = &r->deciding_change;
+    const SettleChangeArea *d = &r->deciding_change;
     int bad = 0;
     if (measured && d->frame >= 0) {
         cJSON *dc = cJSON_AddObjectToObject(o, "deciding_change");
@@ -147,7 +147,7 @@ static int add_regions(cJSON *o, const SettleResult *r, int measured)
         bad |= add_time(a, "stable_time", g->stable_time);
         bad |= add_time(a, "load_time", g->load_time);
         bad |= add_number(a, "changes", g->measured ? (double)g->changes : NAN);
-        const SettleChange *d = &g->deciding_change;
+        const SettleChangeArea *d = &g->deciding_change;
         if (d->frame >= 0) {
             cJSON *dc = cJSON_AddObjectToObject(a, "deciding_change");
             bad |= !dc;
@@ -177,7 +177,7 @@ int settle_write_json(SettleContext *c, FILE *out)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return SETTLE_ERR_NOMEM;
-    int measured = c->state == 2 && r->frames > 0;
+    int measured = c->state == SETTLE_STATE_FINISHED && r->frames > 0;
     int bad = !cJSON_AddStringToObject(o, "input", r->input ? r->input : "");
     bad |= settle_json_add_input_id(c, o, NULL);
     bad |= add_number(o, "frames", (double)r->frames);
@@ -224,12 +224,24 @@ int settle_write_json(SettleContext *c, FILE *out)
     if (c->s.nregions)
         bad |= add_regions(o, r, measured);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
-    bad |= !cJSON_AddStringToObject(o, "status", c->state == 2 || r->error ? settle_status_name(r->error) : "failed");
+    bad |= !cJSON_AddStringToObject(o, "status", c->state == SETTLE_STATE_FINISHED || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)
         bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
     else
         bad |= !cJSON_AddNullToObject(o, "error");
+    SettleWarning w[SETTLE_MAX_WARNINGS];
+    int nw = settle_get_warnings(c, w);
+    cJSON *wl = cJSON_AddArrayToObject(o, "warnings");
+    bad |= !wl;
+    for (int i = 0; wl && i < nw; i++) {
+        cJSON *it = cJSON_CreateObject();
+        bad |= !it || !cJSON_AddItemToArray(wl, it);
+        bad |= it && (!cJSON_AddStringToObject(it, "code", w[i].code) ||
+                      !cJSON_AddStringToObject(it, "message", w[i].message));
+    }
+    if (c->marks)
+        bad |= settle_json_add_marks(c->marks, o);
     bad |= settle_json_add_setup(c, o);
     if (bad)
         goto fail;

@@ -203,7 +203,7 @@ int settle_grab_pictures(SettleContext *c, SettlePictures **out)
     if (!c || !out)
         return SETTLE_ERR_INVAL;
     *out = NULL;
-    if (c->state != 2 || c->res.frames < 1)
+    if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
         return SETTLE_ERR_STATE;
     if (!c->in_known)
         return SETTLE_ERR_INVAL;

@@ -139,7 +139,7 @@ void settle_regions_finish(SettleRegions *g, const SettleSettings *s, int64_t st
             r->load_time = r->load_time < 0 ? 0 : r->load_time;
         }
         if (d) {
-            SettleChange *c = &r->deciding_change;
+            SettleChangeArea *c = &r->deciding_change;
             c->frame = d->frame;
             c->time = d->time;
             c->x = d->x;

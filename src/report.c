@@ -2,6 +2,7 @@
 /* The report of settle compare: text for the terminal, Markdown for a CI
  * comment, JSON Lines for automation. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,11 @@ const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int 
         snprintf(buf, len, "partial%s%s", e->error ? ": " : "", e->error ? e->error : "");
         break;
     default:
-        snprintf(buf, len, "no %s", settle_metric_name(metric));
+        if (metric < SETTLE_NB_METRICS)
+            snprintf(buf, len, "no %s", settle_metric_name(metric));
+        else
+            snprintf(buf, len, "no gap to the mark %s",
+                     e->gap_name[metric - SETTLE_NB_METRICS] ? e->gap_name[metric - SETTLE_NB_METRICS] : "?");
     }
     return buf;
 }
@@ -148,8 +153,249 @@ static void list_not_counted(FILE *f, const SettleReport *r, int md)
     }
 }
 
+/* The smallest two-sided p-value of the exact Mann-Whitney test with na and
+ * nb values: both orderings at the extremes, 2 / C(na + nb, na). */
+static double smallest_p(size_t na, size_t nb)
+{
+    if (!na || !nb)
+        return 1;
+    double c = 1;
+    for (size_t i = 1; i <= na && c < 1e300; i++)
+        c = c * (double)(nb + i) / (double)i;
+    return c < 2 ? 1 : 2 / c;
+}
+
+/* Appends to buf at *at what fits. */
+static void add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+    if (*at >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *at = *at + (size_t)n < len ? *at + (size_t)n : len;
+}
+
+static void effect(char *buf, size_t len, size_t *at, const SettleMetricComparison *m)
+{
+    char d[32];
+    num(d, sizeof(d), m->cmp.difference, unit(m->metric), 1);
+    char nbuf[300];
+    add(buf, len, at, "%s %s", settle_comparison_name(m, nbuf, sizeof(nbuf)), d);
+    if (isfinite(m->cmp.relative))
+        add(buf, len, at, " (%+.1f %%)", 100 * m->cmp.relative);
+}
+
+int settle_report_verdict(const SettleReport *r, char *buf, size_t len)
+{
+    int reg = 0, imp = 0, compared = 0;
+    const SettleMetricComparison *few = NULL, *absent = NULL;
+    for (int j = 0; j < r->nm; j++) {
+        const SettleMetricComparison *m = &r->m[j];
+        if (!m->compared) {
+            if (r->metrics_named && !absent)
+                absent = m;
+            continue;
+        }
+        compared++;
+        reg += m->cmp.verdict == SETTLE_VERDICT_REGRESSION;
+        imp += m->cmp.verdict == SETTLE_VERDICT_IMPROVEMENT;
+        if (m->cmp.verdict == SETTLE_VERDICT_TOO_FEW && !few)
+            few = m;
+    }
+    size_t at = 0;
+    if (len)
+        buf[0] = 0;
+    if (reg) {
+        add(buf, len, &at, "regression:");
+        for (int j = 0, k = 0; j < r->nm; j++) {
+            if (!r->m[j].compared || r->m[j].cmp.verdict != SETTLE_VERDICT_REGRESSION)
+                continue;
+            add(buf, len, &at, k++ ? ", " : " ");
+            effect(buf, len, &at, &r->m[j]);
+        }
+        return 1;
+    }
+    if (few) {
+        size_t na = few->cmp.baseline.n, nb = few->cmp.candidate.n;
+        char p[32], nbuf[300];
+        pval(p, sizeof(p), smallest_p(na, nb));
+        add(buf, len, &at, "too few to tell: %s has %zu baseline and %zu candidate values, "
+            "fewer than %d", settle_comparison_name(few, nbuf, sizeof(nbuf)), na, nb,
+            r->settings->min_n);
+        if (na && nb)
+            add(buf, len, &at, "; with %zu and %zu values the smallest p-value is %s (alpha %g)",
+                na, nb, p, r->settings->alpha);
+        else
+            add(buf, len, &at, "; no test is possible without values in both groups");
+        return 2;
+    }
+    if (absent || !compared) {
+        char nbuf[300];
+        if (absent)
+            add(buf, len, &at, "too few to tell: %s is not in both groups' results",
+                settle_comparison_name(absent, nbuf, sizeof(nbuf)));
+        else
+            add(buf, len, &at, "too few to tell: no metric is in both groups' results");
+        return 2;
+    }
+    add(buf, len, &at, "no regression");
+    if (imp) {
+        add(buf, len, &at, "; improvement:");
+        for (int j = 0, k = 0; j < r->nm; j++) {
+            if (!r->m[j].compared || r->m[j].cmp.verdict != SETTLE_VERDICT_IMPROVEMENT)
+                continue;
+            add(buf, len, &at, k++ ? ", " : " ");
+            effect(buf, len, &at, &r->m[j]);
+        }
+    }
+    return 0;
+}
+
+/* The labels of the results of groups gs[0 .. ng-1]: an object whose keys are
+ * the label keys in the order met, each an array of its distinct values. */
+static cJSON *collect_labels(const SettleReportGroup *const *gs, int ng)
+{
+    cJSON *acc = cJSON_CreateObject();
+    for (int k = 0; acc && k < ng; k++) {
+        for (size_t i = 0; i < gs[k]->n; i++) {
+            const char *text = gs[k]->results[i].labels;
+            cJSON *o = text && *text ? cJSON_Parse(text) : NULL;
+            if (text && *text && !o)
+                goto fail;
+            const cJSON *e;
+            cJSON_ArrayForEach(e, o)
+            {
+                if (!cJSON_IsString(e))
+                    continue;
+                cJSON *vals = cJSON_GetObjectItemCaseSensitive(acc, e->string);
+                if (!vals && !(vals = cJSON_AddArrayToObject(acc, e->string))) {
+                    cJSON_Delete(o);
+                    goto fail;
+                }
+                int seen = 0;
+                const cJSON *v;
+                cJSON_ArrayForEach(v, vals) seen |= !strcmp(v->valuestring, e->valuestring);
+                if (!seen && !cJSON_AddItemToArray(vals, cJSON_CreateString(e->valuestring))) {
+                    cJSON_Delete(o);
+                    goto fail;
+                }
+            }
+            cJSON_Delete(o);
+        }
+    }
+    return acc;
+fail:
+    cJSON_Delete(acc);
+    return NULL;
+}
+
+int settle_report_labels(const SettleReportGroup *g, char *buf, size_t len)
+{
+    cJSON *acc = collect_labels(&g, 1);
+    if (!acc)
+        return SETTLE_ERR_NOMEM;
+    size_t at = 0;
+    int n = 0;
+    if (len)
+        buf[0] = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, acc)
+    {
+        add(buf, len, &at, "%s%s=", n++ ? ", " : "", e->string);
+        int k = 0;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, e) add(buf, len, &at, "%s%s", k++ ? "|" : "", v->valuestring);
+    }
+    cJSON_Delete(acc);
+    return n;
+}
+
+int settle_report_pooled(const SettleReport *r, char *buf, size_t len)
+{
+    static const char *const test_keys[] = { "page", "url", "app", "device", "test", "scenario" };
+    const SettleReportGroup *gs[2] = { &r->group[0], &r->group[1] };
+    cJSON *acc = collect_labels(gs, 2);
+    if (!acc)
+        return SETTLE_ERR_NOMEM;
+    size_t at = 0;
+    int pooled = 0;
+    if (len)
+        buf[0] = 0;
+    for (size_t i = 0; i < sizeof(test_keys) / sizeof(*test_keys); i++) {
+        const cJSON *vals = cJSON_GetObjectItemCaseSensitive(acc, test_keys[i]);
+        if (cJSON_GetArraySize(vals) < 2)
+            continue;
+        add(buf, len, &at, "%s%s: ", pooled++ ? "; " : "", test_keys[i]);
+        int k = 0;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, vals) add(buf, len, &at, "%s%s", k++ ? ", " : "", v->valuestring);
+    }
+    cJSON_Delete(acc);
+    return pooled > 0;
+}
+
+int settle_report_verdict_by(const SettleReport *r, int n, char *buf, size_t len)
+{
+    int worst = 0, count[3] = { 0, 0, 0 };
+    char one[1024];
+    for (int i = 0; i < n; i++) {
+        int v = settle_report_verdict(&r[i], one, sizeof(one));
+        count[v]++;
+        worst = v == 1 || worst == 1 ? 1 : v == 2 || worst == 2 ? 2 : 0;
+    }
+    const char *key = n && r[0].by_key ? r[0].by_key : "";
+    size_t at = 0;
+    if (len)
+        buf[0] = 0;
+    if (!worst) {
+        add(buf, len, &at, "no regression in %d group%s by %s", n, n == 1 ? "" : "s", key);
+        return 0;
+    }
+    add(buf, len, &at, "%s in %d of %d groups by %s", worst == 1 ? "regression" : "too few to tell",
+        count[worst], n, key);
+    for (int i = 0; i < n; i++) {
+        if (settle_report_verdict(&r[i], one, sizeof(one)) != worst)
+            continue;
+        /* "page=home: load_time +0.350 s" after the word the line began with */
+        const char *colon = strchr(one, ':');
+        add(buf, len, &at, "; %s=%s:%s", key, r[i].by_value ? r[i].by_value : "",
+            colon ? colon + 1 : "");
+    }
+    return worst;
+}
+
+/* The labels of both sides, and whether different tests are pooled, in text
+ * or Markdown. Returns the number of lines written. */
+static int labels_lines(FILE *f, const SettleReport *r, int md)
+{
+    int lines = 0;
+    for (int k = 0; k < 2; k++) {
+        char l[1024];
+        if (settle_report_labels(&r->group[k], l, sizeof(l)) > 0 && ++lines)
+            fprintf(f, md ? "%s labels: `%s`  \n" : "%-10s labels: %s\n",
+                    md ? (k ? "Candidate" : "Baseline") : r->group[k].name, l);
+    }
+    char p[1024];
+    if (!r->by_key && settle_report_pooled(r, p, sizeof(p)) > 0 && ++lines)
+        fprintf(f, md ? "**Warning:** results of different tests are pooled (%s); compare them "
+                        "per group with `--by KEY`.\n"
+                      : "warning: results of different tests are pooled (%s); compare them per "
+                        "group with --by KEY\n",
+                p);
+    return lines;
+}
+
 int settle_write_report_text(const SettleReport *r, FILE *f)
 {
+    char headline[1024];
+    settle_report_verdict(r, headline, sizeof(headline));
+    if (r->by_key)
+        fprintf(f, "%s=%s: ", r->by_key, r->by_value ? r->by_value : "");
+    fprintf(f, "verdict: %s\n", headline);
+    labels_lines(f, r, 0);
     status_counts(f, (&r->group[0]));
     status_counts(f, (&r->group[1]));
     if (mixed(r))
@@ -157,7 +403,8 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
                 mixed(r));
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
-        const char *name = settle_metric_name(m->metric);
+        char nbuf[300];
+        const char *name = settle_comparison_name(m, nbuf, sizeof(nbuf));
         if (!m->compared) {
             fprintf(f, "\n%s: not compared, %s\n", name,
                     m->only_in == 1   ? "only in the baseline's results"
@@ -167,6 +414,10 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
         }
         const SettleComparison *c = &m->cmp;
         const char *u = unit(m->metric);
+        if (strlen(name) > 20) { /* a mark's gap: the name on its own line */
+            fprintf(f, "\n%s", name);
+            name = "";
+        }
         fprintf(f, "\n%-20s %5s %9s %9s %9s %9s %9s %9s\n", name, "n", "median", "mean", "sd",
                 "min", "max", "p90");
         group_line(f, "baseline", &c->baseline, m->metric);
@@ -196,16 +447,21 @@ int settle_write_report_text(const SettleReport *r, FILE *f)
 
 int settle_write_report_markdown(const SettleReport *r, FILE *f)
 {
-    int reg = 0;
-    for (int j = 0; j < r->nm; j++)
-        reg |= r->m[j].compared && r->m[j].cmp.verdict == SETTLE_VERDICT_REGRESSION;
-    fprintf(f, "### settle compare: %s\n\n", reg ? "regression" : "no regression");
+    char headline[1024];
+    settle_report_verdict(r, headline, sizeof(headline));
+    if (r->by_key)
+        fprintf(f, "#### %s=%s: %s\n\n", r->by_key, r->by_value ? r->by_value : "", headline);
+    else
+        fprintf(f, "### settle compare: %s\n\n", headline);
+    if (labels_lines(f, r, 1))
+        fputc('\n', f);
     fprintf(f, "| metric | baseline median (n) | candidate median (n) | difference | %g %% CI | p | verdict |\n",
             100 * r->settings->level);
     fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int j = 0; j < r->nm; j++) {
         const SettleMetricComparison *m = &r->m[j];
-        const char *name = settle_metric_name(m->metric);
+        char nbuf[300];
+        const char *name = settle_comparison_name(m, nbuf, sizeof(nbuf));
         if (!m->compared) {
             fprintf(f, "| %s | | | | | | not compared (%s) |\n", name,
                     m->only_in == 1   ? "only in the baseline"
@@ -239,13 +495,15 @@ int settle_write_report_markdown(const SettleReport *r, FILE *f)
         if (!m->compared)
             continue;
         const SettleSummary *ss[2] = { &m->cmp.baseline, &m->cmp.candidate };
+        char nbuf[300];
         for (int k = 0; k < 2; k++) {
             char v[6][32];
             const double x[6] = { ss[k]->median, ss[k]->mean, ss[k]->sd, ss[k]->min, ss[k]->max, ss[k]->p90 };
             for (int i = 0; i < 6; i++)
                 num(v[i], sizeof(v[i]), x[i], "", 0);
             fprintf(f, "| %s | %s | %zu | %s | %s | %s | %s | %s | %s |\n",
-                    settle_metric_name(m->metric), k ? "candidate" : "baseline", ss[k]->n, v[0],
+                    settle_comparison_name(m, nbuf, sizeof(nbuf)), k ? "candidate" : "baseline",
+                    ss[k]->n, v[0],
                     v[1], v[2], v[3], v[4], v[5]);
         }
     }
@@ -269,6 +527,28 @@ static cJSON *number(double x, int digits)
     return cJSON_CreateNumber(digits ? round(x * k) / k : x);
 }
 
+/* A group's labels for the JSON: each key with its value, or the list of its
+ * values when they differ. NULL when out of memory. */
+static cJSON *labels_json(const SettleReportGroup *g)
+{
+    cJSON *acc = collect_labels(&g, 1);
+    cJSON *out = acc ? cJSON_CreateObject() : NULL;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, acc)
+    {
+        cJSON *v = cJSON_GetArraySize(e) == 1 ? cJSON_CreateString(e->child->valuestring)
+                                              : cJSON_Duplicate(e, 1);
+        if (!out || !v || !cJSON_AddItemToObject(out, e->string, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(out);
+            out = NULL;
+            break;
+        }
+    }
+    cJSON_Delete(acc);
+    return out;
+}
+
 static cJSON *group_json(const SettleReportGroup *g, const SettleSummary *s, int metric)
 {
     cJSON *o = cJSON_CreateObject();
@@ -280,6 +560,7 @@ static cJSON *group_json(const SettleReportGroup *g, const SettleSummary *s, int
     for (int i = 0; i < 6; i++)
         bad |= !cJSON_AddItemToObject(o, keys[i], number(x[i], 6));
     bad |= !cJSON_AddNumberToObject(o, "results", (double)g->n);
+    bad |= !cJSON_AddItemToObject(o, "labels", labels_json(g));
     cJSON *nc = cJSON_AddArrayToObject(o, "not_counted");
     bad |= !nc;
     for (size_t i = 0; nc && i < g->n; i++) {
@@ -311,7 +592,12 @@ int settle_write_report_json(const SettleReport *r, FILE *f)
         cJSON *o = cJSON_CreateObject();
         if (!o)
             return SETTLE_ERR_NOMEM;
-        int bad = !cJSON_AddStringToObject(o, "metric", settle_metric_name(m->metric));
+        char nbuf[300];
+        int bad = !cJSON_AddStringToObject(o, "metric", settle_comparison_name(m, nbuf, sizeof(nbuf)));
+        if (r->by_key) {
+            cJSON *by = cJSON_AddObjectToObject(o, "labels");
+            bad |= !by || !cJSON_AddStringToObject(by, r->by_key, r->by_value ? r->by_value : "");
+        }
         if (!m->compared) {
             bad |= !cJSON_AddStringToObject(o, "verdict", "not compared");
             bad |= !(m->only_in ? cJSON_AddStringToObject(o, "only_in", m->only_in == 1 ? "baseline" : "candidate")

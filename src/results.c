@@ -7,6 +7,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "settle/marks.h"
+
 #include "internal.h"
 
 static const char *const metric_names[SETTLE_NB_METRICS] = {
@@ -121,14 +123,52 @@ void settle_result_info_free(SettleResultInfo *info)
     free(info->status);
     free(info->error);
     free(info->settings);
+    free(info->labels);
+    for (int i = 0; i < info->nmarks; i++)
+        free(info->mark_name[i]);
+    free(info->mark_name);
+    free(info->mark_gap);
     memset(info, 0, sizeof(*info));
 }
 
 static void info_init(SettleResultInfo *info)
 {
     memset(info, 0, sizeof(*info));
-    for (int i = 0; i < SETTLE_NB_METRICS; i++)
+    for (int i = 0; i < SETTLE_NB_SLOTS; i++)
         info->value[i] = NAN;
+}
+
+/* Room for n marks. 0 or -1. */
+static int marks_alloc(SettleResultInfo *info, int n)
+{
+    info->mark_name = calloc((size_t)n + 1, sizeof(*info->mark_name));
+    info->mark_gap = calloc((size_t)n + 1, sizeof(*info->mark_gap));
+    return info->mark_name && info->mark_gap ? 0 : -1;
+}
+
+static int add_mark(SettleResultInfo *info, const char *name, double gap)
+{
+    if (!(info->mark_name[info->nmarks] = strdup(name)))
+        return -1;
+    info->mark_gap[info->nmarks++] = isfinite(gap) ? gap : NAN;
+    return 0;
+}
+
+static int parse_marks(SettleResultInfo *info, const cJSON *marks)
+{
+    if (!cJSON_IsArray(marks))
+        return 0;
+    if (marks_alloc(info, cJSON_GetArraySize(marks)) < 0)
+        return -1;
+    const cJSON *k;
+    cJSON_ArrayForEach(k, marks)
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(k, "name");
+        const cJSON *g = cJSON_GetObjectItemCaseSensitive(k, "gap");
+        if (cJSON_IsString(n) && add_mark(info, n->valuestring, cJSON_IsNumber(g) ? g->valuedouble : NAN) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *info)
@@ -155,6 +195,10 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
     info->settings = set ? cJSON_PrintUnformatted(set) : strdup("");
     if (!info->settings)
         goto end;
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(o, "labels");
+    info->labels = cJSON_IsObject(lab) ? cJSON_PrintUnformatted(lab) : strdup("");
+    if (!info->labels)
+        goto end;
     for (int i = 0; i < SETTLE_NB_METRICS; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, metric_names[i]);
         /* the stable-frame metrics are there whenever the field is; the visual
@@ -171,6 +215,8 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
                                                         : "not_stable";
     if (!(info->status = strdup(status)))
         goto end;
+    if (parse_marks(info, cJSON_GetObjectItemCaseSensitive(o, "marks")) < 0)
+        goto end;
     ret = 0;
 end:
     cJSON_Delete(o);
@@ -183,9 +229,9 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         return SETTLE_ERR_INVAL;
     info_init(info);
     const SettleResult *r = &c->res;
-    if (c->state != 2 && !r->error)
+    if (c->state != SETTLE_STATE_FINISHED && !r->error)
         return SETTLE_ERR_STATE;
-    int measured = c->state == 2 && r->frames > 0;
+    int measured = c->state == SETTLE_STATE_FINISHED && r->frames > 0;
     info->input = strdup(r->input ? r->input : "");
     info->status = strdup(settle_status_name(r->error));
     if (r->error_message)
@@ -197,7 +243,8 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
     info->partial = r->partial;
     cJSON *o = cJSON_CreateObject();
     if (!o || settle_json_add_setup(c, o) < 0 ||
-        !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings")))) {
+        !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings"))) ||
+        !(info->labels = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "labels")))) {
         cJSON_Delete(o);
         settle_result_info_free(info);
         return SETTLE_ERR_NOMEM;
@@ -210,5 +257,36 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         /* as the JSON has them: to the microsecond */
         info->value[i] = measured && isfinite(v[i]) ? round(v[i] * 1e6) / 1e6 : NAN;
     }
+    if (c->marks) {
+        int n = settle_marks_count(c->marks);
+        int bad = marks_alloc(info, n) < 0;
+        for (int i = 0; i < n && !bad; i++) {
+            const SettleMark *k = settle_marks_get(c->marks, i);
+            /* as the JSON has them: to the microsecond */
+            bad = add_mark(info, k->name, round(k->gap * 1e6) / 1e6) < 0;
+        }
+        if (bad) {
+            settle_result_info_free(info);
+            return SETTLE_ERR_NOMEM;
+        }
+    }
     return 0;
+}
+
+int settle_result_label(const SettleResultInfo *info, const char *key, char *buf, size_t len)
+{
+    if (!info || !key || !buf || !len)
+        return SETTLE_ERR_INVAL;
+    buf[0] = 0;
+    if (!info->labels || !*info->labels)
+        return 0;
+    cJSON *o = cJSON_Parse(info->labels);
+    if (!o)
+        return SETTLE_ERR_NOMEM; /* written by settle_result_info_parse: only memory fails */
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    int found = cJSON_IsString(v);
+    if (found)
+        snprintf(buf, len, "%s", v->valuestring);
+    cJSON_Delete(o);
+    return found;
 }

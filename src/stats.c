@@ -2,9 +2,11 @@
 /* Statistics for comparing two groups of captures: summaries, the
  * Mann-Whitney U test, a bootstrap interval of the difference of medians. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "random.h"
 #include "settle/stats.h"
 
 #define EXACT_MAX_N 50
@@ -170,7 +172,81 @@ fail:
     return ret;
 }
 
-static uint64_t splitmix64(uint64_t *state)
+/* C - 1 of settle_shift_interval: the 0-based index of its lower end. */
+static int shift_rank(size_t m, size_t n, double level, size_t *c)
+{
+    double tail = (1 - level) / 2, mn = (double)m * (double)n;
+    if (mn > 2500) {
+        /* z with P(Z > z) = tail, by bisection on erfc */
+        double lo = 0, hi = 40;
+        for (int i = 0; i < 200; i++) {
+            double z = (lo + hi) / 2;
+            if (0.5 * erfc(z / sqrt(2)) > tail)
+                lo = z;
+            else
+                hi = z;
+        }
+        double k = floor(mn / 2 - lo * sqrt(mn * (double)(m + n + 1) / 12) - 0.5);
+        *c = k < 0 ? 0 : (size_t)k;
+        return 0;
+    }
+    /* f(i, j, u): the ways of U = u with i values of a and j of b, by
+     * f(i, j, u) = f(i - 1, j, u - j) + f(i, j - 1, u), row i kept over j */
+    size_t w = (size_t)mn + 1;
+    double *prev = calloc((n + 1) * w, sizeof(*prev)), *cur = calloc((n + 1) * w, sizeof(*cur));
+    if (!prev || !cur) {
+        free(prev);
+        free(cur);
+        return SETTLE_ERR_NOMEM;
+    }
+    for (size_t j = 0; j <= n; j++)
+        prev[j * w] = 1; /* i = 0: U = 0 */
+    for (size_t i = 1; i <= m; i++) {
+        memset(cur, 0, (n + 1) * w * sizeof(*cur));
+        cur[0] = 1; /* j = 0 */
+        for (size_t j = 1; j <= n; j++)
+            for (size_t u = 0; u <= i * j; u++)
+                cur[j * w + u] = (u >= j ? prev[j * w + u - j] : 0) + cur[(j - 1) * w + u];
+        double *t = prev;
+        prev = cur, cur = t;
+    }
+    double total = 0, below = 0;
+    for (size_t u = 0; u < w; u++)
+        total += prev[n * w + u];
+    *c = 0; /* the largest u with P(U <= u) <= tail, else 0 all the same */
+    for (size_t u = 0; u < w && (below += prev[n * w + u]) <= tail * total; u++)
+        *c = u;
+    free(prev);
+    free(cur);
+    return 0;
+}
+
+int settle_shift_interval(const double *a, size_t na, const double *b, size_t nb, double level,
+                          double *shift, double *low, double *high)
+{
+    if (!a || !b || !na || !nb || !(level > 0 && level < 1) || !shift || !low || !high ||
+        !all_finite(a, na) || !all_finite(b, nb) || na > SIZE_MAX / nb / sizeof(double))
+        return SETTLE_ERR_INVAL;
+    size_t n = na * nb, c;
+    double *d = malloc(n * sizeof(*d));
+    if (!d)
+        return SETTLE_ERR_NOMEM;
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            d[i * nb + j] = b[j] - a[i];
+    qsort(d, n, sizeof(*d), cmp_double);
+    int ret = shift_rank(na, nb, level, &c);
+    if (ret == 0) {
+        c = c >= (n + 1) / 2 ? (n - 1) / 2 : c;
+        *shift = settle_percentile(d, n, 0.5);
+        *low = d[c];
+        *high = d[n - 1 - c];
+    }
+    free(d);
+    return ret;
+}
+
+uint64_t settle_splitmix64(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -178,13 +254,12 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* A uniform index below n, without modulo bias (rejection). */
-static size_t draw(uint64_t *state, size_t n)
+size_t settle_draw(uint64_t *state, size_t n)
 {
     uint64_t lim = UINT64_MAX - UINT64_MAX % n;
     uint64_t r;
     do
-        r = splitmix64(state);
+        r = settle_splitmix64(state);
     while (r >= lim);
     return (size_t)(r % n);
 }
@@ -192,7 +267,7 @@ static size_t draw(uint64_t *state, size_t n)
 static double resample_median(const double *x, size_t n, double *tmp, uint64_t *state)
 {
     for (size_t i = 0; i < n; i++)
-        tmp[i] = x[draw(state, n)];
+        tmp[i] = x[settle_draw(state, n)];
     qsort(tmp, n, sizeof(*tmp), cmp_double);
     return settle_percentile(tmp, n, 0.5);
 }

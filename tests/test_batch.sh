@@ -23,10 +23,11 @@ printf 'not a video\n' >A/broken.mkv
 expect_exit "batch with a broken capture" 3 "$settle" analyze -o res-A --jobs 2 --label build=A --label device=farm-1 A/*.mkv
 [ "$(ls res-A | grep -c '\.json$')" -eq 9 ]
 check $? "one result per capture: $(ls res-A | tr '\n' ' ')"
-[ "$(grep -c 'stable at' out)" -eq 8 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^settle: A/broken.mkv: ' err
-check $? "8 summaries and one line about the broken capture"
+[ "$(grep -c 'stable at' out)" -eq 8 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^settle: A/broken.mkv: ' err &&
+  grep -q '^A/broken.mkv: failed: ' out && [ "$(wc -l <out)" -eq 9 ]
+check $? "9 summaries, the broken capture's among them, and one line on stderr about it"
 # the summaries come in the order of the inputs whatever --jobs
-ls A/*.mkv | grep -v broken >expect-order
+ls A/*.mkv >expect-order
 grep -o '^[^:]*' out | diff - expect-order >/dev/null
 check $? "summaries in input order"
 ok_truth=0
@@ -46,6 +47,26 @@ check $? "the broken capture's result says failed"
 ls res-A | grep -q '\.tmp\.'
 [ $? -ne 0 ]
 check $? "no temporary files left"
+
+# 34 captures, some of which never settle and two that are not videos: 34 summary
+# lines on stdout in the order given, whatever their status and --jobs; with
+# --json - the same 34 lines on stderr
+mkdir -p M
+"$make_runs" M M 32 7 0 >truth-M && printf 'not a video\n' >M/M-33.mkv && printf 'x' >M/M-34.mkv
+check $? "34 captures made"
+expect_exit "34-capture batch, --settle 1.2" 3 "$settle" analyze --jobs 3 --settle 1.2 M/*.mkv
+ls M/*.mkv >expect-M
+[ "$(wc -l <out)" -eq 34 ] && grep -o '^[^:]*' out | diff - expect-M >/dev/null
+check $? "34 summary lines in input order: $(wc -l <out)"
+ns=$(grep -c ': not stable: never quiet for 1.200 s' out); st=$(grep -c ': stable at' out)
+[ "$ns" -gt 0 ] && [ "$st" -gt 0 ] && [ "$(grep -c ': failed: ' out)" -eq 2 ] && [ $((ns + st + 2)) -eq 34 ]
+check $? "stable ($st), not stable ($ns) and failed (2), one line each"
+grep -q '^settle: M/M-33.mkv: ' err && grep -q '^settle: M/M-34.mkv: ' err
+check $? "stderr says why the two failed"
+expect_exit "34-capture batch, --json -" 3 "$settle" analyze --jobs 4 --settle 1.2 --json - M/*.mkv
+[ "$(wc -l <out)" -eq 34 ] && [ "$(grep -c '^M/M-[0-9]*.mkv: ' err)" -eq 34 ] &&
+  grep '^M/M-[0-9]*.mkv: ' err | grep -o '^[^:]*' | diff - expect-M >/dev/null
+check $? "--json -: 34 JSON lines on stdout, 34 summary lines on stderr in order"
 
 # --skip-existing: nothing to do when inputs, settings and labels are the same
 cp -p res-A/A-01-*.json saved.json
@@ -134,6 +155,10 @@ grep -q '^  baseline   res-whole/broken-.*: failed: not a video' out && grep -q 
 check $? "the text report lists it too"
 grep -q '^| load_time | .* | \*\*regression\*\* |$' cmp.md
 check $? "markdown table row"
+# every format opens with the same verdict, the one the exit code gives
+head -1 out | grep -q '^verdict: regression: load_time +0\.[0-9]* s (+[0-9.]* %)' &&
+  [ "$(head -1 cmp.md)" = "### settle compare: $(head -1 out | sed 's/^verdict: //')" ]
+check $? "text and Markdown open with the same verdict: $(head -1 out) / $(head -1 cmp.md)"
 cp cmp.json cmp1.json
 "$settle" compare -q --baseline res-whole --candidate res-B --json cmp.json
 cmp -s cmp.json cmp1.json
@@ -145,6 +170,12 @@ expect_exit "B against A, minimum effect 10 %" 1 "$settle" compare --baseline re
 expect_exit "A against B: improvement" 0 "$settle" compare --baseline res-B --candidate res-whole --metric load_time --json cmp.json
 [ "$(field load_time verdict)" = '"improvement"' ]
 check $? "the other way round: $(field load_time verdict)"
+head -1 out | grep -q '^verdict: no regression; improvement: load_time -0\.[0-9]* s'
+check $? "the text opens with no regression and the improvement: $(head -1 out)"
+expect_exit "a metric asked for that is not there" 2 "$settle" compare --baseline res-B --candidate res-whole --metric speed_index --markdown cmp.md
+[ "$(head -1 out)" = "verdict: too few to tell: speed_index is not in both groups' results" ] &&
+  [ "$(head -1 cmp.md)" = "### settle compare: too few to tell: speed_index is not in both groups' results" ]
+check $? "a metric not in both groups: too few to tell, in both formats: $(head -1 cmp.md)"
 expect_exit "A against another night of A: no change" 0 "$settle" compare --baseline res-whole --candidate res-A2 --json cmp.json
 [ "$(field load_time verdict)" = '"no change"' ] && [ "$(grep -c '"verdict":"no change"' cmp.json)" -eq 3 ]
 check $? "every metric: no change"
@@ -160,9 +191,52 @@ cp cmp.json cmp-j.json
   --baseline A/A-01.mkv A/A-02.mkv a2.jsonl --candidate res-B/B-0[1-4]-*.json B/B-05.mkv
 cmp -s cmp.json cmp-j.json
 check $? "captures analysed one by one or in parallel: the same comparison"
-expect_exit "too few" 2 "$settle" compare --baseline res-A2/A-01-*.json res-A2/A-02-*.json --candidate res-B --json cmp.json
+expect_exit "too few" 2 "$settle" compare --baseline res-A2/A-01-*.json res-A2/A-02-*.json --candidate res-B --json cmp.json --markdown cmp.md
 [ "$(field load_time verdict)" = '"too few"' ] && grep -q "verdict: too few (a verdict needs at least 3 values in each group)" out
 check $? "too few is said: $(field load_time verdict)"
+# not "no regression": the Markdown opens with the verdict the exit code gives,
+# with the smallest p-value 2 and 8 values can reach (2 / C(10, 2))
+toofew="too few to tell: load_time has 2 baseline and 8 candidate values, fewer than 3; with 2 and 8 values the smallest p-value is 0.0444 (alpha 0.05)"
+[ "$(head -1 cmp.md)" = "### settle compare: $toofew" ] && [ "$(head -1 out)" = "verdict: $toofew" ]
+check $? "too few: text and Markdown open with it: $(head -1 cmp.md)"
+expect_exit "too few, 2 and 2" 2 "$settle" compare -q --baseline res-A2/A-01-*.json res-A2/A-02-*.json --candidate res-B/B-0[12]-*.json --markdown cmp.md
+head -1 cmp.md | grep -q 'with 2 and 2 values the smallest p-value is 0.3333 (alpha 0.05)$'
+check $? "2 and 2 values can never reach p < 0.05: $(head -1 cmp.md)"
+# labels: both sides' in every report; different tests never pooled silently; --by
+expect_exit "labels of both sides" 1 "$settle" compare --metric load_time --baseline res-whole --candidate res-B --markdown cmp.md
+grep -q '^baseline   labels: build=A$' out && grep -q '^candidate  labels: build=B$' out &&
+  grep -qF 'Baseline labels: `build=A`' cmp.md && grep -qF 'Candidate labels: `build=B`' cmp.md
+check $? "both sides' labels in the text report and the Markdown: $(grep labels out | tr '\n' ' ')"
+mkdir -p P
+"$make_runs" P Ah 6 1 0 >/dev/null && "$make_runs" P Bh 6 3 0 >/dev/null &&
+  "$make_runs" P As 6 1 0 >/dev/null && "$make_runs" P Bs 6 3 250 >/dev/null
+check $? "two pages' captures made"
+"$settle" analyze -q -o res-PA --label build=A --label page=home P/Ah-*.mkv &&
+  "$settle" analyze -q -o res-PA --label build=A --label page=search P/As-*.mkv &&
+  "$settle" analyze -q -o res-PB --label build=B --label page=home P/Bh-*.mkv &&
+  "$settle" analyze -q -o res-PB --label build=B --label page=search P/Bs-*.mkv
+check $? "two pages analysed with labels"
+pool="results of different tests are pooled (page: home, search); compare them per group with --by KEY"
+expect_exit "two pages pooled" 1 "$settle" compare --metric load_time --baseline res-PA --candidate res-PB --markdown pool.md --json pool.json
+grep -qF "warning: $pool" out && grep -qF "settle: warning: $pool" err && grep -qF '**Warning:** results of different tests are pooled (page: home, search); compare them per group with `--by KEY`.' pool.md
+check $? "pooling different pages is said in the text, on stderr and in the Markdown: $(cat err)"
+grep -q '"labels":{"build":"A","page":\["home","search"\]}' pool.json && grep -qF 'Baseline labels: `build=A, page=home|search`' pool.md
+check $? "both sides' labels in the JSON and the Markdown"
+expect_exit "--by page" 1 "$settle" compare --by page --metric load_time --baseline res-PA --candidate res-PB --markdown by.md --json by.json
+[ "$(head -1 out)" = "verdict: regression in 1 of 2 groups by page; page=search: load_time +0.350 s (+40.0 %)" ] &&
+  grep -q '^page=home: verdict: no regression$' out && grep -q '^page=search: verdict: regression: load_time' out &&
+  ! grep -q 'pooled' out err
+check $? "--by page: the verdict over the groups, then each group's: $(head -1 out)"
+[ "$(head -1 by.md)" = "### settle compare: $(head -1 out | sed 's/^verdict: //')" ] &&
+  grep -q '^#### page=home: no regression$' by.md && grep -q '^#### page=search: regression: ' by.md
+check $? "--by page: the Markdown opens with the same verdict, a section per page"
+[ "$(wc -l <by.json)" -eq 2 ] && grep -q '^{"metric":"load_time","labels":{"page":"home"},"baseline":{"n":6,' by.json &&
+  grep -q '^{"metric":"load_time","labels":{"page":"search"},.*"verdict":"regression"}$' by.json
+check $? "--by page: one JSON line per group, each with its labels"
+expect_exit "--by a label nobody has" 2 "$settle" compare --by app --metric load_time --baseline res-PA --candidate res-PB --min-n 20
+grep -q '^app=(none): verdict: too few to tell' out
+check $? "results without the label form the group (none): $(grep 'app=' out)"
+expect_exit "--by without a key" 64 "$settle" compare --by --metric load_time --baseline res-PA --candidate res-PB
 expect_exit "a missing item" 3 "$settle" compare --baseline res-whole nowhere --candidate res-B
 grep -q '^settle: nowhere: No such file or directory$' err
 check $? "names it: $(cat err)"

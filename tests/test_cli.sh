@@ -62,8 +62,9 @@ one_line_naming "empty file" "empty.webm"
 expect_exit "directory" 3 "$settle" analyze "$tmp"
 expect_exit "--crop outside the picture" 3 "$settle" analyze --json "$tmp/crop.json" --crop 400,200,200,200 "$sample"
 one_line_naming "--crop outside the picture" "sample-startup.mp4: --crop 400,200,200,200 does not fit the 480x270 picture"
-[ ! -s "$tmp/out" ] && grep -q '"status":"failed"' "$tmp/crop.json" && grep -q '"stable_frame":null' "$tmp/crop.json"
-check $? "--crop outside the picture: no summary line, the result says failed"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "sample-startup.mp4: failed: --crop 400,200,200,200 does not fit" "$tmp/out" &&
+  grep -q '"status":"failed"' "$tmp/crop.json" && grep -q '"stable_frame":null' "$tmp/crop.json"
+check $? "--crop outside the picture: a summary line says failed, so does the result: $(cat "$tmp/out")"
 expect_exit "missing file with --crop" 3 "$settle" analyze --crop 10,10,50,50 "$tmp/nope.mp4"
 one_line_naming "missing file with --crop" "nope.mp4: No such file"
 expect_exit "picture over --max-pixels" 3 "$settle" analyze --max-pixels 1000 "$sample"
@@ -128,9 +129,12 @@ expect_exit "percentage threshold" 0 "$settle" analyze --diff-threshold 0.5% "$s
 expect_exit "start never found" 1 "$settle" analyze --start 999 "$sample"
 grep -q "sample-startup.mp4: start time" "$tmp/err"
 check $? "no start is said: $(cat "$tmp/err")"
-expect_exit "output directory missing" 4 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
-grep -q "x.json" "$tmp/err"
-check $? "output error names the file"
+expect_exit "output directory missing: made" 0 "$settle" analyze -q --json "$tmp/no/such/dir/x.json" "$sample"
+grep -q '"status":"stable"' "$tmp/no/such/dir/x.json"
+check $? "the folders of --json were made"
+: >"$tmp/plainfile"
+expect_exit "output folder cannot be made" 4 "$settle" analyze -q --json "$tmp/plainfile/x.json" "$sample"
+one_line_naming "output folder cannot be made" "--json: $tmp/plainfile/x.json: Not a directory"
 
 # camera options: a screen recording is left whole by --crop auto, regions
 # repeat, and a bad region is one line that names the option
@@ -145,6 +149,26 @@ check $? "ignore and blur in the settings, same stable frame"
 expect_exit "bad ignore" 64 "$settle" analyze --ignore 1,2,3 "$sample"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^settle: --ignore: expected X,Y,W,H" "$tmp/err"
 check $? "bad ignore: one line: $(cat "$tmp/err")"
+
+# the command line as typed by hand (issue 17): a missing value named as
+# missing, "did you mean" for options and commands, analyse, help UNKNOWN
+expect_exit "-o without its value" 64 "$settle" analyze -o
+one_line_naming "-o without its value" "-o: missing value"
+expect_exit "--json without its value" 64 "$settle" analyze --json
+one_line_naming "--json without its value" "--json: missing value"
+expect_exit "misspelt option" 64 "$settle" analyze --jsn x.json "$sample"
+one_line_naming "misspelt option" "--jsn: unknown option; did you mean --json?"
+expect_exit "misspelt compare option" 64 "$settle" compare --markdwn x.md --baseline a --candidate b
+one_line_naming "misspelt compare option" "--markdwn: unknown option; did you mean --markdown?"
+expect_exit "misspelt command" 64 "$settle" analyz "$sample"
+one_line_naming "misspelt command" "unknown command 'analyz'; did you mean 'analyze'?"
+expect_exit "analyse is analyze" 0 "$settle" analyse "$sample"
+grep -q "sample-startup.mp4: stable at 2.500 s" "$tmp/out"
+check $? "analyse: the same summary line: $(cat "$tmp/out")"
+expect_exit "help of an unknown command" 64 "$settle" help nosuch
+one_line_naming "help of an unknown command" "help: unknown command 'nosuch'"
+[ ! -s "$tmp/out" ]
+check $? "help nosuch prints no general help on stdout"
 
 echo "$pass passed, $fail failed"
 done_testing

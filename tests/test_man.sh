@@ -6,7 +6,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 settle=$1
 man=$2/doc/settle.1
-for cmd in analyze compare plot; do
+for cmd in analyze compare record plot history trend dashboard; do
   opts=$("$settle" help "$cmd" | grep -oE -- '(^|[ ,])--[a-z][a-z-]*' | sed 's/^[ ,]//' | sort -u)
   [ -n "$opts" ]
   check $? "settle help $cmd lists options"

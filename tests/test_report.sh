@@ -100,9 +100,13 @@ check $? "--plot with %n"
 "$settle" analyze -q --plot-script "$tmp/none.gp" --plot "$tmp/z.png" "$sample" 2>"$tmp/err"
 [ $? -eq 64 ] && grep -q "plot-script: .*none.gp" "$tmp/err"
 check $? "--plot-script that is missing: exit 64"
+: >"$tmp/notadir"
+"$settle" analyze -q --report "$tmp/notadir/r.html" "$sample" 2>"$tmp/err"
+[ $? -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "report: .*notadir/r.html: Not a directory" "$tmp/err"
+check $? "--report under a file, not a folder: exit 4, one line: $(cat "$tmp/err")"
 "$settle" analyze -q --report "$tmp/nodir/r.html" "$sample" 2>"$tmp/err"
-[ $? -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "report: .*nodir/r.html" "$tmp/err"
-check $? "--report into a missing directory: exit 4, one line"
+[ $? -eq 0 ] && [ -s "$tmp/nodir/r.html" ]
+check $? "--report into a missing folder: the folder is made"
 
 # settle compare --plot: a box plot of each metric's values in both groups
 mkdir -p "$tmp/ca" "$tmp/cb"

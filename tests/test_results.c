@@ -284,7 +284,105 @@ static void test_counting(void **state)
     fclose(m);
     assert_non_null(strstr(text, "baseline   6 results: 4 stable, 1 not_stable, 1 partial, 1 duplicate\n"));
     assert_non_null(strstr(text, "  baseline   A/3.json: not_stable\n"));
+    /* every format opens with the one verdict */
+    char v[1024], line[1100];
+    int code = settle_report_verdict(&rep, v, sizeof(v));
+    snprintf(line, sizeof(line), "verdict: %s\n", v);
+    assert_memory_equal(text, line, strlen(line));
     free(text);
+    m = open_memstream(&text, &len);
+    assert_int_equal(settle_write_report_markdown(&rep, m), 0);
+    fclose(m);
+    snprintf(line, sizeof(line), "### settle compare: %s\n", v);
+    assert_memory_equal(text, line, strlen(line));
+    free(text);
+    assert_int_equal(code, 2);
+    assert_string_equal(v, "too few to tell: first_visual_change has 0 baseline and 0 candidate "
+                           "values, fewer than 2; no test is possible without values in both groups");
+    /* the smallest p-value the group sizes allow: 2 / C(na + nb, na) */
+    SettleMetricComparison few = out[0];
+    few.cmp.verdict = SETTLE_VERDICT_TOO_FEW;
+    few.cmp.baseline.n = 3;
+    few.cmp.candidate.n = 3;
+    rep.m = &few;
+    rep.nm = 1;
+    assert_int_equal(settle_report_verdict(&rep, v, sizeof(v)), 2);
+    assert_non_null(strstr(v, "with 3 and 3 values the smallest p-value is 0.1000 (alpha 0.05)"));
+    few.cmp.verdict = SETTLE_VERDICT_REGRESSION;
+    assert_int_equal(settle_report_verdict(&rep, v, sizeof(v)), 1);
+    assert_string_equal(v, "regression: load_time +0.350 s (+33.3 %)");
+}
+
+/* The gaps of the app's marks read back from results and compared like a
+ * metric: each mark name a slot, present only where the result has it. */
+static void test_gaps(void **state)
+{
+    (void)state;
+    static const char *const base =
+        "{\"input\":\"%s\",\"status\":\"stable\",\"partial\":false,\"load_time\":2,"
+        "\"first_visual_change\":0.3,\"last_visual_change\":2,\"marks\":["
+        "{\"name\":\"Displayed a/.M\",\"time\":1.5,\"gap\":%s,\"frame\":45},"
+        "{\"name\":\"%s\",\"time\":null,\"gap\":null,\"frame\":null}]}";
+    const char *gaps_a[3] = { "0.99", "0.98", "0.97" }, *gaps_b[3] = { "1.29", "1.28", "1.27" };
+    SettleResultInfo a[3], b[3];
+    for (int i = 0; i < 3; i++) {
+        char json[512], in[16];
+        snprintf(in, sizeof(in), "a%d", i);
+        snprintf(json, sizeof(json), base, in, gaps_a[i], "unplaced");
+        assert_int_equal(settle_result_info_parse(json, strlen(json), &a[i]), 0);
+        snprintf(in, sizeof(in), "b%d", i);
+        snprintf(json, sizeof(json), base, in, gaps_b[i], i ? "unplaced" : "only in b");
+        assert_int_equal(settle_result_info_parse(json, strlen(json), &b[i]), 0);
+    }
+    assert_int_equal(a[0].nmarks, 2);
+    assert_string_equal(a[0].mark_name[0], "Displayed a/.M");
+    assert_near(a[0].mark_gap[0], 0.99, 0);
+    assert_true(isnan(a[0].mark_gap[1]));
+    /* no slot is present until the gaps are assigned */
+    assert_false(a[0].present[SETTLE_NB_METRICS]);
+
+    const char *names[SETTLE_MAX_GAPS];
+    int n = settle_results_gap_names(a, 3, b, 3, names, SETTLE_MAX_GAPS);
+    assert_int_equal(n, 3);
+    assert_string_equal(names[0], "Displayed a/.M");
+    assert_string_equal(names[1], "unplaced");
+    assert_string_equal(names[2], "only in b");
+    assert_int_equal(settle_results_gap_names(a, 3, b, 3, names, 1), 1);
+    n = settle_results_gap_names(a, 3, b, 3, names, SETTLE_MAX_GAPS);
+    assert_int_equal(settle_results_set_gaps(a, 3, names, n), 0);
+    assert_int_equal(settle_results_set_gaps(b, 3, names, n), 0);
+    assert_int_equal(settle_results_set_gaps(a, 3, names, SETTLE_MAX_GAPS + 1), SETTLE_ERR_INVAL);
+    assert_true(a[1].present[SETTLE_NB_METRICS] && a[1].value[SETTLE_NB_METRICS] == 0.98);
+    assert_true(a[1].present[SETTLE_NB_METRICS + 1] && isnan(a[1].value[SETTLE_NB_METRICS + 1]));
+    assert_false(a[1].present[SETTLE_NB_METRICS + 2]);
+    assert_int_equal(settle_result_counts(a, 3, 0, SETTLE_NB_METRICS + 1, NULL),
+                     SETTLE_NOT_COUNTED_NO_VALUE);
+
+    SettleCompareSettings cs;
+    settle_compare_default_settings(&cs);
+    SettleMetricComparison out[SETTLE_NB_SLOTS];
+    int want[SETTLE_NB_METRICS] = { 1, 0, 0, 0 };
+    assert_int_equal(settle_compare_results(a, 3, b, 3, want, &cs, out, &n), 0);
+    assert_int_equal(n, 4); /* load_time, then the three gap slots */
+    assert_int_equal(out[0].metric, 0);
+    assert_null(out[0].gap_name);
+    assert_int_equal(out[1].metric, SETTLE_NB_METRICS);
+    assert_string_equal(out[1].gap_name, "Displayed a/.M");
+    assert_true(out[1].compared);
+    assert_int_equal(out[1].cmp.baseline.n, 3);
+    assert_near(out[1].cmp.baseline.median, 0.98, 1e-12);
+    assert_near(out[1].cmp.difference, 0.3, 1e-9);
+    assert_true(out[2].compared); /* present, null everywhere */
+    assert_int_equal(out[2].cmp.verdict, SETTLE_VERDICT_TOO_FEW);
+    assert_false(out[3].compared);
+    assert_int_equal(out[3].only_in, 2);
+    char buf[64];
+    assert_string_equal(settle_comparison_name(&out[0], buf, sizeof(buf)), "load_time");
+    assert_string_equal(settle_comparison_name(&out[1], buf, sizeof(buf)), "gap:Displayed a/.M");
+    for (int i = 0; i < 3; i++) {
+        settle_result_info_free(&a[i]);
+        settle_result_info_free(&b[i]);
+    }
 }
 
 int main(void)
@@ -293,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_current),
         cmocka_unit_test(test_counting),
+        cmocka_unit_test(test_gaps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

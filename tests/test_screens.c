@@ -54,7 +54,7 @@ static const SettleResult *analyze(const char *path, const char *settle, const c
 
 static void expect_change(const SettleResult *r, const int rect[4], int64_t frame)
 {
-    const SettleChange *d = &r->deciding_change;
+    const SettleChangeArea *d = &r->deciding_change;
     assert_int_equal(d->frame, frame);
     assert_near(d->time, r->stable_time, 1e-9);
     assert_int_equal(d->x, rect[0]);

@@ -59,12 +59,35 @@ typedef struct SettlePictures {
  * the file again (it went away). */
 SETTLE_API int settle_grab_pictures(SettleContext *c, SettlePictures **out);
 
+/* Reads the capture of the last finished analysis of `c` a second time and
+ * keeps a picture of each of the `n` frames numbered in `frames` (from 0, in
+ * any order; -1 for none), scaled down to fit `box` pixels a side (1..8192,
+ * never scaled up). On success *out holds n images in the order asked, each
+ * with its frame, its time and role "frame"; rgb NULL for -1 or a frame the
+ * capture no longer has. Free with settle_frames_free(out, n). Returns 0,
+ * SETTLE_ERR_STATE (no finished analysis, or no frame measured),
+ * SETTLE_ERR_INVAL (bad arguments, or the analysis did not read a file),
+ * SETTLE_ERR_NOMEM, SETTLE_ERR_INTERRUPTED, or the error of reading the file
+ * again. */
+SETTLE_API int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
+                                  SettleImage **out);
+
+/* Frees n images of settle_grab_frames and sets *imgs to NULL. Safe on NULL. */
+SETTLE_API void settle_frames_free(SettleImage **imgs, int n);
+
 /* Frees the pictures and sets *p to NULL. Safe on NULL. */
 SETTLE_API void settle_pictures_free(SettlePictures **p);
 
 /* Writes the picture as an 8-bit RGB PNG with libpng. Returns 0,
  * SETTLE_ERR_INVAL (bad size) or SETTLE_ERR_IO (the stream failed). */
 SETTLE_API int settle_write_png(FILE *f, const SettleImage *img);
+
+/* A picture of one frame in a report, with its caption. */
+typedef struct SettleReportFrame {
+    const char *caption;          /* "Displayed com.example/.Main: frame 45 at 1.500 s" */
+    const uint8_t *png;           /* PNG bytes */
+    size_t len;
+} SettleReportFrame;
 
 /* One capture of an HTML report. */
 typedef struct SettleReportCapture {
@@ -74,13 +97,20 @@ typedef struct SettleReportCapture {
     const char *plot_note;        /* why there is no plot (shown instead), or NULL */
     const uint8_t *filmstrip_png; /* the filmstrip as PNG bytes, NULL when there is none */
     size_t filmstrip_len;
+    /* With marks in the result (settle_attach_marks): pictures shown under
+     * the table of marks, normally the frame on screen at each mark and the
+     * stable frame (settle_grab_frames); NULL and 0 for none. */
+    const SettleReportFrame *frame_pictures;
+    int nframe_pictures;
 } SettleReportCapture;
 
 /* Writes one self-contained HTML page (no external resources: the images are
  * embedded as data: URIs) for `n` captures: with several, an overview table
  * with a row per capture first; then for each, its summary (status, load
  * time, start, stable frame, method and thresholds, visual metrics when
- * present), the plot, the filmstrip and the settings used. Returns 0,
+ * present), the plot, the filmstrip, the app's marks when the result has
+ * them (a table of each mark's time, frame, gap and source, then
+ * frame_pictures) and the settings used. Returns 0,
  * SETTLE_ERR_INVAL, SETTLE_ERR_FORMAT (a json that is not a result) or
  * SETTLE_ERR_NOMEM. */
 SETTLE_API int settle_write_report(FILE *f, const SettleReportCapture *caps, int n);

@@ -281,12 +281,12 @@ typedef struct SettleFrame {
 /* A change between two frames: the rectangle that holds the pixels that
  * changed, in the input picture's pixels (as --crop is given), how many
  * changed, and when. */
-typedef struct SettleChange {
+typedef struct SettleChangeArea {
     int64_t frame;              /* -1 when there is none */
     double time;                /* seconds from the first frame */
     int x, y, width, height;    /* 0 x 0 when unknown */
     int64_t pixels;             /* pixels changed, as SettleFrame.diff_pixels */
-} SettleChange;
+} SettleChangeArea;
 
 /* An area that kept changing until the end of the recording or for most of
  * it (a carousel, a clock, a spinner, a caret): found on a grid of 16x16
@@ -311,7 +311,7 @@ typedef struct SettleRegionResult {
     double stable_time;        /* seconds from the first frame; NaN when none */
     double load_time;          /* stable_time - the start */
     int64_t changes;           /* frames after the start in which it changed */
-    SettleChange deciding_change; /* its last change that counted (frame -1: none) */
+    SettleChangeArea deciding_change; /* its last change that counted (frame -1: none) */
 } SettleRegionResult;
 
 /* The outcome of one analysis. Valid until the next analysis starts on the
@@ -361,7 +361,7 @@ typedef struct SettleResult {
     /* The change that made the stable frame: the last change that counted
      * (frame -1 when there is no stable frame, or when the stable frame is
      * the start because nothing changed after it). */
-    SettleChange deciding_change;
+    SettleChangeArea deciding_change;
     /* --settle, when no frame qualifies: the longest quiet after a change
      * (seconds), when it began (seconds from the first frame) and the frame
      * of that change; NaN and -1 otherwise, and when nothing changed. */
@@ -431,6 +431,23 @@ SETTLE_API int settle_analyze_io(SettleContext *c, const char *name,
                                  int64_t (*seek)(void *opaque, int64_t offset, int whence),
                                  void *opaque, const SettleResult **res);
 
+/* The measures of the last picture measured in the analysis under way (a
+ * picture settle_send_picture held back, while --crop viewport searches, is
+ * not measured), for a caller that decides things as the pictures arrive
+ * (settle record's stop rule). `quiet` is under the method the pictures
+ * measured so far would choose: with SETTLE_METHOD_AUTO that choice can
+ * change until settle_finish. progress is NaN. Returns 0, SETTLE_ERR_STATE
+ * when no analysis is under way or none of its pictures was measured yet. */
+SETTLE_API int settle_last_frame(SettleContext *c, SettleFrame *f);
+
+/* Moves the start of the analysis under way to `seconds` on the pictures'
+ * clock, for a caller that learns the start while the pictures arrive
+ * (settle record: the launch). Only with SETTLE_START_TIME, before the start
+ * frame was found, and before any picture at or after `seconds` was sent.
+ * The result then reads as if `start` had been `seconds` from the beginning.
+ * Returns 0, SETTLE_ERR_INVAL (not a time), SETTLE_ERR_STATE otherwise. */
+SETTLE_API int settle_set_start_time(SettleContext *c, double seconds);
+
 /* Calls `cb` for every frame of the last finished analysis, in order, with the
  * quiet flag of the method used. Stops and returns cb's value when it is
  * non-zero. */
@@ -441,12 +458,39 @@ SETTLE_API int settle_foreach_frame(SettleContext *c,
 /* Writes the per-frame CSV of the last finished analysis: a header line, then
  * frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress
  * for every frame (progress is empty without visual metrics). '.' is the
- * decimal point whatever the locale. */
+ * decimal point whatever the locale. With marks attached (settle_attach_marks,
+ * settle/marks.h) a last column "marks" names the marks on each frame (the
+ * frame on screen at the mark's time), joined by "; ". */
 SETTLE_API int settle_write_csv(SettleContext *c, FILE *f);
 
 /* Writes the last result as one JSON object on one line, with the effective
- * settings. */
+ * settings and "warnings": [{"code": ..., "message": ...}, ...] (see
+ * settle_get_warnings; an empty list when there are none). */
 SETTLE_API int settle_write_json(SettleContext *c, FILE *f);
+
+/* An answer a user should not trust blindly. */
+typedef struct SettleWarning {
+    /* "short_quiet_tail": the stable frame is followed by less quiet than
+     *     SETTLE_QUIET_TAIL_MIN seconds (or the --settle time, when longer)
+     *     before the recording ends: a later change may have been cut off;
+     * "zero_load_time": the stable frame is the start frame;
+     * "no_start": the start was never found. */
+    const char *code;
+    char message[224]; /* one sentence with the figures, no file name */
+} SettleWarning;
+
+#define SETTLE_MAX_WARNINGS 3
+/* Seconds of quiet after the stable frame below which "short_quiet_tail" is
+ * raised: a second is longer than the pauses between the steps of a start-up
+ * (a spinner's frame, a lazy image) that settle's decision can mistake for
+ * the end, and short enough that a recording stopped soon after the app
+ * settled passes. */
+#define SETTLE_QUIET_TAIL_MIN 1.0
+
+/* Fills w[0..n-1] with the warnings about the last finished analysis, in the
+ * order of the codes above. Returns n (0 to SETTLE_MAX_WARNINGS), or
+ * SETTLE_ERR_INVAL. `w` holds SETTLE_MAX_WARNINGS entries; the caller owns it. */
+SETTLE_API int settle_get_warnings(SettleContext *c, SettleWarning *w);
 
 /* Sets how much libavformat/libavcodec print to stderr, for the whole
  * process (their logging is global): SETTLE_LOG_ERROR prints only errors,
@@ -474,7 +518,12 @@ SETTLE_API int settle_result_is_current(SettleContext *c, const char *input,
  * 1 first_visual_change, 2 last_visual_change, 3 speed_index (present only in
  * results from versions that compute it). */
 #define SETTLE_NB_METRICS 4
-/* The JSON name of metric i, NULL when out of range. Static. */
+/* After them, SETTLE_MAX_GAPS metric slots for the gaps of the app's marks
+ * ("marks" in the JSON: stable time minus mark time), each slot the gap of one
+ * mark name, as settle_results_set_gaps (settle/compare.h) assigns them. */
+#define SETTLE_MAX_GAPS 12
+#define SETTLE_NB_SLOTS (SETTLE_NB_METRICS + SETTLE_MAX_GAPS)
+/* The JSON name of metric i, NULL when out of range (and for gap slots). Static. */
 SETTLE_API const char *settle_metric_name(int i);
 
 /* One result as read back from a JSON line (or taken from a SettleResult),
@@ -485,8 +534,19 @@ typedef struct SettleResultInfo {
     char *error;                       /* owned; NULL when there was no error */
     int partial;
     char *settings;                    /* owned: the "settings" object as compact JSON, "" when absent */
-    int present[SETTLE_NB_METRICS];    /* the field exists (possibly null) */
-    double value[SETTLE_NB_METRICS];   /* NaN when absent or null */
+    /* The metrics, then the gap slots (see settle_results_set_gaps; not
+     * present until it is called). */
+    int present[SETTLE_NB_SLOTS];      /* the field exists (possibly null) */
+    double value[SETTLE_NB_SLOTS];     /* NaN when absent or null */
+    char *labels;                      /* owned: the "labels" object as compact JSON, "" when absent */
+    /* The app's marks of the result ("marks"), in its order: owned names and
+     * their gaps in seconds (NaN when null). */
+    int nmarks;
+    char **mark_name;
+    double *mark_gap;
+    /* The mark name of each gap slot, pointing into some result's mark_name
+     * (not owned), NULL for an unused slot. */
+    const char *gap_name[SETTLE_MAX_GAPS];
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results
@@ -500,6 +560,12 @@ SETTLE_API int settle_result_info_parse(const char *json, size_t len, SettleResu
 SETTLE_API int settle_result_info_get(SettleContext *c, SettleResultInfo *info);
 
 SETTLE_API void settle_result_info_free(SettleResultInfo *info);
+
+/* The value of label `key` of a result into buf (truncated to len - 1 bytes).
+ * Returns 1 when the result has it, 0 when not, SETTLE_ERR_INVAL or
+ * SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_result_label(const SettleResultInfo *info, const char *key, char *buf,
+                                   size_t len);
 
 /* The "status" word of an outcome: "stable" for 0, "not_stable",
  * "no_start", "partial" (SETTLE_ERR_DECODE), "interrupted", or "failed". Static. */

@@ -69,6 +69,19 @@ SETTLE_API int settle_bootstrap_median_diff(const double *a, size_t na, const do
                                             size_t nb, int resamples, uint64_t seed,
                                             double level, double *low, double *high);
 
+/* The Hodges-Lehmann shift of b against a and its distribution-free
+ * confidence interval, the one that goes with the Mann-Whitney test: *shift
+ * is the median of the na * nb differences b_j - a_i, and the interval runs
+ * from the C-th smallest to the C-th largest difference, C - 1 the largest U
+ * with P(U <= C - 1) <= (1 - level) / 2 (exact U distribution when
+ * na * nb <= 2500, else its normal approximation). When even C = 1 does not
+ * reach the level (3 against 3 at 0.95), the interval is the smallest and
+ * largest difference. Covers the true shift with the level's probability
+ * when b is a shifted a (continuous values, independent draws). Needs
+ * na, nb >= 1, 0 < level < 1. Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_shift_interval(const double *a, size_t na, const double *b, size_t nb,
+                                     double level, double *shift, double *low, double *high);
+
 typedef enum SettleVerdict {
     SETTLE_VERDICT_NO_CHANGE = 0, /* no difference shown larger than the minimum effect */
     SETTLE_VERDICT_REGRESSION,    /* the candidate is slower: see settle_compare */

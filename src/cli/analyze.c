@@ -10,11 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "settle/history.h"
 #include "settle/pictures.h"
 
 #include "cli.h"
 #include "explain.h"
 #include "inputs.h"
+#include "marks.h"
 #include "output.h"
 #include "plot.h"
 #include "progress.h"
@@ -48,8 +50,35 @@ void usage_analyze(FILE *f)
             "                    (NAME-HASH with several captures)\n"
             "  --report FILE     one self-contained HTML page: summary, plot, filmstrip and\n"
             "                    settings of every capture\n"
+            "  --db DB           also store each result in the history store DB with\n"
+            "                    the paths of its outputs (see 'settle help history')\n"
             "  -q, --quiet       no summary lines, no progress line\n"
             "  -v, --verbose     more messages, including the decoder's\n"
+            "  --strict          exit 1 when an answer carries a warning (little quiet\n"
+            "                    before the recording ends, load time 0, no start)\n"
+            "\n"
+            "The app's own start-up marks, beside the seen time (doc/marks.md):\n"
+            "  --marks FILE      marks to put on the capture's timeline (repeatable): an adb\n"
+            "                    logcat (Displayed, Fully drawn, gb_marker_*), am start -W\n"
+            "                    output, a Macrobenchmark *-benchmarkData.json, a CSV\n"
+            "                    time,name on the capture's clock; recognised from the\n"
+            "                    content. Each mark is reported with its time, frame and\n"
+            "                    gap (stable time - mark time) in the summary, the JSON\n"
+            "                    (\"marks\"), the plot and the report. One capture only\n"
+            "  --mark-regex NAME=REGEX\n"
+            "                    also a mark NAME at each line REGEX (POSIX extended)\n"
+            "                    matches; with a group, the group is a duration from the\n"
+            "                    launch (+1s234ms, 797ms) (repeatable)\n"
+            "  --marks-zero STAMP\n"
+            "                    the log's time at the capture's first frame, in the log's\n"
+            "                    own form (01-23 12:34:56.789, 1706012096.789, 12345.678):\n"
+            "                    places marks that have only a time stamp\n"
+            "  --marks-anchor NAME[@SECONDS]\n"
+            "                    places stamped marks against the mark NAME, an event also\n"
+            "                    seen in the video at SECONDS (default: the analysis start)\n"
+            "  --mark-run N      the Macrobenchmark iteration (from 0) this capture recorded\n"
+            "  --marks-csv FILE  the marks as CSV: name,time,frame,gap,clock,value,placed_by,\n"
+            "                    source,reason ('-' = stdout)\n"
             "\n"
             "Batches:\n"
             "  --files-from FILE captures listed in FILE, one a line or NUL-separated\n"
@@ -75,7 +104,8 @@ void usage_analyze(FILE *f)
             "  2 partial: capture damaged or cut short, result marked partial\n"
             "  3 capture could not be analysed   4 result could not be written\n"
             "    (also --plot without gnuplot; --report then shows a note instead)\n"
-            "  64 invalid command line   70 internal error   130 interrupted\n");
+            "  64 invalid command line   65 a --marks file unreadable or malformed\n"
+            "  70 internal error   130 interrupted\n");
 }
 
 /* One capture of the batch and what it has to say, kept until its turn. */
@@ -88,18 +118,22 @@ typedef struct Job {
     char *rjson, *plot_note;
     uint8_t *plot_png, *strip_png;
     size_t plot_len, strip_len;
+    SettleReportFrame *mark_pics; /* --report with --marks: the frames at the marks */
+    int nmark_pics;
 } Job;
 
 typedef struct Batch {
     SettleSettings s;
     const char *csv, *json, *dir;
-    const char *plot, *plot_script, *frames, *report;
+    const char *plot, *plot_script, *frames, *report, *db;
+    SettleHistory *hist;
     int no_gnuplot_said;
-    int per_frame, skip_existing, quiet, verbose;
+    int per_frame, skip_existing, quiet, verbose, strict;
     char **labels;
     int nlabels;
     FILE *summary;
     OutFile jout;
+    CliMarks marks;
 
     Job *jobs;
     size_t n, next, emitted;
@@ -179,13 +213,17 @@ static int write_file(SettleContext *ctx, const char *path, int csv, FILE *err)
 {
     OutFile o;
     if (out_open(&o, path) < 0) {
-        fprintf(err, "settle: %s: %s\n", path, strerror(errno));
+        fprintf(err, "settle: -o: %s: %s\n", path, strerror(errno));
         return EXIT_OUTPUT;
     }
     int r = csv ? settle_write_csv(ctx, o.f) : settle_write_json(ctx, o.f);
-    if (r < 0 || out_commit(&o) < 0) {
-        fprintf(err, "settle: %s: cannot write: %s\n", path, strerror(errno ? errno : EIO));
+    if (r < 0) {
         out_abort(&o);
+        fprintf(err, "settle: -o: %s: out of memory\n", path);
+        return EXIT_OUTPUT;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(err, "settle: -o: %s: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_OUTPUT;
     }
     return EXIT_OK;
@@ -253,10 +291,13 @@ static int write_png_file(const char *path, const SettleImage *img, FILE *err)
         fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno));
         return EXIT_OUTPUT;
     }
-    if (settle_write_png(o.f, img) < 0 || out_commit(&o) < 0) {
-        fprintf(err, "settle: --frames: %s: cannot write: %s\n", path,
-                strerror(errno ? errno : EIO));
+    if (settle_write_png(o.f, img) < 0) {
         out_abort(&o);
+        fprintf(err, "settle: --frames: %s: out of memory\n", path);
+        return EXIT_OUTPUT;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_OUTPUT;
     }
     return EXIT_OK;
@@ -329,6 +370,14 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             if (b->report && pics->filmstrip.rgb &&
                 png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
                 code = EXIT_INTERNAL;
+            int mr = b->report && b->marks.m && code != EXIT_INTERNAL
+                         ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
+                         : 0;
+            if (mr == SETTLE_ERR_NOMEM)
+                code = EXIT_INTERNAL;
+            else if (mr < 0)
+                fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
+                        in, settle_strerror(mr));
         }
         settle_pictures_free(&pics);
     }
@@ -345,6 +394,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             .start = r->start_frame >= 0 ? r->start_time : NAN,
             .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
         };
+        if (b->marks.m)
+            cli_marks_plot(&b->marks, &pi);
         if (!ok) {
             fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
                     strerror(errno ? errno : EIO));
@@ -379,6 +430,38 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     return code;
 }
 
+/* The one line every capture gets, whatever became of it. */
+static void summary_line(FILE *out, const char *in, int ar, const SettleResult *r,
+                         const SettleWarning *warn, int nwarn)
+{
+    int measured = r && r->frames > 0;
+    const char *method = measured ? settle_method_name(r->method) : NULL;
+    const char *why = r && r->error_message ? r->error_message : settle_strerror(ar);
+    if (r && r->stable_frame >= 0) {
+        char st[32], lt[32];
+        fmt_time(st, sizeof(st), r->stable_time);
+        fmt_time(lt, sizeof(lt), r->load_time);
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s%s", in, st,
+                (long long)r->stable_frame, (long long)r->frames, lt, method,
+                r->partial ? " (partial)" : "", note);
+    } else if (ar == SETTLE_ERR_NOT_STABLE || ar == SETTLE_ERR_NO_START) {
+        fprintf(out, "%s: %s: %s (%lld frames) [%s]", in,
+                ar == SETTLE_ERR_NO_START ? "no start found" : "not stable", why,
+                measured ? (long long)r->frames : 0LL, method ? method : "-");
+    } else if (ar == SETTLE_ERR_INTERRUPTED) {
+        fprintf(out, "%s: interrupted after %lld frames, no result", in,
+                r ? (long long)r->frames : 0LL);
+    } else {
+        fprintf(out, "%s: %s: %s%s", in, r && r->partial ? "partial, no stable frame" : "failed",
+                why, measured ? "" : "");
+    }
+    for (int i = 0; i < nwarn; i++)
+        fprintf(out, "; warning: %s", warn[i].message);
+    fputc('\n', out);
+}
+
 static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
 {
     Batch *b = w->b;
@@ -400,27 +483,33 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
     j->code = cli_outcome_code(ar);
+    int mcode = EXIT_OK;
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED)
+        mcode = cli_marks_apply(&b->marks, ctx, r, in, err);
     const char *method = r ? settle_method_name(r->method) : "?";
-    if (r && r->stable_frame >= 0 && !b->quiet) {
-        char st[32], lt[32];
-        fmt_time(st, sizeof(st), r->stable_time);
-        fmt_time(lt, sizeof(lt), r->load_time);
-        char note[160];
-        cli_animated_note(r, note, sizeof(note));
-        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s%s\n", in, st,
-                (long long)r->stable_frame, (long long)r->frames, lt, method,
-                r->partial ? " (partial)" : "", note);
-    }
+    SettleWarning warn[SETTLE_MAX_WARNINGS];
+    int nwarn = r && ar != SETTLE_ERR_INTERRUPTED ? settle_get_warnings(ctx, warn) : 0;
+    if (nwarn < 0)
+        nwarn = 0;
+    if (!b->quiet)
+        summary_line(out, in, ar, r, warn, nwarn);
+    if (b->strict && nwarn > 0)
+        j->code = worse(j->code, EXIT_NOT_STABLE);
     if (r && r->nregions && !b->quiet)
         cli_regions(out, in, r);
+    if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED && !b->quiet && mcode != EXIT_INTERNAL)
+        cli_marks_print(&b->marks, in, out);
+    j->code = worse(j->code, mcode);
+    if (mcode == EXIT_INTERNAL)
+        goto nomem;
     if (ar < 0 && r && r->error_message) {
         char note[160];
         cli_animated_note(r, note, sizeof(note));
         fprintf(err, "settle: %s: %s%s%s%s\n", in, r->error_message,
                 r->partial ? " (result partial)" : "", *note ? "; " : "", note);
-    }
-    else if (ar < 0)
+    } else if (ar < 0) {
         fprintf(err, "settle: %s: %s\n", in, settle_strerror(ar));
+    }
     if (b->verbose && r && r->frames > 1) {
         fprintf(err, "settle: %s: method %s: %s\n", in, method, r->method_reason);
         cli_explain(err, in, r);
@@ -467,9 +556,12 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
             if (out_open(&co, name) < 0) {
                 fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
                 j->code = worse(j->code, EXIT_OUTPUT);
-            } else if (settle_write_csv(ctx, co.f) < 0 || out_commit(&co) < 0) {
-                fprintf(err, "settle: --csv: %s: cannot write: %s\n", name, strerror(errno));
+            } else if (settle_write_csv(ctx, co.f) < 0) {
                 out_abort(&co);
+                fprintf(err, "settle: --csv: %s: out of memory\n", name);
+                j->code = worse(j->code, EXIT_OUTPUT);
+            } else if (out_commit(&co) < 0) {
+                fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
                 j->code = worse(j->code, EXIT_OUTPUT);
             }
             free(name);
@@ -479,7 +571,7 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
         (j->code = worse(j->code, pictures(w, ctx, j, r, err))) == EXIT_INTERNAL)
         goto nomem;
-    if (b->report && !j->rjson) {
+    if ((b->report || b->db) && !j->rjson) {
         size_t len = 0;
         FILE *m = open_memstream(&j->rjson, &len);
         if (!m)
@@ -497,6 +589,29 @@ end:
     free(jpath);
 }
 
+/* --db: the result and where its outputs are. */
+static int store_result(Batch *b, Job *j)
+{
+    const char *in = j->input;
+    char *stem = b->n == 1 ? csv_name("%n", in) : strdup(j->stem ? j->stem : "capture");
+    char *res = b->dir && j->stem ? join(b->dir, j->stem, ".json") : NULL;
+    char *csv = b->per_frame && b->dir && j->stem ? join(b->dir, j->stem, ".csv")
+                : b->csv && strcmp(b->csv, "-") ? csv_name(b->csv, in) : NULL;
+    char *strip = b->frames && stem ? join(b->frames, stem, "-filmstrip.png") : NULL;
+    int code = stem ? cli_store_result(b->hist, b->db, j->rjson, in, res, csv, b->report, strip)
+                    : EXIT_INTERNAL;
+    free(stem);
+    free(res);
+    free(csv);
+    free(strip);
+    return code;
+}
+
+static const char *json_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "stdout";
+}
+
 /* Writes what finished captures have to say, in the order of the inputs, so
  * that the output is the same whatever --jobs. Called with the lock held. */
 static void emit_ready(Batch *b)
@@ -506,15 +621,23 @@ static void emit_ready(Batch *b)
         progress_clear();
         if (j->out && *j->out)
             fputs(j->out, b->summary);
+        else if (!b->quiet)
+            fprintf(b->summary, "%s: failed: see the messages on stderr\n", j->input);
         if (j->err && *j->err)
             fputs(j->err, stderr);
-        fflush(b->summary);
-        if (j->json && b->jout.f && fputs(j->json, b->jout.f) == EOF) {
-            fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b->json, strerror(errno));
+        if (b->summary == stdout)
+            out_flush_stdout();
+        else
+            fflush(b->summary);
+        if (j->json && b->jout.f && (fputs(j->json, b->jout.f) == EOF || out_flush(&b->jout) < 0)) {
+            fprintf(stderr, "settle: --json: %s: %s\n", json_name(b->json), strerror(errno));
+            out_abort(&b->jout); /* no partial file: the rest of the lines are not written */
             j->code = worse(j->code, EXIT_OUTPUT);
         }
         if (j->csv)
             fputs(j->csv, stdout);
+        if (b->hist && j->rjson && j->code != EXIT_SIGNAL)
+            j->code = worse(j->code, store_result(b, j));
         b->ret = worse(b->ret, j->code);
         free(j->out);
         free(j->err);
@@ -601,7 +724,8 @@ static int write_report(Batch *b)
         caps[n++] = (SettleReportCapture){
             .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
             .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
-            .filmstrip_len = j->strip_len,
+            .filmstrip_len = j->strip_len, .frame_pictures = j->mark_pics,
+            .nframe_pictures = j->nmark_pics,
         };
     }
     int ret = EXIT_OK;
@@ -609,43 +733,195 @@ static int write_report(Batch *b)
     if (out_open(&o, b->report) < 0) {
         fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
         ret = EXIT_OUTPUT;
-    } else if (settle_write_report(o.f, caps, n) < 0 || out_commit(&o) < 0) {
-        fprintf(stderr, "settle: --report: %s: cannot write: %s\n", b->report,
-                strerror(errno ? errno : EIO));
+    } else if (settle_write_report(o.f, caps, n) < 0) {
         out_abort(&o);
+        fprintf(stderr, "settle: --report: %s: out of memory\n", b->report);
+        ret = EXIT_OUTPUT;
+    } else if (out_commit(&o) < 0) {
+        fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
         ret = EXIT_OUTPUT;
     }
     free(caps);
     return ret;
 }
 
-static int mkdirs(const char *dir)
+/* Every file a run will write, known before any capture is read. */
+typedef struct Planned {
+    const char *opt;   /* the option that names it */
+    char *path;
+    const char *input; /* the capture it belongs to, or NULL */
+} Planned;
+
+typedef struct Plan {
+    Planned *v;
+    size_t n, cap;
+} Plan;
+
+/* Takes `path` (NULL when out of memory). */
+static int plan_add(Plan *p, const char *opt, char *path, const char *input)
 {
-    char *p = strdup(dir);
-    if (!p)
+    if (!path)
         return -1;
-    for (char *q = p + 1;; q++) {
-        if (*q == '/' || !*q) {
-            char c = *q;
-            *q = 0;
-            if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-                free(p);
-                return -1;
-            }
-            *q = c;
-            if (!c)
-                break;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        Planned *v = realloc(p->v, cap * sizeof(*v));
+        if (!v) {
+            free(path);
+            return -1;
+        }
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = (Planned){ opt, path, input };
+    return 0;
+}
+
+static int plan_outputs(const Batch *b, Plan *p)
+{
+    static const char *const roles[] = { "start", "stable", "first-change", "last-change",
+                                         "filmstrip" };
+    int bad = 0;
+    if (b->json && strcmp(b->json, "-"))
+        bad |= plan_add(p, "--json", strdup(b->json), NULL);
+    if (b->report)
+        bad |= plan_add(p, "--report", strdup(b->report), NULL);
+    if (b->marks.csv && strcmp(b->marks.csv, "-"))
+        bad |= plan_add(p, "--marks-csv", strdup(b->marks.csv), NULL);
+    for (size_t i = 0; i < b->n && !bad; i++) {
+        const Job *j = &b->jobs[i];
+        if (b->csv && strcmp(b->csv, "-"))
+            bad |= plan_add(p, "--csv", csv_name(b->csv, j->input), j->input);
+        if (b->plot)
+            bad |= plan_add(p, "--plot", csv_name(b->plot, j->input), j->input);
+        if (b->dir) {
+            bad |= plan_add(p, "-o", join(b->dir, j->stem, ".json"), j->input);
+            if (b->per_frame)
+                bad |= plan_add(p, "-o", join(b->dir, j->stem, ".csv"), j->input);
+        }
+        char *stem = b->n == 1 ? csv_name("%n", j->input) : strdup(j->stem);
+        for (size_t k = 0; b->frames && stem && k < sizeof(roles) / sizeof(*roles); k++) {
+            size_t n = strlen(stem) + strlen(roles[k]) + 6;
+            char *name = malloc(n);
+            if (name)
+                snprintf(name, n, "-%s.png", roles[k]);
+            bad |= plan_add(p, "--frames", name ? join(b->frames, stem, name) : NULL, j->input);
+            free(name);
+        }
+        bad |= b->frames && !stem;
+        free(stem);
+    }
+    return bad ? -1 : 0;
+}
+
+static int cmp_planned(const void *a, const void *b)
+{
+    return strcmp(((const Planned *)a)->path, ((const Planned *)b)->path);
+}
+
+/* Before any capture is read: no output may name an input or another output,
+ * and every output's folder exists. */
+static int check_outputs(Batch *b, const InputList *in, const char **files_from, int nfiles_from)
+{
+    OutGuard g = { 0 };
+    Plan p = { 0 };
+    int ret = EXIT_OK, bad = 0;
+    for (size_t i = 0; i < in->n; i++)
+        bad |= strcmp(in->v[i], "-") && out_guard_add(&g, in->v[i]) < 0;
+    for (int i = 0; i < nfiles_from; i++)
+        bad |= strcmp(files_from[i], "-") && out_guard_add(&g, files_from[i]) < 0;
+    if (b->plot_script)
+        bad |= out_guard_add(&g, b->plot_script) < 0;
+    for (int i = 0; i < b->marks.nfiles; i++)
+        bad |= out_guard_add(&g, b->marks.files[i]) < 0;
+    if (bad || plan_outputs(b, &p) < 0) {
+        ret = EXIT_INTERNAL;
+        goto end;
+    }
+    const char *dirs[2][2] = { { "-o", b->dir }, { "--frames", b->frames } };
+    for (int k = 0; k < 2; k++) {
+        if (dirs[k][1] && out_guard_hit(&g, dirs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to write there\n",
+                    dirs[k][0], dirs[k][1]);
+            ret = EXIT_USAGE;
         }
     }
-    free(p);
-    struct stat st;
-    if (stat(dir, &st) < 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
+    if (b->db && (out_guard_hit(&g, b->db) || out_is_video(b->db))) {
+        fprintf(stderr, "settle: --db: %s is %s; refusing to write there\n", b->db,
+                out_guard_hit(&g, b->db) ? "one of the inputs" : "a video, not a history store");
+        ret = EXIT_USAGE;
     }
-    return 0;
+    for (size_t i = 0; i < p.n; i++) {
+        if (out_guard_hit(&g, p.v[i].path)) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
+                    p.v[i].opt, p.v[i].path);
+            ret = EXIT_USAGE;
+        } else if (out_is_video(p.v[i].path)) {
+            fprintf(stderr, "settle: %s: %s is a video, not a result of settle; refusing to "
+                            "overwrite it (was its file name forgotten?)\n", p.v[i].opt, p.v[i].path);
+            ret = EXIT_USAGE;
+        }
+    }
+    if (ret)
+        goto end;
+    if (p.n > 1) /* qsort needs a valid pointer even for no element */
+        qsort(p.v, p.n, sizeof(*p.v), cmp_planned);
+    for (size_t i = 1; i < p.n; i++) {
+        if (!strcmp(p.v[i].path, p.v[i - 1].path)) {
+            const Planned *x = &p.v[i - 1], *y = &p.v[i];
+            fprintf(stderr, "settle: %s would be written twice (%s%s%s, %s%s%s)\n", y->path,
+                    x->opt, x->input ? " for " : "", x->input ? x->input : "", y->opt,
+                    y->input ? " for " : "", y->input ? y->input : "");
+            ret = EXIT_USAGE;
+            break;
+        }
+    }
+    if (ret)
+        goto end;
+    for (int k = 0; k < 2; k++) {
+        if (dirs[k][1] && out_mkdirs(dirs[k][1]) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", dirs[k][0], dirs[k][1], strerror(errno));
+            ret = EXIT_OUTPUT;
+            goto end;
+        }
+    }
+    for (size_t i = 0; i < p.n; i++) {
+        if (out_prepare(p.v[i].path) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", p.v[i].opt, p.v[i].path, strerror(errno));
+            ret = EXIT_OUTPUT;
+            goto end;
+        }
+    }
+end:
+    if (ret == EXIT_INTERNAL)
+        fprintf(stderr, "settle: out of memory\n");
+    for (size_t i = 0; i < p.n; i++)
+        free(p.v[i].path);
+    free(p.v);
+    out_guard_free(&g);
+    return ret;
+}
+
+enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
+       OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_STRICT, OPT_DB,
+       OPT_MARKS, OPT_TABLE = OPT_MARKS + CLI_MARKS_NOPTS };
+
+/* The options whose value names a file or a folder, as the user spells them. */
+static const char *file_option(int c)
+{
+    switch (c) {
+    case OPT_CSV: return "--csv";
+    case OPT_JSON: return "--json";
+    case 'o': return "-o";
+    case OPT_FILES_FROM: return "--files-from";
+    case OPT_PLOT: return "--plot";
+    case OPT_PLOT_SCRIPT: return "--plot-script";
+    case OPT_FRAMES: return "--frames";
+    case OPT_REPORT: return "--report";
+    case OPT_DB: return "--db";
+    case OPT_MARKS: return "--marks";
+    case OPT_MARKS + 5: return "--marks-csv";
+    default: return NULL;
+    }
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -665,8 +941,6 @@ int cmd_analyze(int argc, char **argv)
     int ret = EXIT_OK;
     Worker *workers = NULL;
 
-    enum { OPT_CSV = 1000, OPT_JSON, OPT_PER_FRAME, OPT_SKIP, OPT_LABEL, OPT_FILES_FROM,
-           OPT_SHARD, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_FRAMES, OPT_REPORT, OPT_TABLE };
     static const struct option own[] = {
         { "csv", required_argument, NULL, OPT_CSV },
         { "json", required_argument, NULL, OPT_JSON },
@@ -681,6 +955,14 @@ int cmd_analyze(int argc, char **argv)
         { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
         { "frames", required_argument, NULL, OPT_FRAMES },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "db", required_argument, NULL, OPT_DB },
+        { "strict", no_argument, NULL, OPT_STRICT },
+        { "marks", required_argument, NULL, OPT_MARKS + 0 },
+        { "mark-regex", required_argument, NULL, OPT_MARKS + 1 },
+        { "marks-zero", required_argument, NULL, OPT_MARKS + 2 },
+        { "marks-anchor", required_argument, NULL, OPT_MARKS + 3 },
+        { "mark-run", required_argument, NULL, OPT_MARKS + 4 },
+        { "marks-csv", required_argument, NULL, OPT_MARKS + 5 },
         { NULL, 0, NULL, 0 },
     };
     const SettleOption *table = settle_options();
@@ -688,7 +970,7 @@ int cmd_analyze(int argc, char **argv)
     struct option *longopts = cli_longopts(own, OPT_TABLE, &ntable);
     b.labels = calloc((size_t)argc, sizeof(*b.labels));
     files_from = calloc((size_t)argc, sizeof(*files_from));
-    if (!longopts || !b.labels || !files_from) {
+    if (!longopts || !b.labels || !files_from || cli_marks_init(&b.marks, argc) < 0) {
         fprintf(stderr, "settle: out of memory\n");
         ret = EXIT_INTERNAL;
         goto end;
@@ -697,16 +979,21 @@ int cmd_analyze(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+qvho:j:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:qvho:j:", longopts, NULL)) != -1) {
+        const char *fopt = file_option(c);
+        if (fopt && (ret = cli_file_value(fopt, optarg)))
+            goto end;
         switch (c) {
         case OPT_CSV: b.csv = optarg; break;
         case OPT_JSON: b.json = optarg; break;
         case 'o': b.dir = optarg; break;
         case OPT_PER_FRAME: b.per_frame = 1; break;
+        case OPT_STRICT: b.strict = 1; break;
         case OPT_PLOT: b.plot = optarg; break;
         case OPT_PLOT_SCRIPT: b.plot_script = optarg; break;
         case OPT_FRAMES: b.frames = optarg; break;
         case OPT_REPORT: b.report = optarg; break;
+        case OPT_DB: b.db = optarg; break;
         case OPT_SKIP: b.skip_existing = 1; break;
         case OPT_LABEL: {
             const char *eq = strchr(optarg, '=');
@@ -746,10 +1033,15 @@ int cmd_analyze(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            cli_bad_option("analyze", argv);
+            cli_bad_option("analyze", argv, longopts, c);
             ret = EXIT_USAGE;
             goto end;
         default:
+            if (c >= OPT_MARKS && c < OPT_TABLE) {
+                if ((ret = cli_marks_option(&b.marks, c - OPT_MARKS, optarg)))
+                    goto end;
+                break;
+            }
             if (c >= OPT_TABLE && c < OPT_TABLE + ntable &&
                 (ret = cli_set_option(&b.s, table[c - OPT_TABLE].name, optarg)))
                 goto end;
@@ -810,6 +1102,9 @@ int cmd_analyze(int argc, char **argv)
         ret = EXIT_USAGE;
         goto end;
     }
+    if ((ret = cli_marks_load(&b.marks, in.n,
+                              (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")))))
+        goto end;
 
     /* every capture once, and only this shard's */
     size_t kept = 0;
@@ -850,7 +1145,7 @@ int cmd_analyze(int argc, char **argv)
         Job *j = &b.jobs[kept++];
         b.n = kept;
         j->input = in.v[i];
-        if ((b.dir || b.frames) && !(j->stem = result_stem(keys[i])))
+        if (!(j->stem = result_stem(keys[i])))
             ret = EXIT_INTERNAL;
     }
     for (size_t i = 0; i < in.n; i++)
@@ -860,16 +1155,8 @@ int cmd_analyze(int argc, char **argv)
         goto end;
     b.n = kept;
 
-    if (b.dir && mkdirs(b.dir) < 0) {
-        fprintf(stderr, "settle: -o: %s: %s\n", b.dir, strerror(errno));
-        ret = EXIT_OUTPUT;
+    if ((ret = check_outputs(&b, &in, files_from, nfiles_from)))
         goto end;
-    }
-    if (b.frames && mkdirs(b.frames) < 0) {
-        fprintf(stderr, "settle: --frames: %s: %s\n", b.frames, strerror(errno));
-        ret = EXIT_OUTPUT;
-        goto end;
-    }
     progress_enable(!b.quiet);
     int cores = cli_cores();
     if (!jobs)
@@ -882,10 +1169,15 @@ int cmd_analyze(int argc, char **argv)
     settle_codec_log_level(b.verbose > 1 ? SETTLE_LOG_WARNING : b.verbose ? SETTLE_LOG_ERROR : -1);
     b.s.log_level = b.verbose ? SETTLE_LOG_INFO : SETTLE_LOG_WARNING;
     /* the summary moves to stderr when stdout carries data */
-    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ? stderr : stdout;
+    b.summary = (b.csv && !strcmp(b.csv, "-")) || (b.json && !strcmp(b.json, "-")) ||
+                (b.marks.csv && !strcmp(b.marks.csv, "-")) ? stderr : stdout;
     if (b.json && out_open(&b.jout, b.json) < 0) {
         fprintf(stderr, "settle: --json: %s: %s\n", b.json, strerror(errno));
         ret = EXIT_OUTPUT;
+        goto end;
+    }
+    if (b.db && (ret = cli_store_open(&b.hist, b.db)) != 0) {
+        out_abort(&b.jout);
         goto end;
     }
     cli_catch_signals();
@@ -915,11 +1207,13 @@ int cmd_analyze(int argc, char **argv)
         fprintf(stderr, "settle: %zu captures were not analysed\n", b.n - b.emitted);
         ret = worse(ret, EXIT_INTERNAL);
     }
+    for (size_t i = b.emitted; i < b.n && !b.quiet; i++)
+        fprintf(b.summary, "%s: not analysed: %s\n", b.jobs[i].input,
+                cli_stop ? "interrupted" : "internal error");
     if (b.report)
         ret = worse(ret, write_report(&b));
     if (b.jout.f && out_commit(&b.jout) < 0) {
-        fprintf(stderr, "settle: --json: %s: cannot write: %s\n", b.json, strerror(errno));
-        out_abort(&b.jout);
+        fprintf(stderr, "settle: --json: %s: %s\n", json_name(b.json), strerror(errno));
         ret = worse(ret, EXIT_OUTPUT);
     }
     if (cli_stop)
@@ -939,9 +1233,12 @@ end:
         free(b.jobs[i].plot_note);
         free(b.jobs[i].plot_png);
         free(b.jobs[i].strip_png);
+        cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);
     free(workers);
+    settle_history_close(&b.hist);
+    cli_marks_free(&b.marks);
     inputs_free(&in);
     free(longopts);
     free(b.labels);

@@ -17,6 +17,7 @@ enum {
     EXIT_INPUT = 3,      /* a capture could not be analysed at all */
     EXIT_OUTPUT = 4,     /* a result could not be written */
     EXIT_USAGE = 64,     /* invalid command line */
+    EXIT_MARKS = 65,     /* a --marks file cannot be read or is malformed: nothing analysed */
     EXIT_INTERNAL = 70,  /* out of memory or another internal failure */
     EXIT_SIGNAL = 130    /* interrupted by SIGINT or SIGTERM; results written are partial */
 };
@@ -41,9 +42,19 @@ int cli_set_option(SettleSettings *s, const char *name, const char *value);
  * table's length. Free with free(); NULL when out of memory. */
 struct option *cli_longopts(const struct option *own, int table_id, int *ntable);
 
-/* After getopt_long answered '?' or ':': says which option of `command` was
- * unknown or lacked its value. */
-void cli_bad_option(const char *command, char **argv);
+/* After getopt_long (with ':' first in its short options) answered c, '?'
+ * or ':': says which option of `command` was unknown (with the closest of
+ * `longopts`, "did you mean") or lacked its value. */
+void cli_bad_option(const char *command, char **argv, const struct option *longopts, int c);
+
+/* The closest of `names` to the first `len` characters of `word`, when close
+ * enough to be a typing slip; NULL otherwise. */
+const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n);
+
+/* A file name given to `option` ("--report"): refuses, with the message and
+ * EXIT_USAGE, a value that looks like an option ("--frames"; "-" and
+ * "./-name" pass) or is empty. Returns 0 when it is a file name. */
+int cli_file_value(const char *option, const char *value);
 
 /* Number of online processors, at least 1. */
 int cli_cores(void);
@@ -52,5 +63,22 @@ int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *f);
 int cmd_compare(int argc, char **argv);
 void usage_compare(FILE *f);
+int cmd_record(int argc, char **argv);
+void usage_record(FILE *f);
+int cmd_history(int argc, char **argv);
+void usage_history(FILE *f);
+/* analyze --db: opens the store (0, or an exit code after a message), and
+ * stores one result with the paths of its outputs as given (each may be
+ * NULL; made absolute, kept when the file exists, the report always).
+ * Returns 0 or an exit code after a message. */
+typedef struct SettleHistory SettleHistory;
+int cli_store_open(SettleHistory **h, const char *db);
+int cli_store_result(SettleHistory *h, const char *db, const char *json, const char *capture,
+                     const char *result, const char *csv, const char *report,
+                     const char *frames);
+int cmd_trend(int argc, char **argv);
+void usage_trend(FILE *f);
+int cmd_dashboard(int argc, char **argv);
+void usage_dashboard(FILE *f);
 
 #endif

@@ -59,8 +59,10 @@ void usage_compare(FILE *f)
             "  --alpha P         significance level of the test (default 0.05)\n"
             "  --min-n N         fewest values a group needs for a verdict (default 3)\n"
             "  --metric NAME     compare only this metric (repeatable): load_time,\n"
-            "                    first_visual_change, last_visual_change, speed_index;\n"
-            "                    default: every metric present in both groups\n"
+            "                    first_visual_change, last_visual_change, speed_index,\n"
+            "                    or gaps: the gap of each of the app's marks (results of\n"
+            "                    analyze --marks), as gap:NAME; default: every metric\n"
+            "                    and gap present in both groups\n"
             "  --resamples N     bootstrap resamples (default 10000)\n"
             "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
             "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
@@ -69,6 +71,10 @@ void usage_compare(FILE *f)
             "                    with every value over it, drawn by gnuplot: PNG, or SVG\n"
             "                    when FILE ends in .svg\n"
             "  --plot-script FILE  a gnuplot script instead of the built-in scripts/compare.gp\n"
+            "  --by KEY          compare per value of the label KEY (page, app, device...):\n"
+            "                    one comparison per group, the verdict over all of them;\n"
+            "                    without it, results of different tests are pooled with a\n"
+            "                    warning\n"
             "  -j, --jobs N      captures analysed in parallel (default: the cores)\n"
             "  -q, --quiet       no text report\n"
             "  plus the analysis options of 'settle help analyze' for captures\n"
@@ -361,25 +367,40 @@ static int load_item(Loader *l, Group *g, const char *item)
     return ret;
 }
 
-static int write_report(const char *path, const SettleReport *r, int json)
+/* The reports of the n groups (one without --by) into one file; with --by the
+ * Markdown opens with the verdict over every group. */
+static int write_report(const char *path, const SettleReport *r, int n, const char *overall,
+                        int json)
 {
+    const char *opt = json ? "--json" : "--markdown", *name = strcmp(path, "-") ? path : "stdout";
     OutFile o;
     if (out_open(&o, path) < 0) {
-        fprintf(stderr, "settle: --%s: %s: %s\n", json ? "json" : "markdown", path, strerror(errno));
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
-    int bad = json ? settle_write_report_json(r, o.f) : settle_write_report_markdown(r, o.f);
-    if (bad < 0 || out_commit(&o) < 0) {
-        fprintf(stderr, "settle: --%s: %s: cannot write: %s\n", json ? "json" : "markdown",
-                strcmp(path, "-") ? path : "stdout", strerror(errno ? errno : EIO));
+    int bad = 0;
+    if (!json && r[0].by_key)
+        fprintf(o.f, "### settle compare: %s\n\n", overall);
+    for (int i = 0; i < n && !bad; i++) {
+        if (!json && i)
+            fputc('\n', o.f);
+        bad = json ? settle_write_report_json(&r[i], o.f) : settle_write_report_markdown(&r[i], o.f);
+    }
+    if (bad < 0) {
         out_abort(&o);
+        fprintf(stderr, "settle: %s: %s: out of memory\n", opt, name);
+        return EXIT_INTERNAL;
+    }
+    if (out_commit(&o) < 0) {
+        fprintf(stderr, "settle: %s: %s: %s\n", opt, name, strerror(errno));
         return CMP_OUTPUT;
     }
     return 0;
 }
 
-/* --plot: the counted values of each compared metric, by gnuplot. */
-static int write_plot(const char *path, const char *script, const SettleReport *r)
+/* --plot: the counted values of each compared metric (of each group), by gnuplot. */
+static int write_plot(const char *path, const char *script, const SettleReport *reps, int nreps,
+                      const char *overall)
 {
     char *data = plot_temp_file("cmp"), *vars = NULL;
     size_t vlen = 0;
@@ -391,7 +412,9 @@ static int write_plot(const char *path, const char *script, const SettleReport *
         fprintf(stderr, "settle: --plot: cannot make a temporary file: %s\n", strerror(errno));
         goto end;
     }
-    for (int j = 0; j < r->nm; j++) {
+    for (int q = 0; q < nreps; q++)
+    for (int j = 0; j < reps[q].nm; j++) {
+        const SettleReport *r = &reps[q];
         const SettleMetricComparison *mc = &r->m[j];
         if (!mc->compared || !mc->cmp.baseline.n || !mc->cmp.candidate.n)
             continue;
@@ -411,16 +434,23 @@ static int write_plot(const char *path, const char *script, const SettleReport *
         char line[160];
         if (isfinite(mc->cmp.difference))
             snprintf(line, sizeof(line), "%s, median %+.3f%s", settle_verdict_name(mc->cmp.verdict),
-                     mc->cmp.difference, strcmp(settle_metric_name(mc->metric), "speed_index") ? " s" : "");
+                     mc->cmp.difference, mc->metric != 3 ? " s" : "");
         else
             snprintf(line, sizeof(line), "%s", settle_verdict_name(mc->cmp.verdict));
+        char title[640], nbuf[300];
+        snprintf(title, sizeof(title), "%s%s%s%s", r->by_key ? r->by_key : "", r->by_key ? "=" : "",
+                 r->by_key ? r->by_value : "", r->by_key ? " " : "");
+        snprintf(title + strlen(title), sizeof(title) - strlen(title), "%s",
+                 settle_comparison_name(mc, nbuf, sizeof(nbuf)));
         fprintf(v, "metric_%d = ", n);
-        plot_put_string(v, settle_metric_name(mc->metric));
+        plot_put_string(v, title);
         fprintf(v, "\nverdict_%d = ", n);
         plot_put_string(v, line);
         fputc('\n', v);
     }
-    fprintf(v, "n = %d\ndata = ", n);
+    fputs("overall = ", v);
+    plot_put_string(v, overall);
+    fprintf(v, "\nn = %d\ndata = ", n);
     plot_put_string(v, data);
     fputc('\n', v);
     int bad = fclose(d) != 0;
@@ -452,6 +482,180 @@ end:
     return ret;
 }
 
+/* The files the items name (a directory's results too): no output may be one. */
+static int guard_items(OutGuard *g, const char **items[2], const size_t nitems[2],
+                       const char *plot_script)
+{
+    if (plot_script && out_guard_add(g, plot_script) < 0)
+        return EXIT_INTERNAL;
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < nitems[k]; i++) {
+            if (out_guard_add(g, items[k][i]) < 0)
+                return EXIT_INTERNAL;
+            DIR *d = opendir(items[k][i]);
+            struct dirent *de;
+            while (d && (de = readdir(d))) {
+                size_t n = strlen(items[k][i]) + strlen(de->d_name) + 2;
+                char *p = malloc(n);
+                if (!p) {
+                    closedir(d);
+                    return EXIT_INTERNAL;
+                }
+                snprintf(p, n, "%s/%s", items[k][i], de->d_name);
+                int r = de->d_name[0] == '.' ? 0 : out_guard_add(g, p);
+                free(p);
+                if (r < 0) {
+                    closedir(d);
+                    return EXIT_INTERNAL;
+                }
+            }
+            if (d)
+                closedir(d);
+        }
+    }
+    return 0;
+}
+
+/* Where compare's results go. */
+typedef struct CompareOut {
+    const char *markdown, *json, *plot, *plot_script, *by;
+    int quiet;
+} CompareOut;
+
+/* The results of group g whose label `key` has `value` ("(none)": no such
+ * label): shallow copies, owned by the group. */
+static size_t select_by(const Group *g, const char *key, const char *value, SettleResultInfo *info,
+                        const char **src)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        char v[1024];
+        int has = settle_result_label(&g->info[i], key, v, sizeof(v));
+        if (!strcmp(has > 0 ? v : "(none)", value)) {
+            info[n] = g->info[i];
+            src[n++] = g->source[i];
+        }
+    }
+    return n;
+}
+
+/* The values of label `key` in both groups, in the order met: an array of
+ * strdup'd strings, NULL-terminated, or NULL when out of memory. */
+static char **by_values(const Group *ga, const Group *gb, const char *key, int *nv)
+{
+    char **vals = calloc(ga->n + gb->n + 1, sizeof(*vals));
+    *nv = 0;
+    for (int k = 0; vals && k < 2; k++) {
+        const Group *g = k ? gb : ga;
+        for (size_t i = 0; i < g->n; i++) {
+            char v[1024];
+            const char *val = settle_result_label(&g->info[i], key, v, sizeof(v)) > 0 ? v : "(none)";
+            int seen = 0;
+            for (int j = 0; j < *nv && !seen; j++)
+                seen = !strcmp(vals[j], val);
+            if (!seen && !(vals[(*nv)++] = strdup(val))) {
+                for (int j = 0; j < *nv; j++)
+                    free(vals[j]);
+                free(vals);
+                return NULL;
+            }
+        }
+    }
+    return vals;
+}
+
+/* Compares the groups (once, or per value of --by) and writes every output.
+ * Returns the exit code: an output's error, else the verdict. */
+static int compare_and_write(const Group *ga, const Group *gb, const int *want,
+                             const SettleCompareSettings *cs, const char *min_effect_text,
+                             const CompareOut *co)
+{
+    int nv = 1, ret = EXIT_INTERNAL;
+    char **vals = co->by ? by_values(ga, gb, co->by, &nv) : NULL;
+    SettleReport *reps = calloc((size_t)nv, sizeof(*reps));
+    SettleMetricComparison *mcs = calloc((size_t)nv * SETTLE_NB_SLOTS, sizeof(*mcs));
+    if ((co->by && !vals) || !reps || !mcs)
+        goto end;
+    int kinds = settle_results_settings_kinds(ga->info, ga->n, gb->info, gb->n);
+    for (int i = 0; i < nv; i++) {
+        SettleReport *r = &reps[i];
+        SettleResultInfo *ia, *ib;
+        const char **sa, **sb;
+        size_t na = ga->n, nb = gb->n;
+        if (co->by) {
+            /* the copies live until the writers are done: a stretch per group */
+            ia = calloc(ga->n + gb->n + 1, sizeof(*ia));
+            sa = calloc(ga->n + gb->n + 1, sizeof(*sa));
+            if (!ia || !sa) {
+                free(ia);
+                free((void *)sa);
+                nv = i;
+                goto end;
+            }
+            na = select_by(ga, co->by, vals[i], ia, sa);
+            nb = select_by(gb, co->by, vals[i], ia + na, sa + na);
+            ib = ia + na;
+            sb = sa + na;
+        } else {
+            ia = ga->info;
+            sa = (const char **)ga->source;
+            ib = gb->info;
+            sb = (const char **)gb->source;
+        }
+        *r = (SettleReport){
+            .group = { { "baseline", ia, na, sa }, { "candidate", ib, nb, sb } },
+            .m = mcs + (size_t)i * SETTLE_NB_SLOTS, .settings = cs,
+            .min_effect_text = min_effect_text, .settings_kinds = kinds,
+            .metrics_named = want != NULL, .by_key = co->by, .by_value = vals ? vals[i] : NULL,
+        };
+        if (settle_compare_results(ia, na, ib, nb, want, cs, mcs + (size_t)i * SETTLE_NB_SLOTS,
+                                   &r->nm) < 0) {
+            nv = i + 1;
+            goto end;
+        }
+    }
+    char overall[2048];
+    /* the exit code is the verdict every format opens with */
+    int verdict = co->by ? settle_report_verdict_by(reps, nv, overall, sizeof(overall))
+                         : settle_report_verdict(reps, overall, sizeof(overall));
+    if (kinds > 1)
+        fprintf(stderr, "settle: warning: the results were analysed with %d different settings\n",
+                kinds);
+    char pooled[1024];
+    if (!co->by && settle_report_pooled(reps, pooled, sizeof(pooled)) > 0)
+        fprintf(stderr, "settle: warning: results of different tests are pooled (%s); compare "
+                        "them per group with --by KEY\n", pooled);
+    int stdout_taken = (co->markdown && !strcmp(co->markdown, "-")) ||
+                       (co->json && !strcmp(co->json, "-"));
+    FILE *text = stdout_taken ? stderr : stdout;
+    if (!co->quiet && co->by)
+        fprintf(text, "verdict: %s\n", overall);
+    for (int i = 0; i < nv && !co->quiet; i++) {
+        if (co->by)
+            fputc('\n', text);
+        settle_write_report_text(&reps[i], text);
+    }
+    int out = 0;
+    if (co->markdown)
+        out = worse(out, write_report(co->markdown, reps, nv, overall, 0));
+    if (co->json)
+        out = worse(out, write_report(co->json, reps, nv, overall, 1));
+    if (co->plot)
+        out = worse(out, write_plot(co->plot, co->plot_script, reps, nv, overall));
+    ret = out ? out : verdict;
+end:
+    for (int i = 0; co->by && reps && i < nv; i++) {
+        free((void *)reps[i].group[0].results);
+        free((void *)reps[i].group[0].sources);
+    }
+    for (int i = 0; vals && vals[i]; i++)
+        free(vals[i]);
+    free(vals);
+    free(reps);
+    free(mcs);
+    return ret;
+}
+
 static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -476,12 +680,13 @@ int cmd_compare(int argc, char **argv)
     const char **items[2] = { NULL, NULL };
     size_t nitems[2] = { 0, 0 };
     const char *markdown = NULL, *json = NULL, *min_effect_text = "0";
-    const char *plot = NULL, *plot_script = NULL;
+    const char *plot = NULL, *plot_script = NULL, *by = NULL;
     int quiet = 0, ret = 0, want_metric[SETTLE_NB_METRICS] = { 0 }, any_metric = 0;
+    int want_gaps = 0;
     struct option *longopts = NULL;
 
     enum { OPT_BASE = 1000, OPT_CAND, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_N, OPT_METRIC,
-           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_TABLE };
+           OPT_RESAMPLES, OPT_SEED, OPT_MD, OPT_JSON, OPT_PLOT, OPT_PLOT_SCRIPT, OPT_BY, OPT_TABLE };
     static const struct option own[] = {
         { "baseline", no_argument, NULL, OPT_BASE },
         { "candidate", no_argument, NULL, OPT_CAND },
@@ -495,6 +700,7 @@ int cmd_compare(int argc, char **argv)
         { "json", required_argument, NULL, OPT_JSON },
         { "plot", required_argument, NULL, OPT_PLOT },
         { "plot-script", required_argument, NULL, OPT_PLOT_SCRIPT },
+        { "by", required_argument, NULL, OPT_BY },
         { "jobs", required_argument, NULL, 'j' },
         { NULL, 0, NULL, 0 },
     };
@@ -511,9 +717,14 @@ int cmd_compare(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
+    OutGuard guard = { 0 };
     /* '-': items come back in order as argument 1, after --baseline or --candidate */
-    while ((c = getopt_long(argc, argv, "-qvhj:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:qvhj:", longopts, NULL)) != -1) {
         double x;
+        const char *fopt = c == OPT_MD ? "--markdown" : c == OPT_JSON ? "--json"
+                         : c == OPT_PLOT ? "--plot" : c == OPT_PLOT_SCRIPT ? "--plot-script" : NULL;
+        if (fopt && (ret = cli_file_value(fopt, optarg)))
+            goto end;
         switch (c) {
         case 1:
             if (!cur) {
@@ -581,13 +792,17 @@ int cmd_compare(int argc, char **argv)
             int m = 0;
             while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), optarg))
                 m++;
-            if (m == SETTLE_NB_METRICS) {
+            if (m == SETTLE_NB_METRICS && strcmp(optarg, "gaps")) {
                 fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
-                                "last_visual_change or speed_index, got '%s'\n", optarg);
+                                "last_visual_change, speed_index or gaps, got '%s'\n", optarg);
                 ret = EXIT_USAGE;
                 goto end;
             }
-            want_metric[m] = any_metric = 1;
+            if (m < SETTLE_NB_METRICS)
+                want_metric[m] = 1;
+            else
+                want_gaps = 1;
+            any_metric = 1;
             break;
         }
         case 'j':
@@ -603,6 +818,14 @@ int cmd_compare(int argc, char **argv)
         case OPT_JSON: json = optarg; break;
         case OPT_PLOT: plot = optarg; break;
         case OPT_PLOT_SCRIPT: plot_script = optarg; break;
+        case OPT_BY:
+            if (!*optarg || optarg[0] == '-') {
+                fprintf(stderr, "settle: --by: expected a label key, got '%s'\n", optarg);
+                ret = EXIT_USAGE;
+                goto end;
+            }
+            by = optarg;
+            break;
         case 'q': quiet = 1; break;
         case 'v': l.verbose++; break;
         case 'h':
@@ -610,7 +833,7 @@ int cmd_compare(int argc, char **argv)
             goto end;
         case '?':
         case ':':
-            cli_bad_option("compare", argv);
+            cli_bad_option("compare", argv, longopts, c);
             ret = EXIT_USAGE;
             goto end;
         default:
@@ -636,6 +859,36 @@ int cmd_compare(int argc, char **argv)
         ret = EXIT_USAGE;
         goto end;
     }
+    const char *outs[3][2] = { { "--markdown", markdown }, { "--json", json }, { "--plot", plot } };
+    if ((ret = guard_items(&guard, items, nitems, plot_script)))
+        goto end;
+    for (int k = 0; k < 3; k++) {
+        if (outs[k][1] && out_guard_hit(&guard, outs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is one of the inputs; refusing to overwrite it\n",
+                    outs[k][0], outs[k][1]);
+            ret = EXIT_USAGE;
+        }
+        else if (outs[k][1] && out_is_video(outs[k][1])) {
+            fprintf(stderr, "settle: %s: %s is a video, not a result of settle; refusing to "
+                            "overwrite it\n", outs[k][0], outs[k][1]);
+            ret = EXIT_USAGE;
+        }
+        for (int q = 0; q < k && outs[k][1] && strcmp(outs[k][1], "-"); q++) {
+            if (outs[q][1] && !strcmp(outs[q][1], outs[k][1])) {
+                fprintf(stderr, "settle: %s would be written twice (%s, %s)\n", outs[k][1],
+                        outs[q][0], outs[k][0]);
+                ret = EXIT_USAGE;
+            }
+        }
+    }
+    for (int k = 0; k < 3 && !ret; k++) {
+        if (outs[k][1] && out_prepare(outs[k][1]) < 0) {
+            fprintf(stderr, "settle: %s: %s: %s\n", outs[k][0], outs[k][1], strerror(errno));
+            ret = CMP_OUTPUT;
+        }
+    }
+    if (ret)
+        goto end;
     settle_codec_log_level(l.verbose > 1 ? SETTLE_LOG_WARNING : l.verbose ? SETTLE_LOG_ERROR : -1);
     cli_catch_signals();
 
@@ -646,46 +899,18 @@ int cmd_compare(int argc, char **argv)
         ret = analyse_pending(&l);
     if (ret)
         goto end;
-    SettleMetricComparison mcs[SETTLE_NB_METRICS];
-    SettleReport r = {
-        .group = { { "baseline", ga.info, ga.n, (const char *const *)ga.source },
-                   { "candidate", gb.info, gb.n, (const char *const *)gb.source } },
-        .m = mcs, .settings = &cs, .min_effect_text = min_effect_text,
-        .settings_kinds = settle_results_settings_kinds(ga.info, ga.n, gb.info, gb.n),
-    };
-    if (settle_compare_results(ga.info, ga.n, gb.info, gb.n, any_metric ? want_metric : NULL,
-                               &cs, mcs, &r.nm) < 0) {
-        ret = EXIT_INTERNAL;
-        goto end;
-    }
-    int regression = 0, too_few = 0, compared = 0;
-    for (int j = 0; j < r.nm; j++) {
-        const SettleMetricComparison *mc = &mcs[j];
-        if (!mc->compared) {
-            too_few |= any_metric; /* asked for by name but not in both groups */
-            continue;
-        }
-        compared++;
-        regression |= mc->cmp.verdict == SETTLE_VERDICT_REGRESSION;
-        too_few |= mc->cmp.verdict == SETTLE_VERDICT_TOO_FEW;
-    }
-    int verdict = regression ? CMP_REGRESSION : too_few || !compared ? CMP_TOO_FEW : CMP_OK;
-    if (r.settings_kinds > 1)
-        fprintf(stderr, "settle: warning: the results were analysed with %d different settings\n",
-                r.settings_kinds);
-
-    int stdout_taken = (markdown && !strcmp(markdown, "-")) || (json && !strcmp(json, "-"));
-    if (!quiet)
-        settle_write_report_text(&r, stdout_taken ? stderr : stdout);
-    int out = 0;
-    if (markdown)
-        out = worse(out, write_report(markdown, &r, 0));
-    if (json)
-        out = worse(out, write_report(json, &r, 1));
-    if (plot)
-        out = worse(out, write_plot(plot, plot_script, &r));
-    ret = out ? out : verdict;
+    /* the gaps of the app's marks (analyze --marks) are compared like metrics */
+    const char *gap_names[SETTLE_MAX_GAPS];
+    int ngaps = !any_metric || want_gaps
+                    ? settle_results_gap_names(ga.info, ga.n, gb.info, gb.n, gap_names,
+                                               SETTLE_MAX_GAPS)
+                    : 0;
+    settle_results_set_gaps(ga.info, ga.n, gap_names, ngaps);
+    settle_results_set_gaps(gb.info, gb.n, gap_names, ngaps);
+    CompareOut co = { markdown, json, plot, plot_script, by, quiet };
+    ret = compare_and_write(&ga, &gb, any_metric ? want_metric : NULL, &cs, min_effect_text, &co);
 end:
+    out_guard_free(&guard);
     free(l.pending);
     if (cli_stop)
         ret = EXIT_SIGNAL;

@@ -6,7 +6,7 @@
 
 void cli_explain(FILE *err, const char *in, const SettleResult *r)
 {
-    const SettleChange *d = &r->deciding_change;
+    const SettleChangeArea *d = &r->deciding_change;
     if (d->frame >= 0)
         fprintf(err, "settle: %s: decided by the change at %.3f s (frame %lld): %lld pixels "
                 "in %dx%d at %d,%d\n", in, d->time, (long long)d->frame, (long long)d->pixels,
@@ -26,7 +26,7 @@ void cli_explain(FILE *err, const char *in, const SettleResult *r)
 
 /* The share of rectangle d inside the animated areas (they do not overlap:
  * they are made of distinct cells). */
-static double share_animated(const SettleResult *r, const SettleChange *d)
+static double share_animated(const SettleResult *r, const SettleChangeArea *d)
 {
     double area = (double)d->width * d->height, in = 0;
     if (area <= 0)
@@ -49,7 +49,7 @@ void cli_animated_note(const SettleResult *r, char *buf, size_t len)
         return;
     const SettleAnimatedRegion *g = &r->animated[0];
     if (r->stable_frame >= 0) {
-        const SettleChange *d = &r->deciding_change;
+        const SettleChangeArea *d = &r->deciding_change;
         if (d->frame < 0 || share_animated(r, d) < 0.5)
             return;
         snprintf(buf, len, "; decided by an animated area at %d,%d,%d,%d (--ignore animated "

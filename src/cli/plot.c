@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "output.h"
 #include "plot.h"
 
 extern char **environ;
@@ -127,6 +128,16 @@ int plot_info_from_json(const char *json, PlotInfo *pi, void **store)
     pi->start = num(o, "start_time");
     pi->stable = num(o, "stable_time");
     pi->load = num(o, "load_time");
+    pi->nmarks = 0;
+    const cJSON *mk;
+    cJSON_ArrayForEach(mk, cJSON_GetObjectItemCaseSensitive(o, "marks")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(mk, "name");
+        double t = num(mk, "time");
+        if (pi->nmarks < PLOT_MAX_MARKS && cJSON_IsString(n) && isfinite(t)) {
+            pi->mark_name[pi->nmarks] = n->valuestring;
+            pi->mark_time[pi->nmarks++] = t;
+        }
+    }
     return 0;
 }
 
@@ -180,6 +191,15 @@ static char *plot_vars(const PlotInfo *pi, const char *csv)
     put_number(f, "start", pi->start, -1);
     put_number(f, "stable", pi->stable, -1);
     put_number(f, "load", pi->load, -1);
+    fprintf(f, "nmarks = %d\n", pi->nmarks);
+    for (int i = 0; i < pi->nmarks; i++) {
+        char var[32];
+        snprintf(var, sizeof(var), "mark_t%d", i + 1);
+        put_number(f, var, pi->mark_time[i], -1);
+        fprintf(f, "mark_n%d = ", i + 1);
+        plot_put_string(f, pi->mark_name[i]);
+        fputc('\n', f);
+    }
     if (fclose(f)) {
         free(buf);
         return NULL;
@@ -272,33 +292,27 @@ int plot_render(const char *vars, const char *builtin, const char *script, const
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
         return -1;
     }
-    size_t n = strlen(out) + 16;
-    char *tmp = malloc(n);
+    /* gnuplot draws into a private file; the picture then goes to `out`
+     * through the output layer, like every other output */
+    char *tmp = plot_temp_file("pic");
     if (!tmp) {
-        snprintf(msg, msglen, "out of memory");
+        snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
         return -1;
     }
-    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(msg, msglen, "%s", strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    close(fd);
     int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), msg, msglen);
-    if (!ret) {
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(tmp, 0666 & ~mask);
-        if (rename(tmp, out)) {
-            snprintf(msg, msglen, "%s", strerror(errno));
-            ret = -1;
-        }
+    size_t len = 0;
+    char *pic = ret ? NULL : plot_read_file(tmp, &len);
+    if (!ret && !pic) {
+        snprintf(msg, msglen, "cannot read the picture back: %s", strerror(errno));
+        ret = -1;
     }
-    if (ret)
-        unlink(tmp);
+    if (!ret && out_write_file(out, pic, len) < 0) {
+        snprintf(msg, msglen, "%s", strerror(errno));
+        ret = -1;
+    }
+    unlink(tmp);
     free(tmp);
+    free(pic);
     return ret;
 }
 
@@ -439,13 +453,13 @@ int cmd_plot(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 1000: json = optarg; break;
         case 1001: script = optarg; break;
         case 'h': usage_plot(stdout); return EXIT_OK;
-        default: cli_bad_option("plot", argv); return EXIT_USAGE;
+        default: cli_bad_option("plot", argv, longopts, c); return EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Most marks drawn on a plot (the first ones placed). */
+#define PLOT_MAX_MARKS 16
+
 /* What the plot marks, from a result. */
 typedef struct PlotInfo {
     const char *name;          /* title: the capture */
@@ -14,6 +17,9 @@ typedef struct PlotInfo {
     double diff_threshold;     /* pixels */
     double entropy_threshold;  /* bits */
     double start, stable, load; /* seconds; NaN when there is none */
+    int nmarks;                /* the app's marks placed on the capture (--marks) */
+    const char *mark_name[PLOT_MAX_MARKS];
+    double mark_time[PLOT_MAX_MARKS]; /* seconds from the first frame */
 } PlotInfo;
 
 /* The message for a missing gnuplot. */

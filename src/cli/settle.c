@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "plot.h"
 
 volatile sig_atomic_t cli_stop;
@@ -80,14 +82,106 @@ struct option *cli_longopts(const struct option *own, int table_id, int *ntable)
     return o;
 }
 
-void cli_bad_option(const char *command, char **argv)
+/* Edits (insert, delete, replace, swap two neighbours) from a to b. */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb)
 {
-    if (optopt)
-        fprintf(stderr, "settle: -%c: unknown option or missing value; see 'settle help %s'\n",
-                optopt, command);
+    if (na > 64 || nb > 64)
+        return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        for (size_t j = 1; j <= nb; j++) {
+            size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[na][nb];
+}
+
+const char *cli_closest(const char *word, size_t len, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = distance(word, len, names[i], strlen(names[i]));
+        if (d < bd) {
+            bd = d;
+            best = names[i];
+        }
+    }
+    /* close enough to be a slip of the fingers, not another word */
+    size_t limit = len < 4 ? 1 : len < 9 ? 2 : 3;
+    return bd <= limit ? best : NULL;
+}
+
+void cli_bad_option(const char *command, char **argv, const struct option *longopts, int c)
+{
+    const char *arg = argv[optind - 1];
+    int is_long = !strncmp(arg, "--", 2);
+    if (!is_long && optopt > 0 && optopt < 128) {
+        if (c == ':')
+            fprintf(stderr, "settle: -%c: missing value; see 'settle help %s'\n", optopt, command);
+        else
+            fprintf(stderr, "settle: -%c: unknown option; see 'settle help %s'\n", optopt, command);
+        return;
+    }
+    const char *name = is_long ? arg + 2 : arg + (arg[0] == '-');
+    size_t len = strcspn(name, "=");
+    if (c == ':') {
+        fprintf(stderr, "settle: --%.*s: missing value; see 'settle help %s'\n", (int)len, name,
+                command);
+        return;
+    }
+    size_t n = 0;
+    while (longopts[n].name)
+        n++;
+    const char **names = malloc((n + 1) * sizeof(*names));
+    const char *best = NULL;
+    int takes_none = 0, ambiguous = 0;
+    for (size_t i = 0; names && i < n; i++) {
+        names[i] = longopts[i].name;
+        if (!strncmp(names[i], name, len) && strlen(names[i]) == len)
+            takes_none = longopts[i].has_arg == no_argument;
+        else if (!strncmp(names[i], name, len))
+            ambiguous++;
+    }
+    if (names)
+        best = cli_closest(name, len, names, n);
+    free(names);
+    if (takes_none && name[len] == '=')
+        fprintf(stderr, "settle: --%.*s: takes no value, got '%s'\n", (int)len, name, name + len + 1);
+    else if (ambiguous > 1)
+        fprintf(stderr, "settle: %s: ambiguous option; write it in full (see 'settle help %s')\n",
+                arg, command);
+    else if (best)
+        fprintf(stderr, "settle: %.*s: unknown option; did you mean --%s?\n",
+                (int)(len + (size_t)(name - arg)), arg, best);
     else
-        fprintf(stderr, "settle: %s: unknown option or missing value; see 'settle help %s'\n",
-                argv[optind - 1], command);
+        fprintf(stderr, "settle: %.*s: unknown option; see 'settle help %s'\n",
+                (int)(len + (size_t)(name - arg)), arg, command);
+}
+
+int cli_file_value(const char *option, const char *value)
+{
+    if (value[0] == '-' && value[1]) {
+        fprintf(stderr, "settle: %s: expected a file name, got '%s', an option; "
+                        "write ./%s for a file of that name\n", option, value, value);
+        return EXIT_USAGE;
+    }
+    if (!value[0]) {
+        fprintf(stderr, "settle: %s: expected a file name, got ''\n", option);
+        return EXIT_USAGE;
+    }
+    return 0;
 }
 
 int cli_set_option(SettleSettings *s, const char *name, const char *value)
@@ -113,45 +207,104 @@ static void usage(FILE *f)
             "\n"
             "Commands:\n"
             "  analyze CAPTURE...   report when each capture's screen became stable\n"
+            "                       (also spelt analyse)\n"
             "  compare --baseline A... --candidate B...\n"
             "                       did build B get slower than A? statistics and a verdict\n"
+            "  record [OPTIONS] -- COMMAND [ARGS...]\n"
+            "                       capture the screen, launch COMMAND, stop when the\n"
+            "                       screen has settled; the capture and its result\n"
             "  plot RESULT.csv      draw a per-frame CSV with its thresholds, start and\n"
             "                       stable frame (gnuplot)\n"
+            "  history add DB RESULT...\n"
+            "                       keep results across nights in a SQLite store\n"
+            "  trend DB|RESULT...   series by label, the nights where they changed\n"
+            "  dashboard -o DIR DB  an HTML folder of charts, one per test\n"
             "  help [COMMAND]       this text, or a command's options\n"
             "  version              print the version\n"
             "\n"
-            "Run 'settle help analyze', 'settle help compare' or 'settle help plot' for their\n"
-            "options.\n");
+            "Run 'settle help COMMAND' for a command's options.\n");
 }
 
-int main(int argc, char **argv)
+static const char *const commands[] = { "analyze", "analyse", "compare", "record", "plot",
+                                        "history", "trend", "dashboard", "help",
+                                        "version" };
+
+static int unknown_command(const char *what, const char *cmd)
+{
+    const char *best = cli_closest(cmd, strlen(cmd), commands, sizeof(commands) / sizeof(*commands));
+    if (best)
+        fprintf(stderr, "settle: %s'%s'; did you mean '%s'?\n", what, cmd, best);
+    else
+        fprintf(stderr, "settle: %s'%s'; try 'settle help'\n", what, cmd);
+    return EXIT_USAGE;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "analyze"))
+    if (!strcmp(cmd, "analyze") || !strcmp(cmd, "analyse"))
         return cmd_analyze(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "record"))
+        return cmd_record(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "history"))
+        return cmd_history(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trend"))
+        return cmd_trend(argc - 1, argv + 1);
+    if (!strcmp(cmd, "dashboard"))
+        return cmd_dashboard(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("settle %s\n", SETTLE_VERSION);
         return EXIT_OK;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        if (argc > 2 && !strcmp(argv[2], "analyze"))
-            usage_analyze(stdout);
-        else if (argc > 2 && !strcmp(argv[2], "compare"))
-            usage_compare(stdout);
-        else if (argc > 2 && !strcmp(argv[2], "plot"))
-            usage_plot(stdout);
-        else
+        const char *topic = argc > 2 ? argv[2] : NULL;
+        if (argc > 3) {
+            fprintf(stderr, "settle: help: one command at a time, got '%s' and '%s'\n", argv[2],
+                    argv[3]);
+            return EXIT_USAGE;
+        }
+        if (!topic || !strcmp(topic, "help") || !strcmp(topic, "version"))
             usage(stdout);
+        else if (!strcmp(topic, "analyze") || !strcmp(topic, "analyse"))
+            usage_analyze(stdout);
+        else if (!strcmp(topic, "compare"))
+            usage_compare(stdout);
+        else if (!strcmp(topic, "record"))
+            usage_record(stdout);
+        else if (!strcmp(topic, "plot"))
+            usage_plot(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "history"))
+            usage_history(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "trend"))
+            usage_trend(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "dashboard"))
+            usage_dashboard(stdout);
+        else
+            return unknown_command("help: unknown command ", topic);
         return EXIT_OK;
     }
-    fprintf(stderr, "settle: unknown command '%s'; try 'settle help'\n", cmd);
-    return EXIT_USAGE;
+    if (cmd[0] == '-')
+        return unknown_command("expected a command first, got ", cmd);
+    return unknown_command("unknown command ", cmd);
+}
+
+int main(int argc, char **argv)
+{
+    /* a reader that went away is an error to report (EPIPE), not a silent death */
+    signal(SIGPIPE, SIG_IGN);
+    int ret = run(argc, argv);
+    int e = out_stdout_error();
+    if (e) {
+        fprintf(stderr, "settle: stdout: %s\n", strerror(e));
+        ret = ret > EXIT_OUTPUT ? ret : EXIT_OUTPUT;
+    }
+    return ret;
 }

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The decide stage: the records alone in, the start and the stable frame
+ * out. Both trackers run on every frame so that the method can be chosen from
+ * the whole capture at the end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide.h"
+
+/* Frames after a faint keyframe that may still be the encoder converging. */
+#define REFRESH_FOLLOWERS 2
+
+static void tracker_init(SettleTracker *t, double settle)
+{
+    t->start_frame = -1;
+    t->start_time = t->start_frame_time = NAN;
+    t->first_change = t->last_change = t->settled = -1;
+    t->first_change_time = t->last_change_time = t->settled_time = NAN;
+    t->last_frame = -1;
+    t->last_box.frame = -1;
+    t->last_box.w = t->last_box.h = 0;
+    settle_quiet_init(&t->quiet, settle);
+}
+
+void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
+{
+    d->s = s;
+    d->diff_limit = 0;
+    d->refresh_limit = 0;
+    d->ring_len = d->ring_pos = 0;
+    d->marker_first = -1;
+    d->common_start = -1;
+    d->common_start_time = NAN;
+    memset(d->floor_hist, 0, sizeof(d->floor_hist));
+    d->floor_n = 0;
+    d->refreshes = 0;
+    d->since_event = REFRESH_FOLLOWERS + 1;
+    tracker_init(&d->tr[SETTLE_T_DIFF], s->settle);
+    tracker_init(&d->tr[SETTLE_T_ENTROPY], s->settle);
+}
+
+void settle_decide_set_area(SettleDecide *d, int64_t npix)
+{
+    const SettleSettings *s = d->s;
+    d->diff_limit = s->diff_threshold_percent > 0 ? floor(npix * s->diff_threshold_percent / 100.0)
+                                                  : s->diff_threshold;
+    /* A keyframe whose strong changes stay under a tenth of the diff
+     * threshold (and under 0.2 % of the picture) is codec noise. */
+    int64_t lim = (int64_t)(d->diff_limit / 10);
+    int64_t share = npix / 500;
+    d->refresh_limit = lim < share ? lim : share;
+    /* a floor for tiny thresholds, but never over 0.2 % of the picture:
+     * on a 3x5 picture (all-intra codecs make every frame a keyframe) a
+     * one-pixel change is content, not codec noise */
+    if (d->refresh_limit < 16)
+        d->refresh_limit = share < 16 ? share : 16;
+}
+
+static int floor_bin(int64_t v)
+{
+    if (v < 64)
+        return (int)v;
+    int oct = 0;
+    while ((v >> (oct + 1)) >= 64)
+        oct++;
+    /* v in [64 << oct, 128 << oct) */
+    int sub = (int)(((v - ((int64_t)64 << oct)) * 16) >> (oct + 6));
+    int b = 64 + oct * 16 + sub;
+    return b < SETTLE_FLOOR_BINS ? b : SETTLE_FLOOR_BINS - 1;
+}
+
+static double floor_bin_value(int b)
+{
+    if (b < 64)
+        return b;
+    int oct = (b - 64) / 16, sub = (b - 64) % 16;
+    /* the middle of the bin */
+    return ldexp(64.0 + (sub + 0.5) * 4.0, oct);
+}
+
+double settle_decide_noise_floor(const SettleDecide *d)
+{
+    if (!d->floor_n)
+        return NAN;
+    int64_t want = (d->floor_n + 9) / 10, seen = 0;
+    for (int b = 0; b < SETTLE_FLOOR_BINS; b++) {
+        seen += (int64_t)d->floor_hist[b];
+        if (seen >= want)
+            return floor_bin_value(b);
+    }
+    return floor_bin_value(SETTLE_FLOOR_BINS - 1);
+}
+
+/* The earliest frame of the recent history that already shows the picture
+ * frame `idx` (entropy e) settled on: the rolling mean makes a step look
+ * unsettled for up to `window` frames after it happened. */
+static void walk_back(const SettleDecide *d, const SettleTracker *t, int64_t idx, double e,
+                      double time, int64_t *out, double *out_time)
+{
+    *out = idx;
+    *out_time = time;
+    for (int k = 1; k < d->s->window && k < d->ring_len; k++) {
+        const SettleHistory *hp =
+            &d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW];
+        if (hp->index <= t->start_frame || fabs(hp->entropy - e) > d->s->entropy_threshold)
+            break;
+        *out = hp->index;
+        *out_time = hp->time;
+    }
+}
+
+static SettleBox record_box(const SettleRecord *r)
+{
+    SettleBox b = { .frame = r->index, .time = r->time, .x = r->box[0], .y = r->box[1],
+                    .w = r->box[2], .h = r->box[3], .pixels = r->diff };
+    return b;
+}
+
+static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
+{
+    const SettleSettings *s = d->s;
+    SettleTracker *t = &d->tr[which];
+    int quiet = r->quiet[which];
+    t->last_frame = r->index;
+    if (t->start_frame < 0) {
+        int found = s->start == SETTLE_START_FIRST_CHANGE ? !quiet : d->common_start == r->index;
+        if (found) {
+            t->start_frame = r->index;
+            t->start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
+            t->start_frame_time = r->time;
+            /* --settle: a start frame that changes is where loading began */
+            SettleBox b = record_box(r);
+            if (!quiet && s->settle > 0)
+                settle_quiet_change(&t->quiet, &b, r->index, r->time);
+        }
+        return;
+    }
+    if (!quiet) {
+        if (t->first_change < 0) {
+            t->first_change = r->index;
+            t->first_change_time = r->time;
+        }
+        t->last_change = r->index;
+        t->last_change_time = r->time;
+        /* the entropy method's rolling mean flags frames after a step that
+         * change nothing: the step stays the change */
+        if (r->box[2] > 0 || t->last_box.frame < 0)
+            t->last_box = record_box(r);
+        if (which == SETTLE_T_ENTROPY) {
+            walk_back(d, t, r->index, r->entropy, r->time, &t->settled, &t->settled_time);
+        } else {
+            t->settled = r->index;
+            t->settled_time = r->time;
+        }
+        if (s->settle > 0)
+            settle_quiet_change(&t->quiet, &t->last_box, t->settled, t->settled_time);
+    }
+}
+
+/* Encoders re-code a still picture at a keyframe and converge on it over the
+ * next frames: thousands of pixels move, but only faintly. Content that
+ * appears on a screen moves pixels by far more. (Faint frames after a big
+ * change that is not a keyframe are not judged: a skeleton's shimmer is as
+ * faint as an encoder converging, and it is real.) */
+static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
+{
+    int faint = r->strong <= d->refresh_limit;
+    if (r->keyframe)
+        d->since_event = faint ? 0 : REFRESH_FOLLOWERS + 1;
+    else if (!faint)
+        d->since_event = REFRESH_FOLLOWERS + 1;
+    else if (d->since_event <= REFRESH_FOLLOWERS)
+        d->since_event++;
+    int eligible = faint && d->since_event <= REFRESH_FOLLOWERS;
+    if (d->s->codec_filter && eligible &&
+        (r->diff > limit || r->delta > d->s->entropy_threshold)) {
+        r->refresh = 1;
+        d->refreshes++;
+        d->ring_len = 0; /* the entropy baseline restarts from the re-coded picture */
+    }
+}
+
+/* The start rules that do not depend on the method. */
+static void common_start(SettleDecide *d, const SettleRecord *r)
+{
+    const SettleSettings *s = d->s;
+    int is_marker = r->marker >= s->marker_coverage;
+    switch (s->start) {
+    case SETTLE_START_FIRST_FRAME:
+        d->common_start = r->index;
+        break;
+    case SETTLE_START_TIME:
+        if (r->time >= s->start_time - 1e-6)
+            d->common_start = r->index;
+        break;
+    case SETTLE_START_MARKER:
+        if (is_marker)
+            d->common_start = r->index;
+        break;
+    case SETTLE_START_MARKER_END:
+        if (is_marker && d->marker_first < 0)
+            d->marker_first = r->index;
+        else if (!is_marker && d->marker_first >= 0)
+            d->common_start = r->index;
+        break;
+    default:
+        break;
+    }
+    if (d->common_start >= 0)
+        d->common_start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
+}
+
+void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
+{
+    const SettleSettings *s = d->s;
+    int have = d->ring_len < s->window ? d->ring_len : s->window;
+    if (have > 0) {
+        double sum = 0;
+        for (int k = 0; k < have; k++)
+            sum += d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW].entropy;
+        r->delta = fabs(r->entropy - sum / have);
+    }
+    /* --noise-factor: the diff threshold rises with the noise floor measured
+     * so far, so that a camera's noise alone never makes a frame a change */
+    double limit = d->diff_limit;
+    if (s->noise_factor > 0 && d->floor_n > 0) {
+        double f = s->noise_factor * settle_decide_noise_floor(d);
+        limit = f > limit ? f : limit;
+    }
+    if (!first)
+        filter_refresh(d, r, limit);
+    r->quiet[SETTLE_T_DIFF] = r->refresh || r->diff <= limit;
+    r->limit = limit;
+    r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
+
+    SettleHistory *hp = &d->ring[d->ring_pos];
+    hp->index = r->index;
+    hp->time = r->time;
+    hp->entropy = r->entropy;
+    d->ring_pos = (d->ring_pos + 1) % SETTLE_MAX_WINDOW;
+    if (d->ring_len < SETTLE_MAX_WINDOW)
+        d->ring_len++;
+
+    if (!first && !r->refresh) {
+        d->floor_hist[floor_bin(r->diff)]++;
+        d->floor_n++;
+    }
+    if (d->common_start < 0)
+        common_start(d, r);
+    tracker_frame(d, SETTLE_T_DIFF, r);
+    tracker_frame(d, SETTLE_T_ENTROPY, r);
+}
+
+void settle_decide_redo_begin(SettleDecide *d)
+{
+    tracker_init(&d->tr[SETTLE_T_DIFF], d->s->settle);
+}
+
+void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r)
+{
+    tracker_frame(d, SETTLE_T_DIFF, r);
+}
+
+static int choose_method(SettleDecide *d, double floor)
+{
+    const SettleSettings *s = d->s;
+    if (s->method != SETTLE_METHOD_AUTO) {
+        snprintf(d->reason, sizeof(d->reason), "chosen with --method %s",
+                 settle_method_name(s->method));
+        return s->method == SETTLE_METHOD_DIFF ? SETTLE_T_DIFF : SETTLE_T_ENTROPY;
+    }
+    /* A clean capture repeats a still picture almost exactly; a camera's
+     * sensor noise changes pixels in every frame. */
+    double clean = d->diff_limit / 4;
+    const char *after = s->blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
+                        : s->blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
+                                                      : "";
+    if (isnan(floor) || floor <= clean) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "within a quarter of the diff threshold (%.0f)",
+                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+        return SETTLE_T_DIFF;
+    }
+    snprintf(d->reason, sizeof(d->reason),
+             "noisy capture (camera-like): even a quiet frame changes about %.0f pixels "
+             "(10th percentile)%s, more than a quarter of the diff threshold (%.0f)",
+             floor, after, d->diff_limit);
+    return SETTLE_T_ENTROPY;
+}
+
+/* Why no start was found. */
+static void no_start(const SettleDecide *d, const SettleCaptureEnd *e, char *msg, size_t len)
+{
+    const SettleSettings *s = d->s;
+    switch (s->start) {
+    case SETTLE_START_TIME:
+        snprintf(msg, len, "start time %.3f s is after the last frame (%.3f s)", s->start_time,
+                 e->last_time);
+        break;
+    case SETTLE_START_FIRST_CHANGE:
+        snprintf(msg, len, "no frame changed, so there is no first change to start from");
+        break;
+    case SETTLE_START_MARKER:
+    case SETTLE_START_MARKER_END: {
+        const uint8_t *m = s->marker_rgb;
+        if (s->start == SETTLE_START_MARKER_END && d->marker_first >= 0)
+            snprintf(msg, len, "marker #%02x%02x%02x never ends", m[0], m[1], m[2]);
+        else
+            snprintf(msg, len, "no frame is covered by the marker colour #%02x%02x%02x", m[0],
+                     m[1], m[2]);
+        break;
+    }
+    default:
+        snprintf(msg, len, "no start frame");
+    }
+}
+
+static void set_change(SettleChangeArea *c, const SettleBox *b)
+{
+    c->frame = b->frame;
+    c->time = b->frame >= 0 ? b->time : NAN;
+    c->x = b->x;
+    c->y = b->y;
+    c->width = b->w;
+    c->height = b->h;
+    c->pixels = b->frame >= 0 ? b->pixels : 0;
+}
+
+/* --settle SECONDS (src/settle_quiet.c): the first change followed by that
+ * much quiet, measured to the end of the recording. */
+static int quiet_decide(const SettleDecide *d, SettleTracker *t, const SettleCaptureEnd *e,
+                               SettleResult *r, char *msg, size_t len)
+{
+    SettleQuiet *q = &t->quiet;
+    if (settle_quiet_end(q, e->duration)) {
+        r->stable_frame = q->stable;
+        r->stable_time = q->stable_time;
+        set_change(&r->deciding_change, &q->deciding);
+        return 0;
+    }
+    r->longest_quiet = q->longest;
+    r->longest_quiet_time = q->longest_from;
+    r->longest_quiet_frame = q->longest_frame;
+    if (!q->have)
+        snprintf(msg, len, "nothing changed after the start (%.3f s): --settle answers "
+                 "only at or after the first change", t->start_frame_time);
+    else
+        snprintf(msg, len, "never quiet for %.3f s (--settle): the longest quiet lasts "
+                 "%.3f s, from %.3f s (frame %lld)", d->s->settle, q->longest, q->longest_from,
+                 (long long)q->longest_frame);
+    return SETTLE_ERR_NOT_STABLE;
+}
+
+/* The stable frame of tracker t, once the start is known. */
+static int stable_frame(const SettleDecide *d, SettleTracker *t, const SettleCaptureEnd *e,
+                        SettleResult *r, char *msg, size_t len)
+{
+    const SettleSettings *s = d->s;
+    if (s->settle > 0)
+        return quiet_decide(d, t, e, r, msg, len);
+    if (t->last_change < 0) {
+        r->stable_frame = t->start_frame;
+        r->stable_time = t->start_frame_time;
+    } else if (t->last_change == e->frames - 1) {
+        snprintf(msg, len, "the picture still changes in the last frame (%.3f s)", e->last_time);
+        return SETTLE_ERR_NOT_STABLE;
+    } else {
+        r->stable_frame = t->settled;
+        r->stable_time = t->settled_time;
+        set_change(&r->deciding_change, &t->last_box);
+    }
+    return 0;
+}
+
+int settle_decide_method(SettleDecide *d)
+{
+    return choose_method(d, settle_decide_noise_floor(d));
+}
+
+int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
+                         size_t len)
+{
+    int which = choose_method(d, r->noise_floor);
+    r->method = which == SETTLE_T_DIFF ? SETTLE_METHOD_DIFF : SETTLE_METHOD_ENTROPY;
+    r->method_reason = d->reason;
+    SettleTracker *t = &d->tr[which];
+    r->start_frame = t->start_frame;
+    r->start_time = t->start_time;
+    r->stable_frame = -1;
+    r->stable_time = r->load_time = r->quiet_tail = NAN;
+    r->first_visual_change = r->last_visual_change = NAN;
+    memset(&r->deciding_change, 0, sizeof(r->deciding_change));
+    r->deciding_change.frame = r->longest_quiet_frame = -1;
+    r->deciding_change.time = r->longest_quiet = r->longest_quiet_time = NAN;
+    if (e->frames < 2) {
+        snprintf(msg, len, "%s: nothing to compare",
+                 e->frames ? "only one video frame" : "no video frames decoded");
+        return SETTLE_ERR_TOO_SHORT;
+    }
+    if (t->start_frame < 0) {
+        no_start(d, e, msg, len);
+        return SETTLE_ERR_NO_START;
+    }
+    if (t->first_change >= 0) {
+        r->first_visual_change = t->first_change_time - t->start_time;
+        r->last_visual_change = t->last_change_time - t->start_time;
+    }
+    int ret = stable_frame(d, t, e, r, msg, len);
+    if (r->stable_frame >= 0) {
+        r->load_time = r->stable_time - r->start_time;
+        if (r->load_time < 0)
+            r->load_time = 0; /* --start SECONDS between two frames, after the last change */
+        r->quiet_tail = e->duration - r->stable_time;
+    }
+    return ret;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The decide stage: from the measures alone (records), the noise floor, the
+ * codec refresh filter, the start rules, the two stability trackers (diff and
+ * entropy, side by side so that the method can be chosen at the end without a
+ * second pass), the choice of the method and the stable frame.
+ */
+#ifndef SETTLE_DECIDE_H
+#define SETTLE_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "settle/settle.h"
+#include "record.h"
+#include "settle_quiet.h"
+
+#define SETTLE_MAX_WINDOW 120
+/* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
+#define SETTLE_FLOOR_BINS (64 + 16 * 40)
+
+/* The stability decision for one method, fed frame by frame. */
+typedef struct SettleTracker {
+    int64_t start_frame;   /* -1 until the start is found */
+    double start_time;     /* the start: --start SECONDS, or the start frame's time */
+    double start_frame_time;
+    int64_t first_change;  /* first non-quiet frame after the start, -1 if none */
+    double first_change_time;
+    int64_t last_change;   /* last non-quiet frame after the start, -1 if none */
+    double last_change_time;
+    int64_t settled;       /* the frame showing the picture last_change settled on */
+    double settled_time;
+    SettleBox last_box;    /* the change of last_change */
+    SettleQuiet quiet;     /* --settle (src/settle_quiet.c) */
+    int64_t last_frame;
+} SettleTracker;
+
+typedef struct SettleHistory {
+    int64_t index;
+    double time;
+    double entropy;
+} SettleHistory;
+
+typedef struct SettleDecide {
+    const SettleSettings *s;
+    double diff_limit;     /* effective diff threshold in pixels */
+    int64_t refresh_limit; /* most strongly-changed pixels a codec refresh may have */
+
+    /* entropy history since the start or the last codec refresh */
+    SettleHistory ring[SETTLE_MAX_WINDOW];
+    int ring_len, ring_pos;
+
+    int64_t marker_first;      /* frame index, -1 when not seen */
+    int64_t common_start;      /* start for rules that do not depend on the method */
+    double common_start_time;
+
+    SettleTracker tr[2];       /* [SETTLE_T_DIFF], [SETTLE_T_ENTROPY] */
+    uint64_t floor_hist[SETTLE_FLOOR_BINS];
+    int64_t floor_n;
+    int64_t refreshes;
+    int since_event;           /* frames since a faint keyframe */
+    char reason[256];          /* why the method was chosen */
+} SettleDecide;
+
+/* Readies d for a new capture under settings s (kept by pointer: they must
+ * outlive d's use). */
+void settle_decide_begin(SettleDecide *d, const SettleSettings *s);
+
+/* The thresholds that depend on the measured rectangle's npix pixels. */
+void settle_decide_set_area(SettleDecide *d, int64_t npix);
+
+/* Decides on one record, frames in order (first: the capture's first):
+ * fills r->delta, r->refresh and r->quiet, and moves the start and the
+ * trackers on. */
+void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first);
+
+/* The 10th percentile of the changed-pixel counts: what a quiet frame of this
+ * capture looks like; NaN before any. */
+double settle_decide_noise_floor(const SettleDecide *d);
+
+/* The method the records so far would choose (SETTLE_T_DIFF or
+ * SETTLE_T_ENTROPY), for a caller deciding while the pictures arrive; with
+ * --method auto it can change until the end. */
+int settle_decide_method(SettleDecide *d);
+
+/* The diff method's decision again from the first record (--ignore
+ * animated): settle_decide_redo_begin, then settle_decide_redo_frame for each
+ * record in order, with r->quiet[SETTLE_T_DIFF] as it should now count. */
+void settle_decide_redo_begin(SettleDecide *d);
+void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r);
+
+/* What the capture as a whole says. */
+typedef struct SettleCaptureEnd {
+    int64_t frames;        /* records decided on */
+    double last_time;      /* the last frame's time */
+    double duration;       /* to the end of the last frame */
+} SettleCaptureEnd;
+
+/* The decision at the end of the capture: fills r's method, method_reason
+ * (pointing into d, valid until the next settle_decide_begin), start,
+ * stable frame, load time, quiet tail, deciding change, longest quiet
+ * (--settle), and the first and last change by the chosen method. Returns 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or
+ * SETTLE_ERR_NOT_STABLE with the reason in msg (len bytes). */
+int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
+                         size_t len);
+
+#endif

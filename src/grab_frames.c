@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* settle_grab_frames: a second reading of the capture that keeps a picture of
+ * chosen frames (the frame on screen at each mark, for the report). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "pictures.h"
+
+/* Returned by the hook once the last wanted frame went by: stops decoding. */
+#define FRAMES_DONE (-10001)
+
+typedef struct FrameGrab {
+    SettleContext *parent;
+    const int64_t *want;
+    int n, box;
+    int64_t last;
+    SettleImage *img;
+} FrameGrab;
+
+static int frames_cb(void *opaque, const SettlePicture *p, int64_t index)
+{
+    FrameGrab *g = opaque;
+    if (g->parent->interrupted)
+        return SETTLE_ERR_INTERRUPTED;
+    if (index > g->last)
+        return FRAMES_DONE;
+    const SettleImage *copy = NULL;
+    for (int i = 0; i < g->n; i++) {
+        if (g->want[i] != index || g->img[i].rgb)
+            continue;
+        SettleImage *img = &g->img[i];
+        if (copy) { /* the same frame asked twice: its own copy, freed once each */
+            size_t sz = (size_t)copy->stride * (size_t)copy->height;
+            uint8_t *rgb = malloc(sz ? sz : 1);
+            if (!rgb)
+                return SETTLE_ERR_NOMEM;
+            memcpy(rgb, copy->rgb, sz);
+            *img = *copy;
+            img->rgb = rgb;
+            continue;
+        }
+        double t = img->time;
+        int ret = settle_thumbnail(p->rgb, p->stride, p->width, p->height, g->box, img);
+        if (ret < 0)
+            return ret;
+        img->role = "frame";
+        img->frame = index;
+        img->time = t;
+        copy = img;
+    }
+    return index >= g->last ? FRAMES_DONE : 0;
+}
+
+/* The first reading's time of each wanted frame. */
+static int times_cb(void *opaque, const SettleFrame *f)
+{
+    FrameGrab *g = opaque;
+    for (int i = 0; i < g->n; i++)
+        if (g->want[i] == f->index)
+            g->img[i].time = f->time;
+    return f->index >= g->last ? 1 : 0;
+}
+
+void settle_frames_free(SettleImage **imgs, int n)
+{
+    if (!imgs || !*imgs)
+        return;
+    for (int i = 0; i < n; i++)
+        free((*imgs)[i].rgb);
+    free(*imgs);
+    *imgs = NULL;
+}
+
+int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
+                       SettleImage **out)
+{
+    if (!c || !out || n < 0 || (n && !frames) || box < 1 || box > 8192)
+        return SETTLE_ERR_INVAL;
+    *out = NULL;
+    if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
+        return SETTLE_ERR_STATE;
+    if (!c->in_known)
+        return SETTLE_ERR_INVAL;
+    FrameGrab g = { .parent = c, .want = frames, .n = n, .box = box, .last = -1 };
+    g.img = calloc((size_t)n + 1, sizeof(*g.img));
+    if (!g.img)
+        return SETTLE_ERR_NOMEM;
+    for (int i = 0; i < n; i++) {
+        g.img[i].frame = -1;
+        g.img[i].time = NAN;
+        if (frames[i] > g.last)
+            g.last = frames[i];
+    }
+    int ret = g.last >= 0 ? settle_foreach_frame(c, times_cb, &g) : 0;
+    if (ret > 0)
+        ret = 0;
+    if (!ret && g.last >= 0) {
+        SettleContext *gc = NULL;
+        SettleSettings s = c->s;
+        s.log_cb = NULL;
+        s.log_opaque = NULL;
+        if ((ret = settle_open(&gc, &s)) == 0) {
+            gc->grab = frames_cb;
+            gc->grab_opaque = &g;
+            ret = settle_decode_file(gc, c->name);
+            if (ret == FRAMES_DONE)
+                ret = 0;
+            settle_close(&gc);
+        }
+        if (!ret && c->interrupted)
+            ret = SETTLE_ERR_INTERRUPTED;
+    }
+    if (ret < 0) {
+        settle_frames_free(&g.img, n);
+        return ret;
+    }
+    *out = g.img;
+    return 0;
+}

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The public entry points of the analysis and its lifecycle. The work is in
+ * the stages, chained here for each picture in one direction:
+ *   read (decode.c) -> measure (measure.c, visual.c) -> decide (decide.c)
+ *   -> records (records.c) -> writers (csv.c, json.c, pictures.c ...).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* --crop viewport: WebPageTest retries on later frames while the viewport it
+ * finds is at most this many pixels wide or high, for at most VIEWPORT_TRIES
+ * frames. */
+#define VIEWPORT_MIN 100
+#define VIEWPORT_TRIES 60
+/* In Android screen recordings WebPageTest leaves out the viewport's top rows,
+ * where mobile browsers draw their loading bar. */
+#define VIEWPORT_TOP 10
+
+int settle_open(SettleContext **pc, const SettleSettings *s)
+{
+    if (!pc)
+        return SETTLE_ERR_INVAL;
+    *pc = NULL;
+    SettleSettings def;
+    if (!s) {
+        settle_default_settings(&def);
+        s = &def;
+    }
+    if (settle_settings_check(s, NULL, 0) < 0)
+        return SETTLE_ERR_INVAL;
+    SettleContext *c = calloc(1, sizeof(*c));
+    if (!c)
+        return SETTLE_ERR_NOMEM;
+    c->s = *s;
+    settle_kernels_init(&c->dsp, settle_cpu_flags());
+    *pc = c;
+    return 0;
+}
+
+/* The rectangle every measure looks at, and what depends on its size. */
+static int set_region(SettleContext *c, int x, int y, int w, int h)
+{
+    int ret = settle_measure_set_region(&c->measure, x, y, w, h);
+    if (ret < 0)
+        return ret;
+    settle_decide_set_area(&c->decide, c->measure.npix);
+    settle_regions_init(&c->measure.regions, &c->s, x, y, w, h, c->decide.diff_limit);
+    settle_animated_free(&c->anim);
+    int ar = settle_animated_init(&c->anim, &c->measure.cells, x, y, c->s.ignore_animated);
+    if (ar == -1)
+        return SETTLE_ERR_NOMEM;
+    if (ar == -2)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for --ignore animated; "
+                   "nothing is left out", c->name);
+    if (c->s.visual_metrics) {
+        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile, &c->dsp) < 0)
+            return SETTLE_ERR_NOMEM;
+        c->visual_on = 1;
+        if (!c->visual.spool)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
+                       "visual metrics are unavailable", c->name);
+    }
+    return 0;
+}
+
+static void reset(SettleContext *c)
+{
+    settle_measure_free(&c->measure);
+    c->measure.regions.n = 0;
+    settle_animated_free(&c->anim);
+    free(c->name);
+    c->name = NULL;
+    free(c->error_message);
+    c->error_message = NULL;
+    settle_records_close(&c->records);
+    if (c->visual_on)
+        settle_visual_free(&c->visual);
+    c->visual_on = 0;
+    c->state = SETTLE_STATE_IDLE;
+}
+
+void settle_close(SettleContext **pc)
+{
+    if (!pc || !*pc)
+        return;
+    reset(*pc);
+    for (int i = 0; i < 2 * (*pc)->nlabels; i++)
+        free((*pc)->labels[i]);
+    free((*pc)->labels);
+    free(*pc);
+    *pc = NULL;
+}
+
+int settle_add_label(SettleContext *c, const char *key, const char *value)
+{
+    if (!c || !key || !*key || !value)
+        return SETTLE_ERR_INVAL;
+    char *v = strdup(value);
+    if (!v)
+        return SETTLE_ERR_NOMEM;
+    for (int i = 0; i < c->nlabels; i++) {
+        if (!strcmp(c->labels[2 * i], key)) {
+            free(c->labels[2 * i + 1]);
+            c->labels[2 * i + 1] = v;
+            return 0;
+        }
+    }
+    char *k = strdup(key);
+    char **grown = k ? realloc(c->labels, (size_t)(c->nlabels + 1) * 2 * sizeof(*grown)) : NULL;
+    if (!grown) {
+        free(k);
+        free(v);
+        return SETTLE_ERR_NOMEM;
+    }
+    c->labels = grown;
+    c->labels[2 * c->nlabels] = k;
+    c->labels[2 * c->nlabels + 1] = v;
+    c->nlabels++;
+    return 0;
+}
+
+void settle_interrupt(SettleContext *c)
+{
+    if (c)
+        c->interrupted = 1;
+}
+
+void settle_set_error(SettleContext *c, int err, const char *message)
+{
+    if (!c || !err)
+        return;
+    c->error = err;
+    free(c->error_message);
+    c->error_message = message ? strdup(message) : NULL;
+}
+
+int settle_begin(SettleContext *c, const char *name, int w, int h)
+{
+    return settle_begin_capture(c, name, w, h, 0);
+}
+
+/* The measured rectangle at the start: --crop x,y,w,h now (or the whole
+ * picture with SETTLE_ERR_CROP when it does not fit), viewport and auto from
+ * the pictures. */
+static int begin_region(SettleContext *c, int w, int h)
+{
+    c->crop_pending = 0;
+    c->crop_tries = 0;
+    const SettleSettings *s = &c->s;
+    if (s->crop == SETTLE_CROP_RECT) {
+        if ((int64_t)s->crop_x + s->crop_w > w || (int64_t)s->crop_y + s->crop_h > h) {
+            /* begun on the whole picture, so that the result reports why */
+            char msg[160];
+            snprintf(msg, sizeof(msg), "--crop %d,%d,%d,%d does not fit the %dx%d picture",
+                     s->crop_x, s->crop_y, s->crop_w, s->crop_h, w, h);
+            int ret = set_region(c, 0, 0, w, h);
+            if (ret < 0)
+                return ret;
+            c->state = SETTLE_STATE_RUNNING;
+            settle_set_error(c, SETTLE_ERR_CROP, msg);
+            return SETTLE_ERR_CROP;
+        }
+        return set_region(c, s->crop_x, s->crop_y, s->crop_w, s->crop_h);
+    }
+    if (s->crop == SETTLE_CROP_VIEWPORT || s->crop == SETTLE_CROP_AUTO) {
+        c->crop_pending = 1;
+        return 0;
+    }
+    return set_region(c, 0, 0, w, h);
+}
+
+int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int mobile)
+{
+    if (!c)
+        return SETTLE_ERR_INVAL;
+    if (c->state == SETTLE_STATE_RUNNING)
+        return SETTLE_ERR_STATE;
+    reset(c);
+    c->mobile = mobile;
+    memset(&c->res, 0, sizeof(c->res));
+    c->marks = NULL;
+    c->res.start_frame = c->res.stable_frame = -1;
+    /* c->interrupted is left alone: an interrupt that came before the first
+     * frame still stops this analysis (settle_finish clears it) */
+    c->in_known = 0;
+    c->error = 0;
+    c->n = 0;
+    settle_decide_begin(&c->decide, &c->s);
+
+    c->name = strdup(name ? name : "(frames)");
+    if (!c->name)
+        return SETTLE_ERR_NOMEM;
+    c->res.input = c->name;
+    if (w < 1 || h < 1)
+        return SETTLE_ERR_INVAL;
+    if ((int64_t)w * h > c->s.max_pixels || w > 65536 || h > 65536)
+        return SETTLE_ERR_LIMIT;
+    c->fw = w;
+    c->fh = h;
+    int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
+    if (ret < 0)
+        return ret;
+    if ((ret = begin_region(c, w, h)) < 0)
+        return ret;
+    if (settle_records_open(&c->records) < 0)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for per-frame data; "
+                   "per-frame output is unavailable", c->name);
+    c->state = SETTLE_STATE_RUNNING;
+    return 0;
+}
+
+/* --crop viewport and auto: the rectangle found in the picture. Returns 1
+ * when it is set, 0 when this picture is not measured (the viewport is looked
+ * for again in the next), or an error. */
+static int find_region(SettleContext *c, const SettlePicture *p)
+{
+    int v[4];
+    if (c->s.crop == SETTLE_CROP_AUTO) {
+        /* decided on the first frame, so that every frame is measured alike */
+        if (settle_find_screen(p->rgb, p->stride, c->fw, c->fh, v))
+            settle_log(c, SETTLE_LOG_INFO, "%s: screen found at %d,%d,%d,%d", c->name, v[0], v[1],
+                       v[2], v[3]);
+        else
+            settle_log(c, SETTLE_LOG_INFO, "%s: no screen against a darker surround in the "
+                       "first frame; measuring the whole picture", c->name);
+    } else {
+        settle_find_viewport(p->rgb, p->stride, c->fw, c->fh, v);
+        if (v[2] > VIEWPORT_MIN && v[3] > VIEWPORT_MIN) {
+            if (c->mobile && v[3] > VIEWPORT_TOP) {
+                v[1] += VIEWPORT_TOP;
+                v[3] -= VIEWPORT_TOP;
+            }
+            settle_log(c, SETTLE_LOG_INFO, "%s: viewport %d,%d,%d,%d", c->name, v[0], v[1], v[2],
+                       v[3]);
+        } else if (++c->crop_tries < VIEWPORT_TRIES) {
+            return 0; /* not measured: the measures need the final rectangle */
+        } else {
+            settle_log(c, SETTLE_LOG_WARNING, "%s: no viewport found in the first %d frames; "
+                       "measuring the whole picture", c->name, VIEWPORT_TRIES);
+            v[0] = v[1] = 0;
+            v[2] = c->fw;
+            v[3] = c->fh;
+        }
+    }
+    c->crop_pending = 0;
+    int ret = set_region(c, v[0], v[1], v[2], v[3]);
+    return ret < 0 ? ret : 1;
+}
+
+/* The record's index, time and keyframe flag: times from the first
+ * picture, held when they go back. */
+static void stamp(SettleContext *c, const SettlePicture *p, SettleRecord *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->index = c->n;
+    if (c->n == 0)
+        c->t0 = p->time;
+    r->time = p->time - c->t0;
+    if (c->n > 0 && r->time < c->last_time) {
+        /* Timestamps that go back would break every duration; hold the clock. */
+        settle_log(c, SETTLE_LOG_WARNING, "%s: frame %lld: timestamp goes back %.3f s; "
+                   "using the previous one", c->name, (long long)c->n, c->last_time - r->time);
+        r->time = c->last_time;
+    }
+    r->keyframe = p->keyframe != 0;
+}
+
+/* The visual metrics' share of a frame, once decided (they count from the
+ * start the decide stage found). */
+static void visual_frame(SettleContext *c, const SettlePicture *p, const SettleRecord *r)
+{
+    const SettleMeasure *m = &c->measure;
+    const SettleDecide *d = &c->decide;
+    const uint8_t *rgb = p->rgb + m->cy * p->stride + (ptrdiff_t)m->cx * 3;
+    /* --start first-change depends on the method; the visual metrics then
+     * count from the first frame */
+    int first_change = c->s.start == SETTLE_START_FIRST_CHANGE;
+    int is_start = first_change ? r->index == 0 : r->index == d->common_start;
+    settle_visual_frame(&c->visual, rgb, p->stride, r->index, r->time, is_start,
+                        is_start && !first_change ? d->common_start_time : r->time,
+                        c->n ? m->dirty : NULL,
+                        m->use_marker && r->marker >= c->s.marker_coverage);
+}
+
+/* The animated areas' and the --region areas' share of a decided frame. */
+static void after_decide(SettleContext *c, const SettleRecord *r)
+{
+    int started = c->decide.tr[SETTLE_T_DIFF].start_frame >= 0;
+    if (!r->quiet[SETTLE_T_DIFF] && started)
+        settle_animated_frame(&c->anim, &c->measure.cells, r->time);
+    if (c->n > 0)
+        settle_regions_frame(&c->measure.regions, r->index, r->time, started);
+    if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
+        settle_animated_spool(&c->anim, &c->measure.cells, r->index) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
+                   "animated leaves nothing out", c->name);
+        fclose(c->anim.spool);
+        c->anim.spool = NULL;
+    }
+}
+
+int settle_send_picture(SettleContext *c, const SettlePicture *p)
+{
+    return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
+}
+
+int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
+                              int band_h, SettleFillRows fill, void *fill_opaque)
+{
+    if (!c || !p || !p->rgb)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_RUNNING)
+        return SETTLE_ERR_STATE;
+    if (c->interrupted)
+        return SETTLE_ERR_INTERRUPTED;
+    if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
+        (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
+        return SETTLE_ERR_INVAL;
+    int ret;
+    /* the whole picture is read (crop, a second reading, the first frame) */
+    if (fill && (c->crop_pending || c->grab || c->n == 0) && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
+        return ret;
+    if (c->crop_pending && (ret = find_region(c, p)) <= 0)
+        return ret;
+    if (c->grab) /* settle_grab_pictures: a second reading, that only looks */
+        return c->grab(c->grab_opaque, p, c->n++);
+
+    SettleRecord r;
+    stamp(c, p, &r);
+    ret = settle_measure_picture(&c->measure, p->rgb, p->stride, c->n == 0, changed, band_h, fill,
+                                 fill_opaque, &r);
+    if (ret < 0)
+        return ret;
+    /* the rest of the picture, for what reads it whole (the visual metrics) */
+    if (fill && c->n > 0 && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
+        return ret;
+    settle_decide_frame(&c->decide, &r, c->n == 0);
+    after_decide(c, &r);
+    if (c->visual_on)
+        visual_frame(c, p, &r);
+    if (settle_records_append(&c->records, &r) < 0)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write per-frame data to a temporary file",
+                   c->name);
+
+    c->last = r;
+    c->prev_time = c->last_time;
+    c->last_time = r.time;
+    c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;
+    c->n++;
+    return 0;
+}
+
+int settle_last_frame(SettleContext *c, SettleFrame *f)
+{
+    if (!c || !f)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_RUNNING || c->n == 0 || c->grab)
+        return SETTLE_ERR_STATE;
+    const SettleRecord *r = &c->last;
+    int which = settle_decide_method(&c->decide);
+    *f = (SettleFrame){
+        .index = r->index, .time = r->time, .diff_pixels = r->diff, .entropy = r->entropy,
+        .entropy_delta = r->delta, .marker = r->marker, .keyframe = r->keyframe,
+        .codec_refresh = r->refresh, .quiet = r->quiet[which], .progress = NAN,
+    };
+    return 0;
+}
+
+int settle_set_start_time(SettleContext *c, double seconds)
+{
+    if (!c || !isfinite(seconds) || seconds < 0)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_RUNNING || c->s.start != SETTLE_START_TIME ||
+        c->decide.common_start >= 0 || (c->n > 0 && seconds <= c->last_time))
+        return SETTLE_ERR_STATE;
+    c->s.start_time = seconds; /* the decide stage reads the settings by pointer */
+    return 0;
+}
+
+static void set_message(SettleContext *c, int err, const char *msg)
+{
+    if (c->error)
+        return; /* the first error (a damaged stream) says more */
+    settle_set_error(c, err, msg);
+}
+
+/* Finds the final picture and integrates the progress. Done whatever the
+ * outcome, so that the per-frame progress is coherent; the result fields are
+ * filled only when there is a start. */
+static void visual_finish(SettleContext *c, double out[6])
+{
+    SettleVisual *v = &c->visual;
+    for (int i = 0; i < 6; i++)
+        out[i] = NAN;
+    if (v->start_frame < 0)
+        return;
+    if (settle_visual_finish(v, &out[2], &out[3]) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read the visual progress back from its "
+                   "temporary file", c->name);
+        v->spool_ok = 0;
+        return;
+    }
+    out[0] = v->first_change >= 0 ? v->first_change_time - v->start_time : 0;
+    out[1] = v->first_change >= 0 ? v->last_change_time - v->start_time : 0;
+}
+
+/* --ignore animated: the diff decision again from the records, each change
+ * without the animated cells' pixels. */
+static int replay_without_animated(SettleContext *c)
+{
+    SettleTracker keep = c->decide.tr[SETTLE_T_DIFF];
+    SettleRecord r;
+    if (settle_records_rewind(&c->records) < 0 || settle_animated_rewind(&c->anim) < 0)
+        return SETTLE_ERR_IO;
+    settle_decide_redo_begin(&c->decide);
+    for (int64_t i = 0; i < c->n; i++) {
+        if (settle_records_next(&c->records, &r) < 0)
+            goto fail;
+        if (!r.quiet[SETTLE_T_DIFF]) {
+            if (settle_animated_read(&c->anim, r.index, &r.diff, r.box) < 0)
+                goto fail;
+            r.quiet[SETTLE_T_DIFF] = r.diff <= r.limit;
+        }
+        settle_decide_redo_frame(&c->decide, &r);
+    }
+    return 0;
+fail:
+    c->decide.tr[SETTLE_T_DIFF] = keep;
+    return SETTLE_ERR_IO;
+}
+
+/* The animated areas, and --ignore animated. */
+static void find_animated(SettleContext *c, int which, SettleResult *r)
+{
+    const SettleTracker *t = &c->decide.tr[SETTLE_T_DIFF];
+    r->animated_known = r->nanimated = r->animated_ignored = 0;
+    r->animated = NULL;
+    if (which != SETTLE_T_DIFF || t->start_frame < 0 || c->n < 2) {
+        if (c->s.ignore_animated && which != SETTLE_T_DIFF)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method; "
+                       "the entropy method was used and nothing is left out", c->name);
+        return;
+    }
+    if (settle_animated_find(&c->anim, t->start_frame_time, r->duration) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: out of memory looking for animated areas", c->name);
+        return;
+    }
+    r->animated_known = 1;
+    r->nanimated = c->anim.nregions;
+    r->animated = c->anim.regions;
+    if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
+        if (replay_without_animated(c) < 0)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
+                       "--ignore animated leaves nothing out", c->name);
+        else
+            r->animated_ignored = 1;
+    }
+}
+
+int settle_finish(SettleContext *c, const SettleResult **out)
+{
+    if (!c)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_RUNNING) {
+        /* settle_begin failed or was never called: report what is known */
+        if (out)
+            *out = &c->res;
+        return c->error ? c->error : SETTLE_ERR_STATE;
+    }
+    c->state = SETTLE_STATE_FINISHED;
+    SettleResult *r = &c->res;
+    const SettleMeasure *m = &c->measure;
+    r->input = c->name;
+    r->frames = c->n;
+    r->width = c->n ? c->fw : 0;
+    r->height = c->n ? c->fh : 0;
+    r->duration = c->last_time + (c->last_duration > 0 ? c->last_duration
+                                  : c->n > 1 ? c->last_time - c->prev_time : 0);
+    r->diff_threshold = c->decide.diff_limit;
+    r->noise_floor = settle_decide_noise_floor(&c->decide);
+    r->codec_refreshes = c->decide.refreshes;
+    if (c->interrupted && !c->error)
+        settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
+    c->interrupted = 0; /* recorded in the result; the context can go on */
+    /* measured some frames but not the whole capture */
+    r->partial = c->error != 0 && c->n > 0;
+
+    /* first and last visual change, Speed Index, visually complete 85/95/99 */
+    double visual[6];
+    if (c->visual_on)
+        visual_finish(c, visual);
+    r->crop_x = m->cx;
+    r->crop_y = m->cy;
+    r->crop_w = c->n ? m->w : 0;
+    r->crop_h = c->n ? m->h : 0;
+    r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
+        r->visually_complete_99 = NAN;
+
+    int which = settle_decide_method(&c->decide);
+    find_animated(c, which, r);
+    const SettleTracker *t = &c->decide.tr[which];
+    settle_regions_finish(&c->measure.regions, &c->s, c->n >= 2 ? t->start_frame : -1,
+                          t->start_frame_time, t->start_time, r->duration);
+    r->nregions = c->measure.regions.n;
+    r->regions = c->measure.regions.res;
+
+    char msg[256];
+    SettleCaptureEnd end = { .frames = c->n, .last_time = c->last_time, .duration = r->duration };
+    int ret = settle_decide_finish(&c->decide, &end, r, msg, sizeof(msg));
+    if (ret < 0)
+        set_message(c, ret, msg);
+    if (c->visual_on && c->n >= 2 && r->start_frame >= 0) {
+        r->first_visual_change = visual[0];
+        r->last_visual_change = visual[1];
+        r->speed_index = visual[2];
+        r->visually_complete_85 = visual[3];
+        r->visually_complete_95 = visual[4];
+        r->visually_complete_99 = visual[5];
+    }
+    r->error = c->error;
+    r->error_message = c->error_message;
+    if (out)
+        *out = r;
+    /* a damaged or interrupted stream, or a crop that cannot apply, outranks
+     * the decision's own outcome */
+    if (c->error == SETTLE_ERR_DECODE || c->error == SETTLE_ERR_INTERRUPTED ||
+        c->error == SETTLE_ERR_IO || c->error == SETTLE_ERR_CROP)
+        return c->error;
+    return ret;
+}
+
+int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *), void *opaque)
+{
+    if (!c || !cb)
+        return SETTLE_ERR_INVAL;
+    if (c->state != SETTLE_STATE_FINISHED)
+        return SETTLE_ERR_STATE;
+    if (settle_records_rewind(&c->records) < 0)
+        return SETTLE_ERR_IO;
+    int which = c->res.method == SETTLE_METHOD_DIFF ? SETTLE_T_DIFF : SETTLE_T_ENTROPY;
+    SettleVisual *v = &c->visual;
+    int with_progress = c->visual_on && v->start_frame >= 0 && v->spool && v->spool_ok;
+    if (with_progress && (fflush(v->spool) || fseek(v->spool, 0, SEEK_SET)))
+        return SETTLE_ERR_IO;
+    SettleRecord r;
+    SettleVisualRecord vr;
+    int ret = 0;
+    for (int64_t i = 0; i < c->n; i++) {
+        if (settle_records_next(&c->records, &r) < 0) {
+            ret = SETTLE_ERR_IO;
+            break;
+        }
+        double progress = NAN;
+        if (with_progress && r.index >= v->start_frame) {
+            if (fread(&vr, sizeof(vr), 1, v->spool) != 1 || vr.index != r.index) {
+                ret = SETTLE_ERR_IO;
+                break;
+            }
+            progress = settle_visual_progress(v, &vr);
+        }
+        SettleFrame f = {
+            .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
+            .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
+            .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
+        };
+        ret = cb(opaque, &f);
+        if (ret)
+            break;
+    }
+    return ret;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The per-frame record: what the measure stage finds in a picture and the
+ * decide stage adds to it, handed from stage to stage and spooled to disk. */
+#ifndef SETTLE_RECORD_H
+#define SETTLE_RECORD_H
+
+#include <stdint.h>
+
+/* The two ways of telling a change, side by side in every record and in the
+ * decide stage's trackers. */
+enum { SETTLE_T_DIFF = 0, SETTLE_T_ENTROPY = 1 };
+
+typedef struct SettleRecord {
+    int64_t index;     /* read: the picture's number from 0 */
+    double time;       /* read: seconds from the first picture */
+    int64_t diff;      /* measure: pixels changed beyond --tolerance */
+    int64_t strong;    /* measure: pixels changed beyond the strong tolerance */
+    double entropy;    /* measure: of the colour histogram, in bits */
+    double delta;      /* decide: |entropy - mean of the recent history| */
+    double marker;     /* measure: the share of the start marker's colour, 0..1 */
+    uint8_t keyframe;  /* read: the decoder says a keyframe */
+    uint8_t refresh;   /* decide: a codec refresh, not a change */
+    uint8_t quiet[2];  /* decide: no change, by [SETTLE_T_DIFF] and [SETTLE_T_ENTROPY] */
+    double limit;      /* decide: the diff threshold this frame was judged by */
+    int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input
+                        * picture; w 0: none */
+} SettleRecord;
+
+#endif
