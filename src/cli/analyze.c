@@ -14,6 +14,7 @@
 #include "settle/pictures.h"
 
 #include "cli.h"
+#include "explain.h"
 #include "inputs.h"
 #include "marks.h"
 #include "output.h"
@@ -440,9 +441,11 @@ static void summary_line(FILE *out, const char *in, int ar, const SettleResult *
         char st[32], lt[32];
         fmt_time(st, sizeof(st), r->stable_time);
         fmt_time(lt, sizeof(lt), r->load_time);
-        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s", in, st,
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s%s", in, st,
                 (long long)r->stable_frame, (long long)r->frames, lt, method,
-                r->partial ? " (partial)" : "");
+                r->partial ? " (partial)" : "", note);
     } else if (ar == SETTLE_ERR_NOT_STABLE || ar == SETTLE_ERR_NO_START) {
         fprintf(out, "%s: %s: %s (%lld frames) [%s]", in,
                 ar == SETTLE_ERR_NO_START ? "no start found" : "not stable", why,
@@ -492,18 +495,25 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         summary_line(out, in, ar, r, warn, nwarn);
     if (b->strict && nwarn > 0)
         j->code = worse(j->code, EXIT_NOT_STABLE);
+    if (r && r->nregions && !b->quiet)
+        cli_regions(out, in, r);
     if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED && !b->quiet && mcode != EXIT_INTERNAL)
         cli_marks_print(&b->marks, in, out);
     j->code = worse(j->code, mcode);
     if (mcode == EXIT_INTERNAL)
         goto nomem;
-    if (ar < 0 && r && r->error_message)
-        fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
-                r->partial ? " (result partial)" : "");
-    else if (ar < 0)
+    if (ar < 0 && r && r->error_message) {
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(err, "settle: %s: %s%s%s%s\n", in, r->error_message,
+                r->partial ? " (result partial)" : "", *note ? "; " : "", note);
+    } else if (ar < 0) {
         fprintf(err, "settle: %s: %s\n", in, settle_strerror(ar));
-    if (b->verbose && r && r->frames > 1)
+    }
+    if (b->verbose && r && r->frames > 1) {
         fprintf(err, "settle: %s: method %s: %s\n", in, method, r->method_reason);
+        cli_explain(err, in, r);
+    }
 
     if (b->json) {
         char *buf = NULL;
