@@ -303,21 +303,6 @@ static int write_png_file(const char *path, const SettleImage *img, FILE *err)
     return EXIT_OK;
 }
 
-static int png_bytes(const SettleImage *img, uint8_t **buf, size_t *len)
-{
-    char *p = NULL;
-    FILE *m = open_memstream(&p, len);
-    if (!m)
-        return -1;
-    int r = settle_write_png(m, img);
-    if (fclose(m) || r < 0) {
-        free(p);
-        return -1;
-    }
-    *buf = (uint8_t *)p;
-    return 0;
-}
-
 /* Says once per run that gnuplot is missing. */
 static void no_gnuplot(Batch *b, const char *what, FILE *err)
 {
@@ -368,7 +353,7 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
                 free(path);
             }
             if (b->report && pics->filmstrip.rgb &&
-                png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
+                out_png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
                 code = EXIT_INTERNAL;
             int mr = b->report && b->marks.m && code != EXIT_INTERNAL
                          ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
