@@ -13,13 +13,16 @@
 /* Frames after a faint keyframe that may still be the encoder converging. */
 #define REFRESH_FOLLOWERS 2
 
-static void tracker_init(SettleTracker *t)
+static void tracker_init(SettleTracker *t, double settle)
 {
     t->start_frame = -1;
     t->start_time = t->start_frame_time = NAN;
-    t->first_change = t->last_change = t->settled = t->locked = -1;
-    t->first_change_time = t->last_change_time = t->settled_time = t->locked_time = NAN;
+    t->first_change = t->last_change = t->settled = -1;
+    t->first_change_time = t->last_change_time = t->settled_time = NAN;
     t->last_frame = -1;
+    t->last_box.frame = -1;
+    t->last_box.w = t->last_box.h = 0;
+    settle_quiet_init(&t->quiet, settle);
 }
 
 void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
@@ -36,7 +39,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
     for (int i = 0; i < SETTLE_T_COUNT; i++)
-        tracker_init(&d->tr[i]);
+        tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
     d->portrait = d->bar_rows = 0;
     d->bar_frames = d->faint_frames = 0;
@@ -119,6 +122,13 @@ static void walk_back(const SettleDecide *d, const SettleTracker *t, int64_t idx
     }
 }
 
+static SettleBox record_box(const SettleRecord *r)
+{
+    SettleBox b = { .frame = r->index, .time = r->time, .x = r->box[0], .y = r->box[1],
+                    .w = r->box[2], .h = r->box[3], .pixels = r->diff };
+    return b;
+}
+
 static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
 {
     const SettleSettings *s = d->s;
@@ -131,6 +141,10 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
             t->start_frame = r->index;
             t->start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
             t->start_frame_time = r->time;
+            /* --settle: a start frame that changes is where loading began */
+            SettleBox b = record_box(r);
+            if (!quiet && s->settle > 0)
+                settle_quiet_change(&t->quiet, &b, r->index, r->time);
         }
         return;
     }
@@ -141,19 +155,18 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
         }
         t->last_change = r->index;
         t->last_change_time = r->time;
+        /* the entropy method's rolling mean flags frames after a step that
+         * change nothing: the step stays the change */
+        if (r->box[2] > 0 || t->last_box.frame < 0)
+            t->last_box = record_box(r);
         if (which == SETTLE_T_ENTROPY) {
             walk_back(d, t, r->index, r->entropy, r->time, &t->settled, &t->settled_time);
         } else {
             t->settled = r->index;
             t->settled_time = r->time;
         }
-    } else if (s->settle > 0 && t->locked < 0 && t->last_change >= 0) {
-        /* only quiet after loading began counts: a blank screen before the
-         * first change is not a settled one */
-        if (r->time - t->last_change_time >= s->settle - 1e-9) {
-            t->locked = t->settled;
-            t->locked_time = t->settled_time;
-        }
+        if (s->settle > 0)
+            settle_quiet_change(&t->quiet, &t->last_box, t->settled, t->settled_time);
     }
 }
 
@@ -230,6 +243,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     if (!first)
         filter_refresh(d, r, limit);
     r->quiet[SETTLE_T_DIFF] = r->refresh || r->diff <= limit;
+    r->limit = limit;
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
     r->quiet[SETTLE_T_BLOCKS] = !r->block_change && !r->block_bar;
     r->quiet[SETTLE_T_BLOCKS_NOBAR] = !r->block_change;
@@ -256,6 +270,16 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         common_start(d, r);
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_frame(d, i, r);
+}
+
+void settle_decide_redo_begin(SettleDecide *d)
+{
+    tracker_init(&d->tr[SETTLE_T_DIFF], d->s->settle);
+}
+
+void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r)
+{
+    tracker_frame(d, SETTLE_T_DIFF, r);
 }
 
 /* The frame a tracker settled on, or the capture's length when it never did
@@ -353,33 +377,50 @@ static void no_start(const SettleDecide *d, const SettleCaptureEnd *e, char *msg
     }
 }
 
+static void set_change(SettleChangeArea *c, const SettleBox *b)
+{
+    c->frame = b->frame;
+    c->time = b->frame >= 0 ? b->time : NAN;
+    c->x = b->x;
+    c->y = b->y;
+    c->width = b->w;
+    c->height = b->h;
+    c->pixels = b->frame >= 0 ? b->pixels : 0;
+}
+
+/* --settle SECONDS (src/settle_quiet.c): the first change followed by that
+ * much quiet, measured to the end of the recording. */
+static int quiet_decide(const SettleDecide *d, SettleTracker *t, const SettleCaptureEnd *e,
+                               SettleResult *r, char *msg, size_t len)
+{
+    SettleQuiet *q = &t->quiet;
+    if (settle_quiet_end(q, e->duration)) {
+        r->stable_frame = q->stable;
+        r->stable_time = q->stable_time;
+        set_change(&r->deciding_change, &q->deciding);
+        return 0;
+    }
+    r->longest_quiet = q->longest;
+    r->longest_quiet_time = q->longest_from;
+    r->longest_quiet_frame = q->longest_frame;
+    if (!q->have)
+        snprintf(msg, len, "nothing changed after the start (%.3f s): --settle answers "
+                 "only at or after the first change", t->start_frame_time);
+    else
+        snprintf(msg, len, "never quiet for %.3f s (--settle): the longest quiet lasts "
+                 "%.3f s, from %.3f s (frame %lld)", d->s->settle, q->longest, q->longest_from,
+                 (long long)q->longest_frame);
+    return SETTLE_ERR_NOT_STABLE;
+}
+
 /* The stable frame of tracker t, once the start is known. */
-static int stable_frame(const SettleDecide *d, const SettleTracker *t, const SettleCaptureEnd *e,
+static int stable_frame(const SettleDecide *d, SettleTracker *t, const SettleCaptureEnd *e,
                         SettleResult *r, char *msg, size_t len)
 {
     const SettleSettings *s = d->s;
-    if (s->settle > 0 && t->last_change < 0) {
-        /* quiet counts only after loading began: a screen that never
-         * changed after the start did not load */
-        snprintf(msg, len, "no change after the start, so no quiet after loading began (--settle)");
-        return SETTLE_ERR_NOT_STABLE;
-    } else if (s->settle > 0) {
-        /* the quiet after the last change lasts to the end of the last frame */
-        double ref = t->last_change_time;
-        if (t->locked < 0 && t->last_change != e->frames - 1 &&
-            e->duration - ref >= s->settle - 1e-9) {
-            r->stable_frame = t->settled;
-            r->stable_time = t->settled_time;
-        } else if (t->locked >= 0) {
-            r->stable_frame = t->locked;
-            r->stable_time = t->locked_time;
-        } else {
-            snprintf(msg, len,
-                     "never quiet for %.3f s (--settle): the quiet at the end lasts %.3f s",
-                     s->settle, t->last_change == e->frames - 1 ? 0.0 : e->duration - ref);
-            return SETTLE_ERR_NOT_STABLE;
-        }
-    } else if (t->last_change < 0) {
+    if (s->settle > 0)
+        return quiet_decide(d, t, e, r, msg, len);
+    if (t->last_change < 0) {
         r->stable_frame = t->start_frame;
         r->stable_time = t->start_frame_time;
     } else if (t->last_change == e->frames - 1) {
@@ -388,6 +429,7 @@ static int stable_frame(const SettleDecide *d, const SettleTracker *t, const Set
     } else {
         r->stable_frame = t->settled;
         r->stable_time = t->settled_time;
+        set_change(&r->deciding_change, &t->last_box);
     }
     return 0;
 }
@@ -406,12 +448,15 @@ int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResul
                 : which == SETTLE_T_ENTROPY ? SETTLE_METHOD_ENTROPY
                                             : SETTLE_METHOD_BLOCKS;
     r->method_reason = d->reason;
-    const SettleTracker *t = &d->tr[which];
+    SettleTracker *t = &d->tr[which];
     r->start_frame = t->start_frame;
     r->start_time = t->start_time;
     r->stable_frame = -1;
     r->stable_time = r->load_time = r->quiet_tail = NAN;
     r->first_visual_change = r->last_visual_change = NAN;
+    memset(&r->deciding_change, 0, sizeof(r->deciding_change));
+    r->deciding_change.frame = r->longest_quiet_frame = -1;
+    r->deciding_change.time = r->longest_quiet = r->longest_quiet_time = NAN;
     if (e->frames < 2) {
         snprintf(msg, len, "%s: nothing to compare",
                  e->frames ? "only one video frame" : "no video frames decoded");

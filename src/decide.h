@@ -13,6 +13,7 @@
 
 #include "settle/settle.h"
 #include "record.h"
+#include "settle_quiet.h"
 
 #define SETTLE_MAX_WINDOW 120
 /* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
@@ -29,8 +30,8 @@ typedef struct SettleTracker {
     double last_change_time;
     int64_t settled;       /* the frame showing the picture last_change settled on */
     double settled_time;
-    int64_t locked;        /* --settle: the stable frame once found, else -1 */
-    double locked_time;
+    SettleBox last_box;    /* the change of last_change */
+    SettleQuiet quiet;     /* --settle (src/settle_quiet.c) */
     int64_t last_frame;
 } SettleTracker;
 
@@ -93,6 +94,12 @@ double settle_decide_noise_floor(const SettleDecide *d);
  * --method auto it can change until the end. */
 int settle_decide_method(SettleDecide *d, int64_t frames);
 
+/* The diff method's decision again from the first record (--ignore
+ * animated): settle_decide_redo_begin, then settle_decide_redo_frame for each
+ * record in order, with r->quiet[SETTLE_T_DIFF] as it should now count. */
+void settle_decide_redo_begin(SettleDecide *d);
+void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r);
+
 /* What the capture as a whole says. */
 typedef struct SettleCaptureEnd {
     int64_t frames;        /* records decided on */
@@ -102,8 +109,8 @@ typedef struct SettleCaptureEnd {
 
 /* The decision at the end of the capture: fills r's method, method_reason
  * (pointing into d, valid until the next settle_decide_begin), start,
- * stable frame, load time, quiet tail, and the first and last change by the
- * chosen method. Returns 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or
+ * stable frame, load time, quiet tail, deciding change, longest quiet
+ * (--settle), and the first and last change by the chosen method. Returns 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or
  * SETTLE_ERR_NOT_STABLE with the reason in msg (len bytes). */
 /* Whether the capture is camera-like by its noise floor, and whether the
  * block test leaves the status bar out. */

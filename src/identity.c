@@ -44,6 +44,10 @@ int settle_json_add_setup(SettleContext *c, cJSON *o)
          * lets machines with different core counts write the same result */
         if (!strcmp(opt->name, "threads"))
             continue;
+        /* written only when used, so that results without regions stay as
+         * they were (and current for --skip-existing) */
+        if (!strcmp(opt->name, "region") && !c->s.nregions)
+            continue;
         if (settle_settings_get(&c->s, opt->name, v, sizeof(v)) >= 0 &&
             !cJSON_AddStringToObject(set, opt->name, v))
             return -1;

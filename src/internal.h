@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "settle/settle.h"
+#include "animated.h"
 #include "kernels.h"
 #include "prefilter.h"
 #include "visual.h"
@@ -47,6 +48,7 @@ struct SettleContext {
     int visual_on;
     SettleVisual visual;
     SettleDecide decide;
+    SettleAnimated anim;  /* the areas that keep changing (src/animated.c) */
     SettleRecords records;
 
     char **labels;        /* key, value, key, value ... */

@@ -67,6 +67,95 @@ static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
     return bad ? -1 : 0;
 }
 
+/* Why the answer is what it is: the deciding change, and under --settle
+ * the longest quiet when there is no answer. */
+static int add_explanation(cJSON *o, const SettleResult *r, int measured)
+{
+    const SettleChangeArea *d = &r->deciding_change;
+    int bad = 0;
+    if (measured && d->frame >= 0) {
+        cJSON *dc = cJSON_AddObjectToObject(o, "deciding_change");
+        if (!dc)
+            return -1;
+        bad |= add_number(dc, "x", d->x);
+        bad |= add_number(dc, "y", d->y);
+        bad |= add_number(dc, "width", d->width);
+        bad |= add_number(dc, "height", d->height);
+        bad |= add_number(dc, "pixels", (double)d->pixels);
+        bad |= add_time(dc, "time", d->time);
+        bad |= add_frame(dc, "frame", d->frame);
+    } else {
+        bad |= !cJSON_AddNullToObject(o, "deciding_change");
+    }
+    bad |= add_time(o, "longest_quiet", measured ? r->longest_quiet : NAN);
+    bad |= add_time(o, "longest_quiet_time", measured ? r->longest_quiet_time : NAN);
+    bad |= !cJSON_AddBoolToObject(o, "animated_ignored", measured && r->animated_ignored);
+    if (!measured || !r->animated_known)
+        return bad || !cJSON_AddNullToObject(o, "animated_regions") ? -1 : 0;
+    cJSON *list = cJSON_AddArrayToObject(o, "animated_regions");
+    if (!list)
+        return -1;
+    for (int i = 0; i < r->nanimated; i++) {
+        const SettleAnimatedRegion *g = &r->animated[i];
+        cJSON *a = cJSON_CreateObject();
+        if (!a || !cJSON_AddItemToArray(list, a)) {
+            cJSON_Delete(a);
+            return -1;
+        }
+        bad |= add_number(a, "x", g->x);
+        bad |= add_number(a, "y", g->y);
+        bad |= add_number(a, "width", g->width);
+        bad |= add_number(a, "height", g->height);
+        bad |= add_number(a, "changes", (double)g->changes);
+        bad |= add_time(a, "first_time", g->first_time);
+    }
+    return bad ? -1 : 0;
+}
+
+/* --region: "regions": [{"name", "x", "y", "width", "height", "stable_frame",
+ * "stable_time", "load_time", "changes", "deciding_change"}] */
+static int add_regions(cJSON *o, const SettleResult *r, int measured)
+{
+    cJSON *list = cJSON_AddArrayToObject(o, "regions");
+    if (!list)
+        return -1;
+    int bad = 0;
+    for (int i = 0; measured && i < r->nregions; i++) {
+        const SettleRegionResult *g = &r->regions[i];
+        cJSON *a = cJSON_CreateObject();
+        if (!a || !cJSON_AddItemToArray(list, a)) {
+            cJSON_Delete(a);
+            return -1;
+        }
+        bad |= !cJSON_AddStringToObject(a, "name", g->name);
+        bad |= add_number(a, "x", g->x);
+        bad |= add_number(a, "y", g->y);
+        bad |= add_number(a, "width", g->width);
+        bad |= add_number(a, "height", g->height);
+        bad |= add_frame(a, "stable_frame", g->stable_frame);
+        bad |= add_time(a, "stable_time", g->stable_time);
+        bad |= add_time(a, "load_time", g->load_time);
+        bad |= add_number(a, "changes", g->measured ? (double)g->changes : NAN);
+        const SettleChangeArea *d = &g->deciding_change;
+        if (d->frame >= 0) {
+            cJSON *dc = cJSON_AddObjectToObject(a, "deciding_change");
+            bad |= !dc;
+            if (dc) {
+                bad |= add_number(dc, "x", d->x);
+                bad |= add_number(dc, "y", d->y);
+                bad |= add_number(dc, "width", d->width);
+                bad |= add_number(dc, "height", d->height);
+                bad |= add_number(dc, "pixels", (double)d->pixels);
+                bad |= add_time(dc, "time", d->time);
+                bad |= add_frame(dc, "frame", d->frame);
+            }
+        } else {
+            bad |= !cJSON_AddNullToObject(a, "deciding_change");
+        }
+    }
+    return bad ? -1 : 0;
+}
+
 int settle_write_json(SettleContext *c, FILE *out)
 {
     if (!c || !out)
@@ -120,6 +209,9 @@ int settle_write_json(SettleContext *c, FILE *out)
         bad |= !cJSON_AddNullToObject(o, "crop");
     }
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
+    bad |= add_explanation(o, r, measured);
+    if (c->s.nregions)
+        bad |= add_regions(o, r, measured);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
     bad |= add_blocks(o, r, measured, !c->s.status_bar);
     bad |= !cJSON_AddStringToObject(o, "status", c->state == SETTLE_STATE_FINISHED || r->error ? settle_status_name(r->error) : "failed");

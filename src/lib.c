@@ -59,6 +59,14 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
         return ret;
     settle_decide_set_area(&c->decide, c->measure.npix);
     settle_decide_set_shape(&c->decide, w, h, c->measure.blocks.bar_rows);
+    settle_regions_init(&c->measure.regions, &c->s, x, y, w, h, c->decide.diff_limit);
+    settle_animated_free(&c->anim);
+    int ar = settle_animated_init(&c->anim, &c->measure.cells, x, y, c->s.ignore_animated);
+    if (ar == -1)
+        return SETTLE_ERR_NOMEM;
+    if (ar == -2)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for --ignore animated; "
+                   "nothing is left out", c->name);
     if (c->s.visual_metrics) {
         if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile, &c->dsp) < 0)
             return SETTLE_ERR_NOMEM;
@@ -73,6 +81,8 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
 static void reset(SettleContext *c)
 {
     settle_measure_free(&c->measure);
+    c->measure.regions.n = 0;
+    settle_animated_free(&c->anim);
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -287,6 +297,23 @@ static void visual_frame(SettleContext *c, const SettlePicture *p, const SettleR
                         m->use_marker && r->marker >= c->s.marker_coverage);
 }
 
+/* The animated areas' and the --region areas' share of a decided frame. */
+static void after_decide(SettleContext *c, const SettleRecord *r)
+{
+    int started = c->decide.tr[SETTLE_T_DIFF].start_frame >= 0;
+    if (!r->quiet[SETTLE_T_DIFF] && started)
+        settle_animated_frame(&c->anim, &c->measure.cells, r->time);
+    if (c->n > 0)
+        settle_regions_frame(&c->measure.regions, r->index, r->time, started);
+    if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
+        settle_animated_spool(&c->anim, &c->measure.cells, r->index) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
+                   "animated leaves nothing out", c->name);
+        fclose(c->anim.spool);
+        c->anim.spool = NULL;
+    }
+}
+
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
     return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
@@ -323,6 +350,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (fill && c->n > 0 && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
         return ret;
     settle_decide_frame(&c->decide, &r, c->n == 0);
+    after_decide(c, &r);
     if (c->visual_on)
         visual_frame(c, p, &r);
     if (settle_records_append(&c->records, &r) < 0)
@@ -414,6 +442,60 @@ static void block_result(SettleContext *c, SettleResult *r)
     r->faint_frames = d->faint_frames;
 }
 
+/* --ignore animated: the diff decision again from the records, each change
+ * without the animated cells' pixels. */
+static int replay_without_animated(SettleContext *c)
+{
+    SettleTracker keep = c->decide.tr[SETTLE_T_DIFF];
+    SettleRecord r;
+    if (settle_records_rewind(&c->records) < 0 || settle_animated_rewind(&c->anim) < 0)
+        return SETTLE_ERR_IO;
+    settle_decide_redo_begin(&c->decide);
+    for (int64_t i = 0; i < c->n; i++) {
+        if (settle_records_next(&c->records, &r) < 0)
+            goto fail;
+        if (!r.quiet[SETTLE_T_DIFF]) {
+            if (settle_animated_read(&c->anim, r.index, &r.diff, r.box) < 0)
+                goto fail;
+            r.quiet[SETTLE_T_DIFF] = r.diff <= r.limit;
+        }
+        settle_decide_redo_frame(&c->decide, &r);
+    }
+    return 0;
+fail:
+    c->decide.tr[SETTLE_T_DIFF] = keep;
+    return SETTLE_ERR_IO;
+}
+
+/* The animated areas, and --ignore animated. */
+static void find_animated(SettleContext *c, int which, SettleResult *r)
+{
+    const SettleTracker *t = &c->decide.tr[SETTLE_T_DIFF];
+    r->animated_known = r->nanimated = r->animated_ignored = 0;
+    r->animated = NULL;
+    if (which != SETTLE_T_DIFF || t->start_frame < 0 || c->n < 2) {
+        if (c->s.ignore_animated && which != SETTLE_T_DIFF)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method; "
+                       "the %s method was used and nothing is left out", c->name,
+                       which == SETTLE_T_ENTROPY ? "entropy" : "block");
+        return;
+    }
+    if (settle_animated_find(&c->anim, t->start_frame_time, r->duration) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: out of memory looking for animated areas", c->name);
+        return;
+    }
+    r->animated_known = 1;
+    r->nanimated = c->anim.nregions;
+    r->animated = c->anim.regions;
+    if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
+        if (replay_without_animated(c) < 0)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
+                       "--ignore animated leaves nothing out", c->name);
+        else
+            r->animated_ignored = 1;
+    }
+}
+
 int settle_finish(SettleContext *c, const SettleResult **out)
 {
     if (!c)
@@ -452,6 +534,14 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->crop_h = c->n ? m->h : 0;
     r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
         r->visually_complete_99 = NAN;
+
+    int which = settle_decide_method(&c->decide, c->n);
+    find_animated(c, which, r);
+    const SettleTracker *t = &c->decide.tr[which];
+    settle_regions_finish(&c->measure.regions, &c->s, c->n >= 2 ? t->start_frame : -1,
+                          t->start_frame_time, t->start_time, r->duration);
+    r->nregions = c->measure.regions.n;
+    r->regions = c->measure.regions.res;
 
     char msg[256];
     SettleCaptureEnd end = { .frames = c->n, .last_time = c->last_time, .duration = r->duration };

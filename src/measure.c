@@ -92,6 +92,9 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h)
     int bar = h > w ? (int)(h * 0.075) / SETTLE_BLOCK : 0;
     if (settle_blocks_init(&m->blocks, w, h, bar) < 0)
         return SETTLE_ERR_NOMEM;
+    settle_cells_free(&m->cells);
+    if (settle_cells_init(&m->cells, w, h) < 0)
+        return SETTLE_ERR_NOMEM;
     m->blur_r = s->blur != SETTLE_BLUR_NONE ? s->blur_radius : 0;
     m->prefilter = m->nmask > 0 || m->blur_r > 0;
     if (m->prefilter) {
@@ -122,6 +125,7 @@ void settle_measure_free(SettleMeasure *m)
     m->pre_col = NULL;
     m->prefilter = 0;
     settle_blocks_free(&m->blocks);
+    settle_cells_free(&m->cells);
 }
 
 /* Rows [y0, y0 + rows) of the measured rectangle as they are measured: the
@@ -189,6 +193,8 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
     if (changed && band_h < 1)
         changed = NULL;
     memset(m->dirty, 0, (size_t)(m->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS);
+    settle_cells_clear(&m->cells);
+    settle_regions_clear(&m->regions);
     for (int y0 = 0, i = 0; y0 < m->h; y0 += SETTLE_BAND_ROWS, i++) {
         int bh = m->h - y0 < SETTLE_BAND_ROWS ? m->h - y0 : SETTLE_BAND_ROWS;
         /* the source rows the band reads: rows of the whole picture; a blur
@@ -208,6 +214,11 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         ptrdiff_t bs;
         const uint8_t *band = band_pixels(m, rgb, stride, y0, bh, &bs);
         SettleDelta dl;
+        /* before settle_update_band, which makes prev the new picture */
+        settle_cells_band(&m->cells, band, bs, m->prev + (size_t)y0 * m->w * 3,
+                          (ptrdiff_t)m->w * 3, y0, bh, s->tolerance);
+        settle_regions_band(&m->regions, band, bs, m->prev + (size_t)y0 * m->w * 3,
+                            (ptrdiff_t)m->w * 3, y0, bh, s->tolerance);
         settle_update_band(m->dsp, band, bs, m->prev + (size_t)y0 * m->w * 3,
                            (ptrdiff_t)m->w * 3, m->w, bh, s->tolerance, STRONG_TOLERANCE,
                            m->use_marker ? s->marker_rgb : NULL, s->marker_tolerance,
@@ -218,6 +229,13 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         r->strong += dl.strong;
         m->marker_count += dl.marker;
         m->dirty[i] = dl.rows > 0;
+    }
+    if (m->cells.box[2] > m->cells.box[0]) {
+        const int *b = m->cells.box;
+        r->box[0] = m->cx + b[0];
+        r->box[1] = m->cy + b[1];
+        r->box[2] = b[2] - b[0];
+        r->box[3] = b[3] - b[1];
     }
     return 0;
 }

@@ -12,9 +12,11 @@
 #include <stdint.h>
 
 #include "settle/settle.h"
+#include "cells.h"
 #include "kernels.h"
 #include "measure_blocks.h"
 #include "record.h"
+#include "regions.h"
 
 /* Rows of a band: the unit in which pictures are compared, converted and measured. */
 #define SETTLE_BAND_ROWS 16
@@ -49,6 +51,8 @@ typedef struct SettleMeasure {
     int *pre_col;              /* the box blur's column sums */
 
     SettleBlocks blocks;       /* the block test, kept up to date band by band */
+    SettleCells cells;         /* where the current picture changed (src/cells.c) */
+    SettleRegions regions;     /* --region: each area's change (src/regions.c) */
 } SettleMeasure;
 
 /* Readies m for pictures of fw x fh under settings s and kernels dsp (both
@@ -58,11 +62,13 @@ int settle_measure_begin(SettleMeasure *m, const SettleSettings *s, const Settle
                          int fw, int fh);
 
 /* The rectangle every measure looks at (within the picture), once, before
- * the first picture. Returns 0 or SETTLE_ERR_NOMEM. */
+ * the first picture; the --region areas are readied by the caller
+ * (settle_regions_init on m->regions) once it knows the diff threshold.
+ * Returns 0 or SETTLE_ERR_NOMEM. */
 int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h);
 
 /* Measures one picture (the whole picture's RGB24 rows, `stride` apart) into
- * r's diff, strong, entropy and marker; first: the capture's first picture,
+ * r's diff, strong, entropy, marker and box (and m->cells, m->regions); first: the capture's first picture,
  * measured whole. changed[i] (band i of band_h rows), when given, says which
  * rows may differ from the previous picture; fill, when given, is called for
  * the rows a band reads before it reads them. Returns 0 or fill's error. */

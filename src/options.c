@@ -24,7 +24,8 @@ static const SettleOption options[] = {
       "method entropy: quiet when entropy differs from the rolling mean by at most this", "0.05" },
     { "window", "FRAMES", "frames in the entropy rolling mean (1-120)", "5" },
     { "settle", "SECONDS",
-      "a change is final after this much quiet; 0 = quiet to the end of the capture", "0" },
+      "a change is final after this much quiet (never before the first change after the "
+      "start); 0 = quiet to the end of the capture", "0" },
     { "start", "first-frame|first-change|SECONDS|marker:COLOR|marker-end:COLOR|orange",
       "where the measurement starts; orange = marker-end:#de640d (WebPageTest, browsertime)",
       "first-frame" },
@@ -36,9 +37,13 @@ static const SettleOption options[] = {
       "measure only this part of the picture; viewport = the browser viewport in the first "
       "frame; auto = a camera capture's screen, the bright region of the first frame",
       "none" },
-    { "ignore", "X,Y,W,H|none",
+    { "ignore", "X,Y,W,H|animated|none",
       "repeatable: a region of the input picture (before --crop) that does not count, "
-      "such as a status-bar clock; none clears the list", "none" },
+      "such as a status-bar clock; animated = the areas found to keep changing (diff method); "
+      "none clears the list", "none" },
+    { "region", "NAME=X,Y,W,H|none",
+      "repeatable: an area of the input picture whose own stable time is reported beside the "
+      "whole picture's (WebPageTest's hero time); none clears the list", "none" },
     { "blur", "off|N|box:N|median:N",
       "prefilter against sensor noise before measuring: box (mean) of radius N (1-8) "
       "or median of radius N (1-2); N alone = box", "off" },
@@ -227,23 +232,31 @@ static int set_crop(SettleSettings *s, const char *v, char *err, size_t errlen)
     return 0;
 }
 
-/* X,Y,W,H added to the list (or several separated by ';'), or none. */
+/* X,Y,W,H or animated added to the list (or several separated by ';' as
+ * settle_settings_get writes them), or none. */
 static int set_ignore(SettleSettings *s, const char *v, char *err, size_t errlen)
 {
     if (!strcmp(v, "none")) {
         s->nignore = 0;
+        s->ignore_animated = 0;
         return 0;
     }
-    /* one rectangle, or a list separated by ';' as settle_settings_get writes it */
-    int cnt = s->nignore;
+    int cnt = s->nignore, animated = s->ignore_animated;
     for (const char *p = v;;) {
         int x, y, w, h, used = 0;
+        if (!strncmp(p, "animated", 8) && (!p[8] || p[8] == ';')) {
+            animated = 1;
+            if (!p[8])
+                break;
+            p += 9;
+            continue;
+        }
         if (cnt >= SETTLE_MAX_IGNORE)
             return fail(err, errlen, "at most %d regions, got '%s'", SETTLE_MAX_IGNORE, v);
         if (sscanf(p, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) != 4 ||
             !isdigit((unsigned char)p[0]) || (p[used] && p[used] != ';') || x < 0 || y < 0 ||
             w < 1 || h < 1 || x > 65535 || y > 65535 || w > 65536 || h > 65536)
-            return fail(err, errlen, "expected X,Y,W,H in pixels or none, got '%s'", v);
+            return fail(err, errlen, "expected X,Y,W,H in pixels, animated or none, got '%s'", v);
         s->ignore[cnt][0] = x;
         s->ignore[cnt][1] = y;
         s->ignore[cnt][2] = w;
@@ -254,6 +267,7 @@ static int set_ignore(SettleSettings *s, const char *v, char *err, size_t errlen
         p += used + 1;
     }
     s->nignore = cnt;
+    s->ignore_animated = animated;
     return 0;
 }
 
@@ -279,6 +293,57 @@ static int set_blur(SettleSettings *s, const char *v, char *err, size_t errlen)
                     v);
     s->blur = kind;
     s->blur_radius = (int)n;
+    return 0;
+}
+
+static int region_name_ok(const char *p, size_t n)
+{
+    if (n < 1 || n >= SETTLE_REGION_NAME)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != '-')
+            return 0;
+    return 1;
+}
+
+/* NAME=X,Y,W,H, or a list separated by ';' as settle_settings_get writes it;
+ * a name given again replaces its area. */
+static int set_region(SettleSettings *s, const char *v, char *err, size_t errlen)
+{
+    if (!strcmp(v, "none")) {
+        s->nregions = 0;
+        return 0;
+    }
+    SettleSettings t = *s;
+    for (const char *p = v;;) {
+        const char *eq = strchr(p, '=');
+        int x, y, w, h, used = 0;
+        if (!eq || !region_name_ok(p, (size_t)(eq - p)))
+            return fail(err, errlen, "expected NAME=X,Y,W,H with a name of 1-%d letters, digits, "
+                        "'_' or '-', got '%s'", SETTLE_REGION_NAME - 1, v);
+        const char *q = eq + 1;
+        if (sscanf(q, "%d,%d,%d,%d%n", &x, &y, &w, &h, &used) != 4 ||
+            !isdigit((unsigned char)q[0]) || (q[used] && q[used] != ';') || x < 0 || y < 0 ||
+            w < 1 || h < 1 || x > 65535 || y > 65535 || w > 65536 || h > 65536)
+            return fail(err, errlen, "expected NAME=X,Y,W,H in pixels, got '%s'", v);
+        int k = 0;
+        while (k < t.nregions && (strlen(t.region_name[k]) != (size_t)(eq - p) ||
+                                  strncmp(t.region_name[k], p, (size_t)(eq - p))))
+            k++;
+        if (k == SETTLE_MAX_REGIONS)
+            return fail(err, errlen, "at most %d regions, got '%s'", SETTLE_MAX_REGIONS, v);
+        memcpy(t.region_name[k], p, (size_t)(eq - p));
+        t.region_name[k][eq - p] = 0;
+        t.region[k][0] = x;
+        t.region[k][1] = y;
+        t.region[k][2] = w;
+        t.region[k][3] = h;
+        t.nregions = k == t.nregions ? k + 1 : t.nregions;
+        if (!q[used])
+            break;
+        p = q + used + 1;
+    }
+    *s = t;
     return 0;
 }
 
@@ -348,6 +413,8 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
         return set_crop(s, v, err, errlen);
     } else if (!strcmp(name, "ignore")) {
         return set_ignore(s, v, err, errlen);
+    } else if (!strcmp(name, "region")) {
+        return set_region(s, v, err, errlen);
     } else if (!strcmp(name, "blur")) {
         return set_blur(s, v, err, errlen);
     } else if (!strcmp(name, "noise-factor")) {
@@ -421,13 +488,25 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%s", s->codec_filter ? "on" : "off");
     else if (!strcmp(name, "ignore")) {
         n = 0;
+        if (s->ignore_animated)
+            n = snprintf(buf, len, "animated");
         for (int i = 0; i < s->nignore; i++) {
             int k = snprintf(buf + (n < (int)len ? n : 0), n < (int)len ? len - (size_t)n : 0,
-                             "%s%d,%d,%d,%d", i ? ";" : "", s->ignore[i][0], s->ignore[i][1],
+                             "%s%d,%d,%d,%d", n ? ";" : "", s->ignore[i][0], s->ignore[i][1],
                              s->ignore[i][2], s->ignore[i][3]);
             n += k;
         }
-        if (!s->nignore)
+        if (!s->nignore && !s->ignore_animated)
+            n = snprintf(buf, len, "none");
+    } else if (!strcmp(name, "region")) {
+        n = 0;
+        for (int i = 0; i < s->nregions; i++) {
+            const int *g = s->region[i];
+            n += snprintf(buf + (n < (int)len ? n : 0), n < (int)len ? len - (size_t)n : 0,
+                          "%s%s=%d,%d,%d,%d", i ? ";" : "", s->region_name[i], g[0], g[1], g[2],
+                          g[3]);
+        }
+        if (!s->nregions)
             n = snprintf(buf, len, "none");
     } else if (!strcmp(name, "blur"))
         n = s->blur == SETTLE_BLUR_NONE ? snprintf(buf, len, "off")
@@ -495,6 +574,14 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
             s->ignore[i][3] < 1 || s->ignore[i][0] > 65535 || s->ignore[i][1] > 65535 ||
             s->ignore[i][2] > 65536 || s->ignore[i][3] > 65536)
             return fail(err, errlen, "--ignore: expected X,Y,W,H with X, Y >= 0 and W, H >= 1");
+    if (s->nregions < 0 || s->nregions > SETTLE_MAX_REGIONS)
+        return fail(err, errlen, "--region: at most %d regions", SETTLE_MAX_REGIONS);
+    for (int i = 0; i < s->nregions; i++)
+        if (!region_name_ok(s->region_name[i], strnlen(s->region_name[i], SETTLE_REGION_NAME)) ||
+            s->region[i][0] < 0 || s->region[i][1] < 0 || s->region[i][2] < 1 ||
+            s->region[i][3] < 1 || s->region[i][0] > 65535 || s->region[i][1] > 65535 ||
+            s->region[i][2] > 65536 || s->region[i][3] > 65536)
+            return fail(err, errlen, "--region: expected NAME=X,Y,W,H with X, Y >= 0 and W, H >= 1");
     if (s->blur < SETTLE_BLUR_NONE || s->blur > SETTLE_BLUR_MEDIAN ||
         (s->blur == SETTLE_BLUR_BOX && (s->blur_radius < 1 || s->blur_radius > 8)) ||
         (s->blur == SETTLE_BLUR_MEDIAN && (s->blur_radius < 1 || s->blur_radius > 2)))

@@ -30,6 +30,9 @@ typedef struct SettleRecord {
     int32_t blocks_changed; /* measure: blocks over their threshold */
     uint8_t block_change, block_bar; /* measure: content below the top band, in it */
     uint8_t quiet[SETTLE_T_COUNT]; /* decide: no change, by each SETTLE_T_ */
+    double limit;      /* decide: the diff threshold this frame was judged by */
+    int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input
+                        * picture; w 0: none */
 } SettleRecord;
 
 #endif

@@ -148,10 +148,21 @@ static void test_rule_settle(void **state)
     assert_near(r->stable_time, 0.6, 1e-9);
     assert_near(r->last_visual_change, 1.6, 1e-9); /* the toast is still seen */
     settle_close(&c);
-    s.settle = 0.8; /* the quiet after frame 6 lasts 0.7 s, after the toast 0.4 s */
+    /* the quiet after frame 6 lasts from its time to the toast's: 0.8 s */
+    s.settle = 0.8;
+    assert_int_equal(run(&s, &ser, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 6);
+    assert_int_equal(r->deciding_change.frame, 6);
+    settle_close(&c);
+    /* after the toast 0.2 s, after it leaves 0.4 s to the end (2.0 s) */
+    s.settle = 0.9;
     assert_int_equal(run(&s, &ser, &r, &c), SETTLE_ERR_NOT_STABLE);
     assert_int_equal(r->stable_frame, -1);
-    assert_non_null(strstr(r->error_message, "lasts 0.400 s"));
+    assert_int_equal(r->deciding_change.frame, -1);
+    assert_near(r->longest_quiet, 0.8, 1e-9);
+    assert_near(r->longest_quiet_time, 0.6, 1e-9);
+    assert_int_equal(r->longest_quiet_frame, 6);
+    assert_non_null(strstr(r->error_message, "the longest quiet lasts 0.800 s, from 0.600 s (frame 6)"));
     settle_close(&c);
     /* the quiet at the end lasts to the end of the last frame, as quiet_tail does */
     Series end = { "AAAABBBB", NULL, NULL };
@@ -165,6 +176,71 @@ static void test_rule_settle(void **state)
     s.settle = 0.4;
     assert_int_equal(run(&s, &ser, &r, &c), 0);
     assert_int_equal(r->stable_frame, 6);
+    settle_close(&c);
+}
+
+/* --settle never answers before the first change after the start, and
+ * measures quiet on presentation times, gaps and the end included. */
+static void test_settle_presentation(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    /* a home screen for a second before the tap: quiet, but not loading */
+    Series home = { "AAAAAAAAAABBBCCCCCCC", NULL, NULL };
+    settings(&s, SETTLE_METHOD_DIFF);
+    s.settle = 0.5;
+    assert_int_equal(run(&s, &home, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 13);
+    assert_near(r->stable_time, 1.3, 1e-9);
+    assert_int_equal(r->deciding_change.frame, 13);
+    assert_near(r->deciding_change.time, 1.3, 1e-9);
+    assert_int_equal(r->deciding_change.pixels, 1024);
+    settle_close(&c);
+    /* the same through the entropy method: its rolling mean flags frames
+     * 14-17, which change nothing; the change at 13 decides */
+    settings(&s, SETTLE_METHOD_ENTROPY);
+    s.settle = 0.5;
+    assert_int_equal(run(&s, &home, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 13);
+    assert_int_equal(r->deciding_change.frame, 13);
+    assert_int_equal(r->deciding_change.pixels, 1024);
+    settle_close(&c);
+    s.settle = 0;
+    assert_int_equal(run(&s, &home, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 13);
+    assert_int_equal(r->deciding_change.frame, 13);
+    assert_int_equal(r->deciding_change.width, W);
+    settle_close(&c);
+    /* nothing changes after the start: no answer, and why */
+    settings(&s, SETTLE_METHOD_DIFF);
+    s.settle = 0.5;
+    Series still = { "AAAAAAAA", NULL, NULL };
+    assert_int_equal(run(&s, &still, &r, &c), SETTLE_ERR_NOT_STABLE);
+    assert_non_null(strstr(r->error_message, "nothing changed after the start"));
+    assert_true(isnan(r->longest_quiet));
+    settle_close(&c);
+    /* variable frame rate: after the change at 0.2 s the next frame comes
+     * 3.5 s later and changes; the recording ends at 4.0 s (the last
+     * interval, 0.1 s, after the last frame at 3.9 s) */
+    static const double t[] = { 0, 0.1, 0.2, 3.7, 3.8, 3.9 };
+    Series gap = { "AABCDD", t, NULL };
+    s.settle = 3.5;
+    assert_int_equal(run(&s, &gap, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 2);
+    assert_near(r->stable_time, 0.2, 1e-9);
+    settle_close(&c);
+    s.settle = 3.6;
+    assert_int_equal(run(&s, &gap, &r, &c), SETTLE_ERR_NOT_STABLE);
+    assert_near(r->longest_quiet, 3.5, 1e-9);
+    assert_near(r->longest_quiet_time, 0.2, 1e-9);
+    settle_close(&c);
+    /* without --settle the same capture settles on its last change */
+    s.settle = 0;
+    assert_int_equal(run(&s, &gap, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 4);
+    assert_int_equal(r->deciding_change.frame, 4);
     settle_close(&c);
 }
 
@@ -438,6 +514,10 @@ static void test_outputs(void **state)
     assert_non_null(strstr(json, "\"diff-threshold\":\"64\""));
     assert_non_null(strstr(json, "\"partial\":false"));
     assert_non_null(strstr(json, "\"error\":null"));
+    /* letters differ at nearly every pixel: the change from B to C spans the picture */
+    assert_non_null(strstr(json, "\"deciding_change\":{\"x\":0,\"y\":0,\"width\":32,\"height\":32,"));
+    assert_non_null(strstr(json, ",\"time\":0.8,\"frame\":8}"));
+    assert_non_null(strstr(json, "\"longest_quiet\":null,\"longest_quiet_time\":null"));
     assert_int_equal(strchr(json, '\n') - json, (long)len - 1); /* one line */
     settle_close(&c);
 }
@@ -448,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_rule_diff),
         cmocka_unit_test(test_rule_entropy),
         cmocka_unit_test(test_rule_settle),
+        cmocka_unit_test(test_settle_presentation),
         cmocka_unit_test(test_start_modes),
         cmocka_unit_test(test_variable_frame_rate),
         cmocka_unit_test(test_codec_refresh),

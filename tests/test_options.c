@@ -207,6 +207,66 @@ static void test_camera_options(void **state)
     assert_non_null(strstr(err, "--blur"));
 }
 
+/* --ignore animated (beside rectangles) and --region NAME=X,Y,W,H. */
+static void test_screen_options(void **state)
+{
+    (void)state;
+    SettleSettings s, t;
+    char buf[512], err[256];
+    settle_default_settings(&s);
+    assert_int_equal(s.ignore_animated, 0);
+    assert_int_equal(s.nregions, 0);
+    assert_true(settle_settings_get(&s, "region", buf, sizeof(buf)) > 0);
+    assert_string_equal(buf, "none");
+    assert_int_equal(settle_settings_set(&s, "ignore", "1,2,3,4", err, sizeof(err)), 0);
+    assert_int_equal(settle_settings_set(&s, "ignore", "animated", err, sizeof(err)), 0);
+    assert_int_equal(s.ignore_animated, 1);
+    assert_int_equal(s.nignore, 1);
+    assert_true(settle_settings_get(&s, "ignore", buf, sizeof(buf)) > 0);
+    assert_string_equal(buf, "animated;1,2,3,4");
+    settle_default_settings(&t);
+    assert_int_equal(settle_settings_set(&t, "ignore", buf, err, sizeof(err)), 0);
+    assert_int_equal(t.ignore_animated, 1);
+    assert_int_equal(t.nignore, 1);
+    assert_int_equal(settle_settings_set(&s, "ignore", "none", err, sizeof(err)), 0);
+    assert_int_equal(s.ignore_animated, 0);
+    assert_int_equal(settle_settings_set(&s, "ignore", "animatedx", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
+
+    assert_int_equal(settle_settings_set(&s, "region", "hero=10,20,300,200", err, sizeof(err)), 0);
+    assert_int_equal(settle_settings_set(&s, "region", "list-2=0,400,320,80;hero=1,2,3,4", err,
+                                         sizeof(err)), 0);
+    assert_int_equal(s.nregions, 2); /* hero given again: replaced */
+    assert_string_equal(s.region_name[0], "hero");
+    assert_int_equal(s.region[0][3], 4);
+    assert_true(settle_settings_get(&s, "region", buf, sizeof(buf)) > 0);
+    assert_string_equal(buf, "hero=1,2,3,4;list-2=0,400,320,80");
+    settle_default_settings(&t);
+    assert_int_equal(settle_settings_set(&t, "region", buf, err, sizeof(err)), 0);
+    assert_int_equal(t.nregions, 2);
+    assert_memory_equal(t.region, s.region, sizeof(s.region));
+    assert_int_equal(settle_settings_check(&s, err, sizeof(err)), 0);
+    static const char *const bad[] = { "", "=1,2,3,4", "a b=1,2,3,4", "a=1,2,3", "a=1,2,0,4",
+                                       "a=1,2,3,4;", "a=-1,2,3,4",
+                                       "abcdefghijabcdefghijabcdefghijab=1,1,1,1", "1,2,3,4" };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = 0;
+        assert_int_equal(settle_settings_set(&s, "region", bad[i], err, sizeof(err)),
+                         SETTLE_ERR_INVAL);
+        assert_non_null(strstr(err, "NAME=X,Y,W,H"));
+    }
+    assert_int_equal(s.nregions, 2); /* a refused value changes nothing */
+    for (int i = 2; i < SETTLE_MAX_REGIONS; i++) {
+        char v[32];
+        snprintf(v, sizeof(v), "r%d=1,1,1,1", i);
+        assert_int_equal(settle_settings_set(&s, "region", v, err, sizeof(err)), 0);
+    }
+    assert_int_equal(settle_settings_set(&s, "region", "more=1,1,1,1", err, sizeof(err)),
+                     SETTLE_ERR_INVAL);
+    assert_int_equal(settle_settings_set(&s, "region", "none", err, sizeof(err)), 0);
+    assert_int_equal(s.nregions, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_invalid_values),
         cmocka_unit_test(test_check_and_open),
         cmocka_unit_test(test_camera_options),
+        cmocka_unit_test(test_screen_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

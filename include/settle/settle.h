@@ -106,6 +106,10 @@ typedef enum SettleBlur {
     SETTLE_BLUR_MEDIAN     /* median of that square, per channel */
 } SettleBlur;
 
+/* Most --region areas, and the longest name (with its NUL). */
+#define SETTLE_MAX_REGIONS 8
+#define SETTLE_REGION_NAME 32
+
 /* Most --ignore rectangles. */
 #define SETTLE_MAX_IGNORE 16
 
@@ -134,7 +138,13 @@ typedef struct SettleSettings {
     /* Frames in the entropy rolling average. 1..120, default 5. */
     int window;
     /* Seconds of quiet that make a change final. 0 (default): the picture must
-     * stay quiet to the end of the capture. */
+     * stay quiet to the end of the capture. > 0: the stable frame is the first
+     * frame, at or after the first change following the start, that is
+     * followed by this much quiet; the quiet after a frame lasts from its
+     * presentation time to that of the next frame that changes, or to the end
+     * of the recording (the last frame's time plus its duration), so a gap
+     * without frames is quiet. A pause during loading longer than this ends
+     * the measurement there. */
     double settle;
     /* Where the measurement starts; load_time = stable_time - start_time. */
     SettleStart start;
@@ -170,6 +180,22 @@ typedef struct SettleSettings {
      * Parts outside the measured rectangle are dropped. Default none. */
     int nignore;
     int ignore[SETTLE_MAX_IGNORE][4];
+    /* 1: leave out the animated areas found in the capture itself
+     * (SettleResult.animated): the rest of the screen decides. Applies to
+     * the diff method; with the entropy method it changes nothing (a
+     * warning says so). Set with the "ignore" option's value "animated".
+     * Default 0. */
+    int ignore_animated;
+    /* Areas x, y, w, h of the input picture (before any crop), each with a
+     * name of 1-31 letters, digits, '_' or '-', whose own stable time is
+     * measured beside the whole picture's (SettleResult.regions): the diff
+     * rule on the area's pixels, with the diff threshold scaled to its share
+     * of the measured rectangle, from the whole picture's start, with
+     * --settle when set. Set with the "region" option, NAME=X,Y,W,H.
+     * Default none. */
+    int nregions;
+    char region_name[SETTLE_MAX_REGIONS][SETTLE_REGION_NAME];
+    int region[SETTLE_MAX_REGIONS][4];
     /* A prefilter against sensor noise, applied to the pictures before the
      * changed-pixel count and the histogram (only to the bands measured).
      * Default SETTLE_BLUR_NONE. blur_radius: 1-8 for BOX, 1-2 for MEDIAN. */
@@ -278,6 +304,42 @@ typedef struct SettleFrame {
     int blocks_changed;   /* the block test: blocks over their threshold */
 } SettleFrame;
 
+/* A change between two frames: the rectangle that holds the pixels that
+ * changed, in the input picture's pixels (as --crop is given), how many
+ * changed, and when. */
+typedef struct SettleChangeArea {
+    int64_t frame;              /* -1 when there is none */
+    double time;                /* seconds from the first frame */
+    int x, y, width, height;    /* 0 x 0 when unknown */
+    int64_t pixels;             /* pixels changed, as SettleFrame.diff_pixels */
+} SettleChangeArea;
+
+/* An area that kept changing until the end of the recording or for most of
+ * it (a carousel, a clock, a spinner, a caret): found on a grid of 16x16
+ * cells of the measured rectangle; a cell is animated when, after the rest
+ * of the picture made its last change, it still changed in at least 3 frames
+ * that counted as changes (not quiet for the diff method), and either kept
+ * that rhythm to the end (the quiet after its last change is at most 1.5
+ * times its longest pause between them) or changed over at least half of
+ * the time from the start to the end. Touching cells form one area. */
+typedef struct SettleAnimatedRegion {
+    int x, y, width, height;   /* the pixels it changed after the rest settled, input picture */
+    int64_t changes;           /* frames after the start that changed it (its busiest cell) */
+    double first_time;         /* its first change after the start, seconds from the first frame */
+} SettleAnimatedRegion;
+
+/* The stable time of one --region area. */
+typedef struct SettleRegionResult {
+    const char *name;
+    int x, y, width, height;   /* as given */
+    int measured;              /* 0: it lies outside the measured rectangle */
+    int64_t stable_frame;      /* -1 when none: it still changes in the last frame */
+    double stable_time;        /* seconds from the first frame; NaN when none */
+    double load_time;          /* stable_time - the start */
+    int64_t changes;           /* frames after the start in which it changed */
+    SettleChangeArea deciding_change; /* its last change that counted (frame -1: none) */
+} SettleRegionResult;
+
 /* The outcome of one analysis. Valid until the next analysis starts on the
  * same context or the context is closed; owned by the context. Times are in
  * seconds; NaN where there is no value. */
@@ -338,6 +400,27 @@ typedef struct SettleResult {
     double row_offset_max;      /* largest row offset taken out (rolling-shutter flicker), levels */
     int64_t faint_frames;       /* frames diff counts as a change that the block test judged
                                  * not content (encoder re-codes, noise, drift) */
+    /* The change that made the stable frame: the last change that counted
+     * (frame -1 when there is no stable frame, or when the stable frame is
+     * the start because nothing changed after it). */
+    SettleChangeArea deciding_change;
+    /* --settle, when no frame qualifies: the longest quiet after a change
+     * (seconds), when it began (seconds from the first frame) and the frame
+     * of that change; NaN and -1 otherwise, and when nothing changed. */
+    double longest_quiet;
+    double longest_quiet_time;
+    int64_t longest_quiet_frame;
+    /* The animated areas (see SettleAnimatedRegion), valid as the result is.
+     * animated_known is 0 when they were not looked for: the entropy method
+     * (a camera's noise changes every cell), or no start. */
+    int animated_known;
+    int nanimated;
+    const SettleAnimatedRegion *animated;
+    /* --ignore animated was applied: the answer is the rest's. */
+    int animated_ignored;
+    /* The --region areas, in the order given; valid as the result is. */
+    int nregions;
+    const SettleRegionResult *regions;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */

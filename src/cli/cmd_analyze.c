@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "explain.h"
 #include "inputs.h"
 #include "marks.h"
 #include "output.h"
@@ -304,21 +305,6 @@ static int write_png_file(const char *path, const SettleImage *img, FILE *err)
     return EXIT_OK;
 }
 
-static int png_bytes(const SettleImage *img, uint8_t **buf, size_t *len)
-{
-    char *p = NULL;
-    FILE *m = open_memstream(&p, len);
-    if (!m)
-        return -1;
-    int r = settle_write_png(m, img);
-    if (fclose(m) || r < 0) {
-        free(p);
-        return -1;
-    }
-    *buf = (uint8_t *)p;
-    return 0;
-}
-
 /* Says once per run that gnuplot is missing. */
 static void no_gnuplot(Batch *b, const char *what, FILE *err)
 {
@@ -369,7 +355,7 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
                 free(path);
             }
             if (b->report && pics->filmstrip.rgb &&
-                png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
+                out_png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
                 code = EXIT_INTERNAL;
             int mr = b->report && b->marks.m && code != EXIT_INTERNAL
                          ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
@@ -442,9 +428,11 @@ static void summary_line(FILE *out, const char *in, int ar, const SettleResult *
         char st[32], lt[32];
         fmt_time(st, sizeof(st), r->stable_time);
         fmt_time(lt, sizeof(lt), r->load_time);
-        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s", in, st,
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(out, "%s: stable at %s (frame %lld of %lld), load time %s [%s]%s%s", in, st,
                 (long long)r->stable_frame, (long long)r->frames, lt, method,
-                r->partial ? " (partial)" : "");
+                r->partial ? " (partial)" : "", note);
     } else if (ar == SETTLE_ERR_NOT_STABLE || ar == SETTLE_ERR_NO_START) {
         fprintf(out, "%s: %s: %s (%lld frames) [%s]", in,
                 ar == SETTLE_ERR_NO_START ? "no start found" : "not stable", why,
@@ -459,6 +447,41 @@ static void summary_line(FILE *out, const char *in, int ar, const SettleResult *
     for (int i = 0; i < nwarn; i++)
         fprintf(out, "; warning: %s", warn[i].message);
     fputc('\n', out);
+}
+
+/* --csv: the per-frame CSV to standard output (kept in j->csv until the
+ * job's turn) or to a file named for the input. -1 when out of memory. */
+static int csv_output(Batch *b, SettleContext *ctx, Job *j, FILE *err)
+{
+    const char *in = j->input;
+    if (!strcmp(b->csv, "-")) {
+        size_t len = 0;
+        FILE *m = open_memstream(&j->csv, &len);
+        if (!m)
+            return -1;
+        int wr = settle_write_csv(ctx, m);
+        fclose(m);
+        if (wr < 0)
+            return -1;
+    } else {
+        char *name = csv_name(b->csv, in);
+        if (!name)
+            return -1;
+        OutFile co;
+        if (out_open(&co, name) < 0) {
+            fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
+            j->code = worse(j->code, EXIT_OUTPUT);
+        } else if (settle_write_csv(ctx, co.f) < 0) {
+            out_abort(&co);
+            fprintf(err, "settle: --csv: %s: out of memory\n", name);
+            j->code = worse(j->code, EXIT_OUTPUT);
+        } else if (out_commit(&co) < 0) {
+            fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
+            j->code = worse(j->code, EXIT_OUTPUT);
+        }
+        free(name);
+    }
+    return 0;
 }
 
 static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
@@ -494,18 +517,25 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
         summary_line(out, in, ar, r, warn, nwarn);
     if (b->strict && nwarn > 0)
         j->code = worse(j->code, EXIT_NOT_STABLE);
+    if (r && r->nregions && !b->quiet)
+        cli_regions(out, in, r);
     if (b->marks.m && ar != SETTLE_ERR_INTERRUPTED && !b->quiet && mcode != EXIT_INTERNAL)
         cli_marks_print(&b->marks, in, out);
     j->code = worse(j->code, mcode);
     if (mcode == EXIT_INTERNAL)
         goto nomem;
-    if (ar < 0 && r && r->error_message)
-        fprintf(err, "settle: %s: %s%s\n", in, r->error_message,
-                r->partial ? " (result partial)" : "");
-    else if (ar < 0)
+    if (ar < 0 && r && r->error_message) {
+        char note[160];
+        cli_animated_note(r, note, sizeof(note));
+        fprintf(err, "settle: %s: %s%s%s%s\n", in, r->error_message,
+                r->partial ? " (result partial)" : "", *note ? "; " : "", note);
+    } else if (ar < 0) {
         fprintf(err, "settle: %s: %s\n", in, settle_strerror(ar));
-    if (b->verbose && r && r->frames > 1)
+    }
+    if (b->verbose && r && r->frames > 1) {
         fprintf(err, "settle: %s: method %s: %s\n", in, method, r->method_reason);
+        cli_explain(err, in, r);
+    }
 
     if (b->json) {
         char *buf = NULL;
@@ -530,35 +560,8 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
             free(cpath);
         }
     }
-    if (b->csv && r && r->frames > 0) {
-        if (!strcmp(b->csv, "-")) {
-            size_t len = 0;
-            FILE *m = open_memstream(&j->csv, &len);
-            if (!m)
-                goto nomem;
-            int wr = settle_write_csv(ctx, m);
-            fclose(m);
-            if (wr < 0)
-                goto nomem;
-        } else {
-            char *name = csv_name(b->csv, in);
-            if (!name)
-                goto nomem;
-            OutFile co;
-            if (out_open(&co, name) < 0) {
-                fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
-                j->code = worse(j->code, EXIT_OUTPUT);
-            } else if (settle_write_csv(ctx, co.f) < 0) {
-                out_abort(&co);
-                fprintf(err, "settle: --csv: %s: out of memory\n", name);
-                j->code = worse(j->code, EXIT_OUTPUT);
-            } else if (out_commit(&co) < 0) {
-                fprintf(err, "settle: --csv: %s: %s\n", name, strerror(errno));
-                j->code = worse(j->code, EXIT_OUTPUT);
-            }
-            free(name);
-        }
-    }
+    if (b->csv && r && r->frames > 0 && csv_output(b, ctx, j, err) < 0)
+        goto nomem;
     if ((b->plot || b->frames || b->report) && r && r->frames > 0 &&
         ar != SETTLE_ERR_INTERRUPTED && !cli_stop &&
         (j->code = worse(j->code, pictures(w, ctx, j, r, err))) == EXIT_INTERNAL)

@@ -262,21 +262,6 @@ void cli_marks_plot(const CliMarks *cm, PlotInfo *pi)
     }
 }
 
-static int png_bytes(const SettleImage *img, uint8_t **buf, size_t *len)
-{
-    char *p = NULL;
-    FILE *m = open_memstream(&p, len);
-    if (!m)
-        return -1;
-    int r = settle_write_png(m, img);
-    if (fclose(m) || r < 0) {
-        free(p);
-        return -1;
-    }
-    *buf = (uint8_t *)p;
-    return 0;
-}
-
 void cli_marks_pictures_free(SettleReportFrame **v, int n)
 {
     for (int i = 0; *v && i < n; i++) {
@@ -320,7 +305,7 @@ int cli_marks_pictures(const CliMarks *cm, SettleContext *ctx, const SettleResul
         uint8_t *png = NULL;
         size_t len = 0;
         char *c = strdup(cap);
-        if (!c || png_bytes(&img[i], &png, &len) < 0) {
+        if (!c || out_png_bytes(&img[i], &png, &len) < 0) {
             free(c);
             ret = SETTLE_ERR_NOMEM;
             break;

@@ -403,3 +403,18 @@ int out_is_video(const char *path)
            (h[0] == 0x47 && st.st_size >= 189 && st.st_size % 188 == 0) || /* MPEG-TS */
            !memcmp(h, "\x00\x00\x01\xba", 4);                      /* MPEG-PS */
 }
+
+int out_png_bytes(const SettleImage *img, uint8_t **buf, size_t *len)
+{
+    char *p = NULL;
+    FILE *m = open_memstream(&p, len);
+    if (!m)
+        return -1;
+    int r = settle_write_png(m, img);
+    if (fclose(m) || r < 0) {
+        free(p);
+        return -1;
+    }
+    *buf = (uint8_t *)p;
+    return 0;
+}

@@ -21,6 +21,9 @@
 
 #include <stdio.h>
 #include <sys/types.h>
+#include <stdint.h>
+
+#include "settle/pictures.h"
 
 typedef struct OutFile {
     FILE *f;        /* where writers put the bytes */
@@ -74,5 +77,9 @@ void out_guard_free(OutGuard *g);
  * video container (MP4/MOV, Matroska/WebM, AVI, FLV, Ogg, Y4M, ASF, MPEG):
  * a capture that a forgotten file name would destroy. */
 int out_is_video(const char *path);
+
+/* img as PNG bytes in memory (owned by the caller, free()), for a page that
+ * embeds its pictures. Returns 0, or -1 out of memory. */
+int out_png_bytes(const SettleImage *img, uint8_t **buf, size_t *len);
 
 #endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Areas that keep changing: carousels, clocks, spinners, carets, a phone's
+ * recording pill. Each cell of the change grid (src/cells.c) keeps how often
+ * it changed after the start and its latest changes. At the end, a cell is
+ * animated when, after the rest of the screen made its last change, it
+ * still changed at least SETTLE_ANIM_MIN times and either kept its rhythm to
+ * the end of the recording (the quiet after its last change is at most 1.5
+ * times its longest pause between those changes) or changed over at least
+ * half of the recording. "The rest of the screen" is itself the cells that
+ * are not animated, so the set is found by shrinking it from every candidate
+ * until it holds. Animated cells that touch (8-connected) form one area,
+ * reported as the rectangle of the pixels they changed after the rest
+ * settled. A set covering more than half the grid is no area: nothing is
+ * reported (a camera's noise, a video playing full screen).
+ */
+#ifndef SETTLE_ANIMATED_H
+#define SETTLE_ANIMATED_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cells.h"
+#include "settle/settle.h"
+
+#define SETTLE_ANIM_RING 32
+#define SETTLE_ANIM_MIN 3
+
+typedef struct SettleAnimEvent {
+    double time;
+    uint8_t box[4]; /* within the cell */
+} SettleAnimEvent;
+
+typedef struct SettleAnimCell {
+    int64_t n;      /* frames that changed it after the start */
+    double first;   /* the first of them */
+    SettleAnimEvent ev[SETTLE_ANIM_RING]; /* the latest, ev[(n - 1) % RING] the last */
+} SettleAnimCell;
+
+typedef struct SettleAnimated {
+    int nx, ny;
+    int ox, oy, w, h;      /* the measured rectangle in the input picture */
+    SettleAnimCell *cell;
+    uint8_t *on;           /* per cell, after settle_animated_find: animated */
+    int count;             /* animated cells */
+    SettleAnimatedRegion *regions;
+    int nregions;
+    /* --ignore animated: every frame's changed cells, spooled */
+    FILE *spool;
+    int64_t next;          /* the spool's next frame, -1: read it */
+    uint32_t next_n;
+} SettleAnimated;
+
+/* One changed cell of a frame as spooled. */
+typedef struct SettleAnimEntry {
+    uint32_t cell;
+    uint16_t count;
+    uint8_t box[4];
+} SettleAnimEntry;
+
+/* For the grid g over the rectangle at ox, oy; spool: keep every frame's
+ * changed cells for settle_animated_read. 0, -1 (out of memory) or -2 (no
+ * temporary file). */
+int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool);
+void settle_animated_free(SettleAnimated *a);
+
+/* A frame after the start that counted as a change, with its cells. */
+void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time);
+
+/* Spools the frame's changed cells (--ignore animated). 0 or -1. */
+int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index);
+
+/* Finds the animated cells and areas for a recording whose measurement began
+ * at `start` and that ends at `end` (seconds from the first frame). 0 or -1
+ * (out of memory). */
+int settle_animated_find(SettleAnimated *a, double start, double end);
+
+/* Reading the spool back in frame order: the changed cells of frame `index`
+ * (none when it was not spooled) without the animated ones: their pixels
+ * and rectangle in the input picture (box w 0: none). 0 or -1 (read error). */
+int settle_animated_rewind(SettleAnimated *a);
+int settle_animated_read(SettleAnimated *a, int64_t index, int64_t *pixels, int box[4]);
+
+#endif

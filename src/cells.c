@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cells.h"
+
+int settle_cells_init(SettleCells *g, int w, int h)
+{
+    g->w = w;
+    g->h = h;
+    g->nx = (w + SETTLE_CELL - 1) / SETTLE_CELL;
+    g->ny = (h + SETTLE_CELL - 1) / SETTLE_CELL;
+    g->count = calloc((size_t)g->nx * g->ny, sizeof(*g->count));
+    g->cbox = calloc((size_t)g->nx * g->ny, sizeof(*g->cbox));
+    g->dirty = calloc((size_t)g->ny, 1);
+    g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
+    if (!g->count || !g->cbox || !g->dirty) {
+        settle_cells_free(g);
+        return -1;
+    }
+    return 0;
+}
+
+void settle_cells_free(SettleCells *g)
+{
+    free(g->count);
+    free(g->dirty);
+    free(g->cbox);
+    g->cbox = NULL;
+    g->count = NULL;
+    g->dirty = NULL;
+    g->nx = g->ny = 0;
+}
+
+void settle_cells_clear(SettleCells *g)
+{
+    for (int cy = 0; cy < g->ny; cy++) {
+        if (g->dirty[cy])
+            memset(g->count + (size_t)cy * g->nx, 0, (size_t)g->nx * sizeof(*g->count));
+        g->dirty[cy] = 0;
+    }
+    g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
+}
+
+static inline int absdiff(int a, int b)
+{
+    return a > b ? a - b : b - a;
+}
+
+void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
+                       const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol)
+{
+    const size_t row = (size_t)g->w * 3;
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
+        if (!memcmp(pc, pp, row))
+            continue;
+        int yy = y0 + y, cy = yy / SETTLE_CELL;
+        uint16_t *cnt = g->count + (size_t)cy * g->nx;
+        int first = -1, last = -1;
+        /* a cell's 16 pixels compared as bytes first: most of a changed row
+         * is often unchanged */
+        for (int x0 = 0; x0 < g->w; x0 += SETTLE_CELL) {
+            int n = g->w - x0 < SETTLE_CELL ? g->w - x0 : SETTLE_CELL;
+            const uint8_t *a = pc + (size_t)x0 * 3, *b = pp + (size_t)x0 * 3;
+            if (!memcmp(a, b, (size_t)n * 3))
+                continue;
+            int k = 0, kfirst = -1, klast = -1;
+            for (int i = 0; i < n; i++) {
+                int d = absdiff(a[3 * i], b[3 * i]);
+                int d1 = absdiff(a[3 * i + 1], b[3 * i + 1]);
+                int d2 = absdiff(a[3 * i + 2], b[3 * i + 2]);
+                d = d1 > d ? d1 : d;
+                d = d2 > d ? d2 : d;
+                if (d > tol) {
+                    k++;
+                    if (kfirst < 0)
+                        kfirst = i;
+                    klast = i;
+                }
+            }
+            if (!k)
+                continue;
+            int cx = x0 / SETTLE_CELL, ry = yy % SETTLE_CELL;
+            uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
+            if (!cnt[cx]) {
+                cb[0] = (uint8_t)kfirst;
+                cb[1] = (uint8_t)ry;
+                cb[2] = (uint8_t)(klast + 1);
+            } else {
+                cb[0] = kfirst < cb[0] ? (uint8_t)kfirst : cb[0];
+                cb[2] = klast + 1 > cb[2] ? (uint8_t)(klast + 1) : cb[2];
+            }
+            cb[3] = (uint8_t)(ry + 1);
+            cnt[cx] += (uint16_t)k;
+            if (first < 0)
+                first = x0 + kfirst;
+            last = x0 + klast;
+        }
+        if (first < 0)
+            continue;
+        g->dirty[cy] = 1;
+        int *bx = g->box;
+        if (bx[2] <= bx[0]) {
+            bx[0] = first;
+            bx[1] = yy;
+            bx[2] = last + 1;
+            bx[3] = yy + 1;
+        } else {
+            bx[0] = first < bx[0] ? first : bx[0];
+            bx[2] = last + 1 > bx[2] ? last + 1 : bx[2];
+            bx[1] = yy < bx[1] ? yy : bx[1];
+            bx[3] = yy + 1 > bx[3] ? yy + 1 : bx[3];
+        }
+    }
+}

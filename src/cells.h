@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Where a frame changed: a coarse grid of cells over the measured rectangle
+ * with the pixels changed in each, and the rectangle holding every changed
+ * pixel. Counted by the same rule as the changed-pixel count (the largest of
+ * the R, G, B differences exceeds the tolerance) on the same pixels (after
+ * --ignore and --blur), so the cells of a frame add up to its diff_pixels.
+ */
+#ifndef SETTLE_CELLS_H
+#define SETTLE_CELLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Pixels a side of a cell. */
+#define SETTLE_CELL 16
+
+typedef struct SettleCells {
+    int w, h;          /* the measured rectangle */
+    int nx, ny;        /* cells across and down */
+    uint16_t *count;   /* nx * ny, row by row: pixels changed in this frame */
+    uint8_t (*cbox)[4];/* nx * ny: x0, y0, x1, y1 (exclusive) of the changed pixels within the cell */
+    uint8_t *dirty;    /* ny: the row of cells holds counts */
+    int box[4];        /* x0, y0, x1, y1 (exclusive) of the changed pixels; x1 <= x0: none */
+} SettleCells;
+
+/* Returns 0 or -1 (out of memory). */
+int settle_cells_init(SettleCells *g, int w, int h);
+void settle_cells_free(SettleCells *g);
+
+/* A new frame: every count 0, no box. */
+void settle_cells_clear(SettleCells *g);
+
+/* Adds the change from prev to cur in rows y0 .. y0 + rows - 1 of the
+ * rectangle (cur and prev point at row y0), w pixels wide. */
+void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
+                       const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol);
+
+/* The changed pixels of cell (cx, cy) in this frame. */
+static inline int settle_cells_at(const SettleCells *g, int cx, int cy)
+{
+    return g->count[(size_t)cy * g->nx + cx];
+}
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "screens.h"
+
+#include <string.h>
+
+const int screen_block[SCREEN_BLOCKS][4] = {
+    { 16, 200, 288, 40 }, { 16, 252, 288, 40 }, { 16, 304, 136, 64 }, { 168, 304, 136, 64 },
+};
+const int screen_toast[4] = { 60, 428, 200, 36 };
+const int screen_clock[4] = { 262, 5, 48, 16 };
+const int screen_carousel[4] = { 16, 48, 288, 136 };
+const int screen_spinner[4] = { 140, 380, 40, 40 };
+
+static const uint8_t bg[3] = { 240, 240, 240 };
+static const uint8_t bar[3] = { 30, 60, 120 };
+
+void screen_init(ScreenSpec *s)
+{
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < SCREEN_BLOCKS; i++)
+        s->block_at[i] = -1;
+}
+
+static void fill(uint8_t *rgb, int stride, const int r[4], const uint8_t c[3])
+{
+    for (int y = r[1]; y < r[1] + r[3]; y++)
+        for (int x = r[0]; x < r[0] + r[2]; x++)
+            memcpy(rgb + y * stride + x * 3, c, 3);
+}
+
+/* Two colours in stripes of `period` pixels, phase `ph`: a pattern whose
+ * every pixel differs from the same pattern with the colours swapped. */
+static void stripes(uint8_t *rgb, int stride, const int r[4], const uint8_t a[3],
+                    const uint8_t b[3], int swap)
+{
+    for (int y = r[1]; y < r[1] + r[3]; y++)
+        for (int x = r[0]; x < r[0] + r[2]; x++) {
+            int k = ((x - r[0]) / 3 + (y - r[1]) / 5) % 2 ^ swap;
+            memcpy(rgb + y * stride + x * 3, k ? a : b, 3);
+        }
+}
+
+static int spinner_level(const ScreenSpec *s, int index)
+{
+    /* 4: full, 3..1 fading, 0 gone */
+    if (s->spinner_from == s->spinner_fade || index < s->spinner_from)
+        return 0;
+    if (index < s->spinner_fade)
+        return 4;
+    int k = 3 - (index - s->spinner_fade);
+    return k > 0 ? k : 0;
+}
+
+int screen_changes(const ScreenSpec *s, int n, int *out)
+{
+    int k = 0;
+    for (int i = 1; i < n; i++) {
+        int ch = 0;
+        for (int b = 0; b < SCREEN_BLOCKS; b++)
+            ch |= s->block_at[b] == i;
+        ch |= s->toast_from != s->toast_to && (i == s->toast_from || i == s->toast_to);
+        ch |= s->clock_period > 0 && i >= s->clock_phase &&
+              (i - s->clock_phase) % s->clock_period == 0;
+        ch |= s->carousel_period > 0 && i >= s->carousel_from &&
+              (i - s->carousel_from) % s->carousel_period == 0;
+        ch |= spinner_level(s, i) != spinner_level(s, i - 1) || spinner_level(s, i) == 4;
+        if (ch)
+            out[k++] = i;
+    }
+    return k;
+}
+
+void screen_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
+{
+    const ScreenSpec *s = opaque;
+    const int all[4] = { 0, 0, w, h }, status[4] = { 0, 0, w, 26 };
+    (void)h;
+    fill(rgb, stride, all, bg);
+    fill(rgb, stride, status, bar);
+    static const uint8_t block_a[3] = { 200, 60, 40 }, block_b[3] = { 40, 160, 90 };
+    for (int b = 0; b < SCREEN_BLOCKS; b++)
+        if (s->block_at[b] >= 0 && index >= s->block_at[b])
+            stripes(rgb, stride, screen_block[b], block_a, block_b, b & 1);
+    if (s->toast_from != s->toast_to && index >= s->toast_from && index < s->toast_to) {
+        static const uint8_t toast[3] = { 50, 50, 50 };
+        fill(rgb, stride, screen_toast, toast);
+    }
+    if (s->clock_period > 0) {
+        int tick = index < s->clock_phase ? 0 : 1 + (index - s->clock_phase) / s->clock_period;
+        static const uint8_t d1[3] = { 255, 255, 255 };
+        stripes(rgb, stride, screen_clock, d1, bar, tick & 1);
+    }
+    if (s->carousel_period > 0) {
+        int slide = index < s->carousel_from ? 0
+                                             : 1 + (index - s->carousel_from) / s->carousel_period;
+        static const uint8_t sa[3][3] = { { 250, 200, 30 }, { 30, 120, 250 }, { 240, 80, 160 } };
+        static const uint8_t sb[3] = { 20, 20, 20 };
+        /* consecutive slides differ in colour and in stripe phase */
+        stripes(rgb, stride, screen_carousel, sa[slide % 3], sb, slide & 1);
+    }
+    int lv = spinner_level(s, index);
+    if (lv) {
+        /* spinning: the stripes swap every frame; fading: towards the background */
+        uint8_t a[3], b[3];
+        for (int k = 0; k < 3; k++) {
+            a[k] = (uint8_t)(bg[k] + (0 - bg[k]) * lv / 4);
+            b[k] = (uint8_t)(bg[k] + (90 - bg[k]) * lv / 4);
+        }
+        stripes(rgb, stride, screen_spinner, a, b, lv == 4 ? index & 1 : 0);
+    }
+}

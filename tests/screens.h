@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * screens: a phone-sized app screen (320x480) for capgen whose every moving
+ * part has a known rectangle and known frames, for issue 20's cases: content
+ * blocks that appear during loading, a toast after it, a status-bar clock, a
+ * carousel that never stops, a spinner that fades out. Every change of a
+ * part changes every pixel of its rectangle by far more than the tolerance,
+ * and nothing else, so a lossless capture (ffv1) has exact truth.
+ */
+#ifndef SETTLE_TESTS_SCREENS_H
+#define SETTLE_TESTS_SCREENS_H
+#include <stdint.h>
+
+#define SCREEN_W 320
+#define SCREEN_H 480
+#define SCREEN_BLOCKS 4
+
+/* The rectangles x, y, w, h. */
+extern const int screen_block[SCREEN_BLOCKS][4]; /* content blocks */
+extern const int screen_toast[4];
+extern const int screen_clock[4];                /* in the status bar */
+extern const int screen_carousel[4];
+extern const int screen_spinner[4];
+
+typedef struct ScreenSpec {
+    int block_at[SCREEN_BLOCKS]; /* frame at which each block appears; -1: never */
+    int toast_from, toast_to;    /* frames showing the toast; equal: none */
+    int clock_period;            /* the clock changes at frames clock_phase + k * period; 0: none */
+    int clock_phase;
+    int carousel_period;         /* the carousel turns at carousel_from + k * period; 0: none */
+    int carousel_from;
+    int spinner_from;            /* spins (changes every frame) from here */
+    int spinner_fade;            /* from here it fades in 4 steps of one frame, then is gone */
+                                 /* spinner_from == spinner_fade: no spinner */
+} ScreenSpec;
+
+/* Nothing moves. */
+void screen_init(ScreenSpec *s);
+
+/* The frames at which anything changes in [0, n), in order, into out (at
+ * most n); returns how many. */
+int screen_changes(const ScreenSpec *s, int n, int *out);
+
+/* CapgenDraw: opaque is a const ScreenSpec *. */
+void screen_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h);
+
+#endif
