@@ -170,5 +170,13 @@ one_line_naming "help of an unknown command" "help: unknown command 'nosuch'"
 [ ! -s "$tmp/out" ]
 check $? "help nosuch prints no general help on stdout"
 
+# a batch on two workers (test_batch.sh has the rest of batches; it is left out
+# of the valgrind pass, so this is where memcheck sees the workers' threads)
+mkdir -p "$tmp/two"
+cp "$sample" "$tmp/two/a.mp4" && cp "$sample" "$tmp/two/b.mp4"
+expect_exit "two captures on two workers" 0 "$settle" analyze --jobs 2 -o "$tmp/res" "$tmp/two/a.mp4" "$tmp/two/b.mp4"
+[ "$(grep -c 'stable at 2.500 s' "$tmp/out")" -eq 2 ] && [ "$(ls "$tmp/res" | grep -c '\.json$')" -eq 2 ]
+check $? "--jobs 2 -o DIR: two summaries and two results: $(tr '\n' ' ' <"$tmp/out")"
+
 echo "$pass passed, $fail failed"
 done_testing
