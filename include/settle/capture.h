@@ -77,6 +77,9 @@ typedef struct SettleCaptureSettings {
     int queue;
     /* 1 (default 0): draw the mouse pointer (x11grab). */
     int draw_mouse;
+    /* Room for settings added later without changing the structure's size
+     * (callers allocate it): zeroed by settle_capture_default_settings, leave it so. */
+    uint8_t reserved[64];
 } SettleCaptureSettings;
 
 /* Fills `s` with the defaults documented above (input and output NULL). */

@@ -104,6 +104,9 @@ typedef struct SettleCompareSettings {
     uint64_t seed;
     /* Fewest values a group needs for a verdict, >= 1. Default 3. */
     int min_n;
+    /* Room for settings added later without changing the structure's size
+     * (callers allocate it): zeroed by settle_compare_default_settings, leave it so. */
+    uint8_t reserved[64];
 } SettleCompareSettings;
 
 SETTLE_API void settle_compare_default_settings(SettleCompareSettings *s);

@@ -77,6 +77,9 @@ typedef struct SettleTrendSettings {
     int local_captures;  /* captures a side of the local test, >= 1; default 6 */
     double min_effect;   /* smallest |step| reported, >= 0, in the values' unit; default 0 */
     int max_changes;     /* default 16 */
+    /* Room for settings added later without changing the structure's size
+     * (callers allocate it): zeroed by settle_trend_default_settings, leave it so. */
+    uint8_t reserved[64];
 } SettleTrendSettings;
 
 SETTLE_API void settle_trend_default_settings(SettleTrendSettings *s);
