@@ -47,6 +47,15 @@ void settle_cells_clear(SettleCells *g)
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
 }
 
+/* Set bits, without the POPCNT instruction this file may not use. */
+static inline int popcount64(uint64_t m)
+{
+    m = m - (m >> 1 & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + (m >> 2 & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)(m * 0x0101010101010101ull >> 56);
+}
+
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol)
 {
@@ -64,7 +73,7 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
             const uint64_t m = g->masks[cx];
             if (!m)
                 continue;
-            int k = __builtin_popcountll(m);
+            int k = popcount64(m);
             int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
             int x0 = cx * SETTLE_CELL, ry = yy % SETTLE_CELL;
             uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];

@@ -94,34 +94,54 @@ void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, i
     }
 }
 
-/* the k-th smallest of v[0..n) (reorders v) */
+/* A float as a key whose unsigned order is the float order (-0 before +0;
+ * no NaN comes here). */
+static inline uint32_t float_key(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+static inline float key_float(uint32_t key)
+{
+    uint32_t u = key & 0x80000000u ? key & 0x7fffffffu : ~key;
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+/* The k-th smallest of v[0..n) (0 <= k < n; overwrites v), by its key a
+ * byte at a time from the top: count the candidates' byte, keep those in the
+ * bucket that holds the k-th. No comparison to mispredict, unlike a
+ * quickselect, which took 8 % of a camera capture's analysis. The keys are
+ * kept in v's own floats (memcpy: no aliasing). */
 static float select_k(float *v, int n, int k)
 {
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        float pivot = v[lo + (hi - lo) / 2];
-        int i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                float t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            break;
+    uint32_t count[256], key;
+    for (int i = 0; i < n; i++) {
+        key = float_key(v[i]);
+        memcpy(v + i, &key, sizeof(key));
     }
-    return v[k];
+    for (int shift = 24; shift >= 0 && n > 1; shift -= 8) {
+        memset(count, 0, sizeof(count));
+        for (int i = 0; i < n; i++) {
+            memcpy(&key, v + i, sizeof(key));
+            count[key >> shift & 255]++;
+        }
+        uint32_t d = 0;
+        while ((uint32_t)k >= count[d])
+            k -= (int)count[d++];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            memcpy(&key, v + i, sizeof(key));
+            memcpy(v + m, &key, sizeof(key));
+            m += (key >> shift & 255) == d;
+        }
+        n = m;
+    }
+    memcpy(&key, v, sizeof(key));
+    return key_float(key);
 }
 
 static double clampd(double v, double lo, double hi)
