@@ -112,18 +112,23 @@ static inline float key_float(uint32_t key)
 }
 
 /* The k-th smallest of v[0..n) (0 <= k < n; overwrites v), by its key a
- * byte at a time from the top: count the candidates' byte, keep those in the
- * bucket that holds the k-th. No comparison to mispredict, unlike a
- * quickselect, which took 8 % of a camera capture's analysis. The keys are
- * kept in v's own floats (memcpy: no aliasing). */
+ * byte at a time from the highest byte in which the candidates differ:
+ * count the candidates' byte, keep those in the bucket that holds the k-th.
+ * No comparison to mispredict, unlike a quickselect, which took 8 % of a
+ * camera capture's analysis; no pass over a byte all share (the sign and
+ * exponent of residuals of one size). The keys are kept in v's own floats
+ * (memcpy: no aliasing). */
 static float select_k(float *v, int n, int k)
 {
-    uint32_t count[256], key;
+    uint32_t count[256], key, all = ~0u, any = 0;
     for (int i = 0; i < n; i++) {
         key = float_key(v[i]);
+        all &= key;
+        any |= key;
         memcpy(v + i, &key, sizeof(key));
     }
-    for (int shift = 24; shift >= 0 && n > 1; shift -= 8) {
+    while (n > 1 && all != any) {
+        const int shift = (31 - __builtin_clz(all ^ any)) & ~7;
         memset(count, 0, sizeof(count));
         for (int i = 0; i < n; i++) {
             memcpy(&key, v + i, sizeof(key));
@@ -133,10 +138,15 @@ static float select_k(float *v, int n, int k)
         while ((uint32_t)k >= count[d])
             k -= (int)count[d++];
         int m = 0;
+        all = ~0u;
+        any = 0;
         for (int i = 0; i < n; i++) {
             memcpy(&key, v + i, sizeof(key));
             memcpy(v + m, &key, sizeof(key));
-            m += (key >> shift & 255) == d;
+            const int in = (key >> shift & 255) == d;
+            m += in;
+            all &= in ? key : ~0u;
+            any |= in ? key : 0;
         }
         n = m;
     }
