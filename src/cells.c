@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cells.h"
+#include "kernels.h"
 
 int settle_cells_init(SettleCells *g, int w, int h)
 {
@@ -13,8 +14,10 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->count = calloc((size_t)g->nx * g->ny, sizeof(*g->count));
     g->cbox = calloc((size_t)g->nx * g->ny, sizeof(*g->cbox));
     g->dirty = calloc((size_t)g->ny, 1);
+    g->masks = malloc((size_t)g->nx * sizeof(*g->masks));
+    g->change_masks = settle_change_masks;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
-    if (!g->count || !g->cbox || !g->dirty) {
+    if (!g->count || !g->cbox || !g->dirty || !g->masks) {
         settle_cells_free(g);
         return -1;
     }
@@ -26,7 +29,9 @@ void settle_cells_free(SettleCells *g)
     free(g->count);
     free(g->dirty);
     free(g->cbox);
+    free(g->masks);
     g->cbox = NULL;
+    g->masks = NULL;
     g->count = NULL;
     g->dirty = NULL;
     g->nx = g->ny = 0;
@@ -42,9 +47,13 @@ void settle_cells_clear(SettleCells *g)
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
 }
 
-static inline int absdiff(int a, int b)
+/* Set bits, without the POPCNT instruction this file may not use. */
+static inline int popcount64(uint64_t m)
 {
-    return a > b ? a - b : b - a;
+    m = m - (m >> 1 & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + (m >> 2 & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)(m * 0x0101010101010101ull >> 56);
 }
 
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
@@ -58,30 +67,15 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
         int yy = y0 + y, cy = yy / SETTLE_CELL;
         uint16_t *cnt = g->count + (size_t)cy * g->nx;
         int first = -1, last = -1;
-        /* a cell's 16 pixels compared as bytes first: most of a changed row
-         * is often unchanged */
-        for (int x0 = 0; x0 < g->w; x0 += SETTLE_CELL) {
-            int n = g->w - x0 < SETTLE_CELL ? g->w - x0 : SETTLE_CELL;
-            const uint8_t *a = pc + (size_t)x0 * 3, *b = pp + (size_t)x0 * 3;
-            if (!memcmp(a, b, (size_t)n * 3))
+        g->change_masks(pc, pp, g->w, tol, g->masks);
+        for (int cx = 0; cx < g->nx; cx++) {
+            /* bit 3 * i: the cell's pixel i changed */
+            const uint64_t m = g->masks[cx];
+            if (!m)
                 continue;
-            int k = 0, kfirst = -1, klast = -1;
-            for (int i = 0; i < n; i++) {
-                int d = absdiff(a[3 * i], b[3 * i]);
-                int d1 = absdiff(a[3 * i + 1], b[3 * i + 1]);
-                int d2 = absdiff(a[3 * i + 2], b[3 * i + 2]);
-                d = d1 > d ? d1 : d;
-                d = d2 > d ? d2 : d;
-                if (d > tol) {
-                    k++;
-                    if (kfirst < 0)
-                        kfirst = i;
-                    klast = i;
-                }
-            }
-            if (!k)
-                continue;
-            int cx = x0 / SETTLE_CELL, ry = yy % SETTLE_CELL;
+            int k = popcount64(m);
+            int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
+            int x0 = cx * SETTLE_CELL, ry = yy % SETTLE_CELL;
             uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
             if (!cnt[cx]) {
                 cb[0] = (uint8_t)kfirst;

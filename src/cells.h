@@ -22,6 +22,10 @@ typedef struct SettleCells {
     uint8_t (*cbox)[4];/* nx * ny: x0, y0, x1, y1 (exclusive) of the changed pixels within the cell */
     uint8_t *dirty;    /* ny: the row of cells holds counts */
     int box[4];        /* x0, y0, x1, y1 (exclusive) of the changed pixels; x1 <= x0: none */
+    uint64_t *masks;   /* nx: a row's changed pixels, settle_change_masks */
+    /* settle_change_masks or a faster kernel with the same answers (init
+     * sets the scalar one; the caller may put its CPU's in) */
+    void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
 } SettleCells;
 
 /* Returns 0 or -1 (out of memory). */

@@ -292,6 +292,22 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
     }
 }
 
+void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks)
+{
+    for (int x0 = 0; x0 < w; x0 += 16) {
+        int n = w - x0 < 16 ? w - x0 : 16;
+        uint64_t m = 0;
+        for (int i = 0; i < n; i++) {
+            const uint8_t *p = a + 3 * (x0 + i), *q = b + 3 * (x0 + i);
+            int d = abs(p[0] - q[0]), d1 = abs(p[1] - q[1]), d2 = abs(p[2] - q[2]);
+            d = d1 > d ? d1 : d;
+            d = d2 > d ? d2 : d;
+            m |= (uint64_t)(d > tol) << (3 * i);
+        }
+        masks[x0 / 16] = m;
+    }
+}
+
 void settle_kernels_init(SettleKernels *k, unsigned flags)
 {
     k->count_changed = settle_count_changed;
@@ -300,6 +316,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->delta_rgb = settle_delta_rgb;
     k->renew_rgb = settle_renew_rgb;
     k->sum_rows = settle_sum_rows;
+    k->change_masks = settle_change_masks;
     k->yuv420_rgb = settle_yuv420_rgb;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
@@ -309,6 +326,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->delta_rgb = settle_delta_rgb_sse2;
         k->renew_rgb = settle_renew_rgb_sse2;
         k->sum_rows = settle_sum_rows_sse2;
+        k->change_masks = settle_change_masks_sse2;
     }
     if (flags & SETTLE_CPU_SSSE3)
         k->yuv420_rgb = settle_yuv420_rgb_ssse3;
@@ -318,6 +336,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->delta_rgb = settle_delta_rgb_avx2;
         k->renew_rgb = settle_renew_rgb_avx2;
         k->sum_rows = settle_sum_rows_avx2;
+        k->change_masks = settle_change_masks_avx2;
         k->yuv420_rgb = settle_yuv420_rgb_avx2;
     }
 #else

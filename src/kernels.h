@@ -93,6 +93,12 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k);
 
+/* Where one row changed, 16 pixels a word: for i = 0 .. w - 1, bit 3 * (i % 16)
+ * of masks[i / 16] is set when pixel i's largest per-channel difference
+ * between rows a and b (RGB24) exceeds tol (the rule of
+ * settle_count_changed); every other bit is 0. (w + 15) / 16 words. */
+void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
+
 /* Instruction sets the kernels may use. */
 enum {
     SETTLE_CPU_SSE2 = 1 << 0,
@@ -121,6 +127,7 @@ typedef struct SettleKernels {
                       int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
                       SettleDelta *out);
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
+    void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
     void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k);

@@ -92,9 +92,11 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h)
     int bar = h > w ? (int)(h * 0.075) / SETTLE_BLOCK : 0;
     if (settle_blocks_init(&m->blocks, w, h, bar) < 0)
         return SETTLE_ERR_NOMEM;
+    m->blocks.sum_rows = m->dsp->sum_rows;
     settle_cells_free(&m->cells);
     if (settle_cells_init(&m->cells, w, h) < 0)
         return SETTLE_ERR_NOMEM;
+    m->cells.change_masks = m->dsp->change_masks;
     m->blur_r = s->blur != SETTLE_BLUR_NONE ? s->blur_radius : 0;
     m->prefilter = m->nmask > 0 || m->blur_r > 0;
     if (m->prefilter) {

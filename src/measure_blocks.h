@@ -57,6 +57,10 @@ typedef struct SettleBlocks {
     float *ref;        /* nb * 3: the reference */
     float *res;        /* nb: scratch, the residual of each block */
     float *scratch;    /* max(bw, nb) floats */
+    uint16_t *colsum;  /* w * 3: a band's column sums */
+    /* settle_sum_rows or a faster kernel that gives the same sums (init sets
+     * the scalar one; the caller may put its CPU's in) */
+    void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
     int have_ref;
     uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
     uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */

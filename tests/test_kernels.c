@@ -73,6 +73,34 @@ static void make(uint8_t *cur, uint8_t *prev, ptrdiff_t stride, int w, int h, in
                 cur[y * stride + x] = prev[y * stride + x] = marker[x % 3];
 }
 
+/* change_masks row by row against the reference, the reference's bits
+ * against count_changed (n changed pixels), and the words past the row
+ * untouched. */
+static void check_masks(const SettleKernels *k, const uint8_t *cur, const uint8_t *prev,
+                        ptrdiff_t stride, int w, int h, int tol, int64_t n, const char *what)
+{
+    enum { WORDS = (MAXW + 15) / 16 + 1 };
+    int64_t bits = 0;
+    for (int y = 0; y < h; y++) {
+        uint64_t m_ref[WORDS], m_k[WORDS];
+        memset(m_ref, 0x5a, sizeof(m_ref));
+        memset(m_k, 0x5a, sizeof(m_k));
+        settle_change_masks(cur + y * stride, prev + y * stride, w, tol, m_ref);
+        k->change_masks(cur + y * stride, prev + y * stride, w, tol, m_k);
+        if (memcmp(m_ref, m_k, sizeof(m_ref)))
+            fail_msg("change_masks %s: row %d", what, y);
+        for (int i = 0; i < (w + 15) / 16; i++) {
+            uint64_t pixels = i < w / 16 ? 0x249249249249ull : (1ull << (3 * (w % 16))) - 1;
+            if (m_ref[i] & ~(pixels & 0x249249249249ull))
+                fail_msg("change_masks %s: bits beyond the pixels in word %d", what, i);
+            bits += __builtin_popcountll(m_ref[i]);
+        }
+    }
+    if (bits != n)
+        fail_msg("change_masks %s: %lld bits, count_changed %lld", what, (long long)bits,
+                 (long long)n);
+}
+
 static void check(const SettleKernels *k, const char *path)
 {
     SettleKernels scalar;
@@ -104,6 +132,7 @@ static void check(const SettleKernels *k, const char *path)
                      (long long)s_k, (long long)n_ref, (long long)s_ref);
         assert_int_equal(k->count_changed(cur, stride, prev, stride, w, h, tol, stol, NULL),
                          n_ref);
+        check_masks(k, cur, prev, stride, w, h, tol, n_ref, what);
         /* bottom-up pictures: the last row first, a negative stride */
         const uint8_t *cur_up = cur + (h - 1) * stride, *prev_up = prev + (h - 1) * stride;
         assert_int_equal(k->count_changed(cur_up, -stride, prev_up, -stride, w, h, tol, stol,
@@ -365,6 +394,7 @@ static void test_env_scalar(void **state)
     settle_kernels_init(&k, settle_cpu_flags());
     assert_ptr_equal(k.count_changed, settle_count_changed);
     assert_ptr_equal(k.delta_rgb, settle_delta_rgb);
+    assert_ptr_equal(k.change_masks, settle_change_masks);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

@@ -338,3 +338,22 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                               ustride, pv + body / 2, vstride, w - body, 1, k);
     }
 }
+
+void settle_change_masks_avx2(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks)
+{
+    if (tol < 0 || tol > 255) {
+        settle_change_masks(a, b, w, tol, masks);
+        return;
+    }
+    const __m256i t = _mm256_set1_epi8((char)tol);
+    const int body = w & ~31;
+    for (int x = 0; x < body; x += 32) {
+        const uint8_t *pa = a + 3 * x, *pb = b + 3 * x;
+        const Mask96 m = within96(absdiff(load(pa), load(pb)), absdiff(load(pa + 32), load(pb + 32)),
+                                  absdiff(load(pa + 64), load(pb + 64)), t);
+        masks[x / 16] = settle_any3(~m.lo & SETTLE_BYTES48);
+        masks[x / 16 + 1] = settle_any3(~m.hi & SETTLE_BYTES48);
+    }
+    if (body < w)
+        settle_change_masks_sse2(a + 3 * body, b + 3 * body, w - body, tol, masks + body / 16);
+}

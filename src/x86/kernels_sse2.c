@@ -237,3 +237,25 @@ void settle_sum_rows_sse2(const uint8_t *p, ptrdiff_t stride, int n, int rows, u
     if (done < n)
         settle_sum_rows(p + done, stride, n - done, rows, sums + done);
 }
+
+void settle_change_masks_sse2(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks)
+{
+    if (tol < 0 || tol > 255) {
+        settle_change_masks(a, b, w, tol, masks);
+        return;
+    }
+    const __m128i t = _mm_set1_epi8((char)tol);
+    const int body = w & ~15;
+    for (int x = 0; x < body; x += 16) {
+        const uint8_t *pa = a + 3 * x, *pb = b + 3 * x;
+        const __m128i d0 = absdiff(_mm_loadu_si128((const __m128i *)pa),
+                                   _mm_loadu_si128((const __m128i *)pb));
+        const __m128i d1 = absdiff(_mm_loadu_si128((const __m128i *)(pa + 16)),
+                                   _mm_loadu_si128((const __m128i *)(pb + 16)));
+        const __m128i d2 = absdiff(_mm_loadu_si128((const __m128i *)(pa + 32)),
+                                   _mm_loadu_si128((const __m128i *)(pb + 32)));
+        masks[x / 16] = settle_any3(over48(d0, d1, d2, t));
+    }
+    if (body < w)
+        settle_change_masks(a + 3 * body, b + 3 * body, w - body, tol, masks + body / 16);
+}

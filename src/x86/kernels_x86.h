@@ -22,7 +22,9 @@
                                uint16_t *sums);                                          \
     void settle_renew_rgb_##isa(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,         \
                                 ptrdiff_t pstride, int w, int h, int tol, int strong_tol,     \
-                                uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+                                uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);      \
+    void settle_change_masks_##isa(const uint8_t *a, const uint8_t *b, int w, int tol,         \
+                                   uint64_t *masks);
 
 SETTLE_X86_DECLARE(sse2)
 void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
