@@ -12,6 +12,18 @@
 
 /* Frames after a faint keyframe that may still be the encoder converging. */
 #define REFRESH_FOLLOWERS 2
+/* A block whose mean moved by this many times its threshold (40 levels at
+ * the 10-level floor) was filled by new content: rows of text, an image, a
+ * view sliding in move the blocks they cover by 7 to 20 times the threshold
+ * on camera films and re-encoded phone recordings; what is not content stays
+ * under 2 (an encoder re-coding, exposure left over from the fit, a touch
+ * indicator's thin ring, a status bar's pill) */
+#define BLOCK_STRONG 4.0
+/* ... and auto trusts the block test over diff's threshold only when the
+ * picture then stays still this long: blocks filled up to the last second
+ * are an animation (an advert, a carousel) or a capture stopped too early,
+ * which diff's threshold is there to ride over */
+#define BLOCK_QUIET_MIN 1.0
 
 static void tracker_init(SettleTracker *t, double settle)
 {
@@ -41,13 +53,19 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
-    d->portrait = d->bar_rows = 0;
+    d->portrait = d->bar_rows = d->blocks_on = 0;
     d->bar_frames = d->faint_frames = 0;
     d->last_hard = -1;
+    d->strong_block = -1;
+    d->strong_block_time = d->strong_block_peak = NAN;
+    d->strong_block_diff = 0;
+    d->strong_block_refresh = 0;
+    d->last_time = NAN;
 }
 
-void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows)
+void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows, int blocks_on)
 {
+    d->blocks_on = blocks_on;
     d->portrait = h > w;
     d->bar_rows = bar_rows;
 }
@@ -129,6 +147,19 @@ static SettleBox record_box(const SettleRecord *r)
     return b;
 }
 
+/* --start first-change: a change that starts the measurement is content for
+ * the block test too. Phones' recorders re-code the whole still picture now
+ * and then (many pixels by a few levels): diff and entropy count such a
+ * frame, and would start seconds before the tap. */
+static int starts(const SettleDecide *d, int which, const SettleRecord *r)
+{
+    if (r->quiet[which])
+        return 0;
+    if (!d->blocks_on || which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR)
+        return 1;
+    return r->block_change || r->block_bar;
+}
+
 static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
 {
     const SettleSettings *s = d->s;
@@ -136,7 +167,8 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
     int quiet = r->quiet[which];
     t->last_frame = r->index;
     if (t->start_frame < 0) {
-        int found = s->start == SETTLE_START_FIRST_CHANGE ? !quiet : d->common_start == r->index;
+        int found = s->start == SETTLE_START_FIRST_CHANGE ? starts(d, which, r)
+                                                          : d->common_start == r->index;
         if (found) {
             t->start_frame = r->index;
             t->start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
@@ -253,7 +285,15 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->faint_frames++;
     if (!r->quiet[SETTLE_T_DIFF] && r->strong > d->refresh_limit && !bar_only)
         d->last_hard = r->index;
+    if (r->block_change && r->block_peak >= BLOCK_STRONG) {
+        d->strong_block = r->index;
+        d->strong_block_time = r->time;
+        d->strong_block_peak = r->block_peak;
+        d->strong_block_diff = r->diff;
+        d->strong_block_refresh = r->refresh;
+    }
 
+    d->last_time = r->time;
     SettleHistory *hp = &d->ring[d->ring_pos];
     hp->index = r->index;
     hp->time = r->time;
@@ -341,6 +381,28 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  "diff counts is faint (many pixels by a few levels: an encoder re-coding)%s, "
                  "which the block test does not count",
                  (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
+        return blk;
+    }
+    /* diff's threshold is a count of pixels: on a phone filmed by a camera
+     * (the screen a part of the picture, smoothed by the encoder) or a small
+     * picture, a row of new content can change fewer; the block test, which
+     * judges areas against the capture's noise, saw it */
+    const SettleTracker *bt = &d->tr[blk];
+    double bquiet = bt->last_change >= 0 ? d->last_time - bt->last_change_time : 0;
+    if (d->portrait && d->strong_block > df && df < frames && bf < frames &&
+        bquiet >= BLOCK_QUIET_MIN) {
+        char what[96];
+        if (d->strong_block_refresh)
+            snprintf(what, sizeof(what), "which diff took for a codec refresh");
+        else
+            snprintf(what, sizeof(what), "where diff counted %lld pixels, under its threshold (%.0f)",
+                     (long long)d->strong_block_diff, d->diff_limit);
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture, but diff misses content: at %.3f s (frame %lld), after diff's "
+                 "stable frame %lld, a block's mean moved %.1f times its threshold (content "
+                 "filling it), %s; the block test counts it",
+                 d->strong_block_time, (long long)d->strong_block, (long long)df,
+                 d->strong_block_peak, what);
         return blk;
     }
     snprintf(d->reason, sizeof(d->reason),

@@ -58,15 +58,24 @@ typedef struct SettleDecide {
     int which;                 /* the tracker decided on */
     /* the block test: what auto needs to know of it */
     int portrait;              /* the measured rectangle is taller than wide (a phone) */
+    int blocks_on;             /* the block test runs: its verdicts are in the records */
     int bar_rows;              /* rows of blocks judged apart at the top */
     int64_t bar_frames;        /* frames in which only the top band changed */
     int64_t faint_frames;      /* diff changes that the block test judged not content */
     int64_t last_hard;         /* last strong diff change not only in the top band */
+    /* the last frame where the block test saw a block below the top band
+     * move by far more than its threshold (content filling a block), with
+     * that frame's time, peak and diff count */
+    int64_t strong_block;
+    double strong_block_time, strong_block_peak;
+    int64_t strong_block_diff;
+    int strong_block_refresh;  /* diff took that frame for a codec refresh */
+    double last_time;          /* the time of the last frame decided on */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
-    char reason[256];          /* why the method was chosen */
+    char reason[400];          /* why the method was chosen */
 } SettleDecide;
 
 /* Readies d for a new capture under settings s (kept by pointer: they must
@@ -77,8 +86,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s);
 void settle_decide_set_area(SettleDecide *d, int64_t npix);
 
 /* The measured rectangle's shape and the block test's top band (rows of
- * blocks), for the method choice. */
-void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows);
+ * blocks), for the method choice; blocks_on: whether the block test runs
+ * (its verdicts then also decide --start first-change). */
+void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows, int blocks_on);
 
 /* Decides on one record, frames in order (first: the capture's first):
  * fills r->delta, r->refresh and r->quiet, and moves the start and the

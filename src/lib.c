@@ -58,7 +58,8 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     if (ret < 0)
         return ret;
     settle_decide_set_area(&c->decide, c->measure.npix);
-    settle_decide_set_shape(&c->decide, w, h, c->measure.blocks.bar_rows);
+    settle_decide_set_shape(&c->decide, w, h, c->measure.blocks.bar_rows,
+                            c->measure.blocks.sum != NULL);
     settle_regions_init(&c->measure.regions, &c->s, x, y, w, h, c->decide.diff_limit);
     settle_animated_free(&c->anim);
     int ar = settle_animated_init(&c->anim, &c->measure.cells, x, y, c->s.ignore_animated);

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# A small sample of the accuracy grid (tests/grid.h, scripts/accuracy), with
+# the defaults: camera films of a list whose rows appear one by one, coded by
+# x264 so smoothly that the noise is gone (diff's floor is 0) and each row
+# changes fewer than the 4096 pixels of diff's threshold; auto must give them
+# to the block test (a block filled by content) and land within 0.15 s of the
+# truth. And a film where diff is right and the block test late (encoder
+# updates after the load): auto must keep diff.
+# Args: the settle program, make_grid.
+set -u
+. "$(dirname "$0")/lib.sh"
+settle=$1
+make_grid=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+settle=$(wrapped "$settle" "$tmp")
+
+# case SEED INDEX METHOD: the grid's capture INDEX of SEED is right, by METHOD
+case_ok() {
+  local seed=$1 index=$2 want=$3 line file truth tol got method
+  line=$("$make_grid" "$tmp" "$seed" "$index" $((index + 1)))
+  check $? "make_grid $seed $index"
+  IFS=$'\t' read -r file truth tol _ <<<"$line"
+  "$settle" analyze -q --json "$tmp/r.json" "$file" 2>"$tmp/err"
+  got=$(sed -n 's/.*"stable_time":\([-0-9.e]*\).*/\1/p' "$tmp/r.json")
+  # the result's method comes before the settings' ("auto")
+  method=$(grep -o '"method":"[a-z]*"' "$tmp/r.json" | head -1 | cut -d'"' -f4)
+  awk -v g="${got:-x}" -v t="$truth" -v e="$tol" 'BEGIN { exit !(g != "x" && g - t <= e + 1e-9 && t - g <= e + 1e-9) }'
+  check $? "seed $seed case $index: stable at ${got:-none} s, truth $truth s (within $tol s)"
+  [ "$method" = "$want" ]
+  check $? "seed $seed case $index: method $method, want $want"
+}
+
+case_ok 19 3 blocks
+case_ok 19 111 blocks
+case_ok 7 113 blocks
+case_ok 19 22 diff
+echo "1..$((pass + fail))"
+[ "$fail" -eq 0 ]
