@@ -391,7 +391,9 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             char *name = b->plot ? csv_name(b->plot, in) : NULL;
             if (b->plot && !name) {
                 code = EXIT_INTERNAL;
-            } else if (b->plot && plot_draw(&pi, tcsv, name, b->plot_script, msg, sizeof(msg)) < 0) {
+            } else if (b->plot && plot_draw_keep(&pi, tcsv, name, b->plot_script,
+                                                 b->report ? &j->plot_png : NULL, &j->plot_len,
+                                                 msg, sizeof(msg)) < 0) {
                 if (!strcmp(msg, PLOT_NO_GNUPLOT))
                     no_gnuplot(b, "--plot", err);
                 else
@@ -399,7 +401,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
                 code = worse(code, EXIT_OUTPUT);
             }
             free(name);
-            if (b->report && code != EXIT_INTERNAL &&
+            /* the report's plot is --plot's PNG when there is one */
+            if (b->report && code != EXIT_INTERNAL && !j->plot_png &&
                 plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, msg,
                               sizeof(msg)) < 0) {
                 if (!strcmp(msg, PLOT_NO_GNUPLOT))
@@ -658,6 +661,8 @@ static void *worker_main(void *opaque)
         w->ret = EXIT_INTERNAL;
         return NULL;
     }
+    /* --frames and --report: their pictures kept during the one reading */
+    settle_keep_pictures(ctx, b->frames || b->report);
     for (int i = 0; i < b->nlabels; i++) {
         const char *eq = strchr(b->labels[i], '=');
         char *key = strndup(b->labels[i], (size_t)(eq - b->labels[i]));
