@@ -150,7 +150,7 @@ static int open_store(SettleHistory *h, const char *path, int flags, int busy_ms
     if (sqlite3_open_v2(path, &h->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         return h->db ? fail(h, SETTLE_ERR_IO, "cannot open")
                      : (snprintf(h->err, sizeof(h->err), "out of memory"), SETTLE_ERR_NOMEM);
-    busy_ms = busy_ms > 0 ? busy_ms : 10000;
+    busy_ms = busy_ms > 0 ? busy_ms : 60000;
     sqlite3_busy_timeout(h->db, busy_ms);
     sqlite3_extended_result_codes(h->db, 0);
     int ret = ro ? 0 : use_wal(h, busy_ms);

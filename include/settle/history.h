@@ -41,7 +41,7 @@ extern "C" {
 typedef struct SettleHistory SettleHistory;
 
 /* Opens (and unless read-only, creates or migrates) the store at path, waiting
- * up to busy_ms milliseconds (0 = 10000) whenever another process holds the
+ * up to busy_ms milliseconds (0 = 60000) whenever another process holds the
  * lock. Returns 0 and sets *h; else *h is NULL and the return is
  * SETTLE_ERR_IO (cannot open, create or lock the file; busy too long),
  * SETTLE_ERR_FORMAT (not a SQLite file, or a schema newer than
