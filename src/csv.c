@@ -66,15 +66,17 @@ static int write_row(void *opaque, const SettleFrame *f)
 {
     const Rows *rows = opaque;
     FILE *out = rows->out;
-    char t[40], e[40], d[40], pr[40], bp[40];
+    char t[40], e[40], d[40], pr[40], bp[40], bc[24] = "";
     settle_format_fixed(t, sizeof(t), f->time, 6);
     settle_format_fixed(e, sizeof(e), f->entropy, 6);
     settle_format_fixed(d, sizeof(d), f->entropy_delta, 6);
     settle_format_fixed(pr, sizeof(pr), f->progress, 0);
     settle_format_fixed(bp, sizeof(bp), f->block_peak, 3);
-    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s,%s,%d", f->index, t,
-                f->diff_pixels, e, d, f->quiet, f->keyframe, f->codec_refresh, pr, bp,
-                f->blocks_changed) < 0)
+    /* empty where the block test did not run, as block_peak */
+    if (f->blocks_changed >= 0)
+        snprintf(bc, sizeof(bc), "%d", f->blocks_changed);
+    if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s,%s,%s", f->index, t,
+                f->diff_pixels, e, d, f->quiet, f->keyframe, f->codec_refresh, pr, bp, bc) < 0)
         return SETTLE_ERR_IO;
     if (rows->marks && marks_cell(rows->marks, f->index, out) < 0)
         return SETTLE_ERR_IO;

@@ -30,7 +30,7 @@ static int add_frame(cJSON *o, const char *k, int64_t v)
 /* What the block test measured, and the status bar it left out. */
 static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
 {
-    if (!measured)
+    if (!measured || !r->block_test)
         return !cJSON_AddNullToObject(o, "blocks") || !cJSON_AddNullToObject(o, "status_bar");
     cJSON *b = cJSON_AddObjectToObject(o, "blocks");
     cJSON *noise = b ? cJSON_AddArrayToObject(b, "noise") : NULL;

@@ -470,7 +470,8 @@ static void block_result(SettleContext *c, SettleResult *r)
 {
     const SettleBlocks *b = &c->measure.blocks;
     const SettleDecide *d = &c->decide;
-    int on = b->sum != NULL;
+    int on = b->sum != NULL && c->measure.use_blocks;
+    r->block_test = on;
     r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR;
     r->status_bar_y = 0;
     r->status_bar_h = on && b->bar_rows > 0 && !settle_decide_camera(d, r->noise_floor)
@@ -484,7 +485,7 @@ static void block_result(SettleContext *c, SettleResult *r)
     r->gain_min = on ? b->gain_min : NAN;
     r->gain_max = on ? b->gain_max : NAN;
     r->row_offset_max = on ? b->row_max : NAN;
-    r->faint_frames = d->faint_frames;
+    r->faint_frames = on ? d->faint_frames : -1;
 }
 
 /* --ignore animated: the diff decision again from the records, each change

@@ -26,6 +26,8 @@ int settle_measure_begin(SettleMeasure *m, const SettleSettings *s, const Settle
     m->fw = fw;
     m->fh = fh;
     m->use_marker = s->start == SETTLE_START_MARKER || s->start == SETTLE_START_MARKER_END;
+    m->use_blocks = s->method == SETTLE_METHOD_AUTO || s->method == SETTLE_METHOD_BLOCKS ||
+                    s->start == SETTLE_START_FIRST_CHANGE;
     m->prev = malloc((size_t)fw * fh * 3);
     m->band_hist = malloc((size_t)nbands * SETTLE_HIST_BINS * sizeof(*m->band_hist));
     m->dirty = malloc((size_t)nbands);
@@ -177,7 +179,8 @@ static void measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride
                                                    m->s->marker_tolerance);
         for (int y = 0; y < rows; y++)
             memcpy(m->prev + (size_t)(y0 + y) * m->w * 3, band + y * bs, (size_t)m->w * 3);
-        settle_blocks_rows(&m->blocks, band, bs, y0, rows);
+        if (m->use_blocks)
+            settle_blocks_rows(&m->blocks, band, bs, y0, rows);
     }
     /* the masked pixels are black in every picture: out of the histogram */
     m->hist[0] -= (uint32_t)m->mask_pix;
@@ -226,7 +229,8 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
                            m->use_marker ? s->marker_rgb : NULL, s->marker_tolerance,
                            m->band_hist + (size_t)i * SETTLE_HIST_BINS, m->hist, m->fresh + i,
                            &dl);
-        settle_blocks_rows(&m->blocks, band, bs, y0, bh);
+        if (m->use_blocks)
+            settle_blocks_rows(&m->blocks, band, bs, y0, bh);
         r->diff += dl.changed;
         r->strong += dl.strong;
         m->marker_count += dl.marker;
@@ -254,13 +258,16 @@ int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         if (ret < 0)
             return ret;
     }
-    if (m->blocks.sum) {
+    if (m->use_blocks && m->blocks.sum) {
         SettleBlocksFrame bf;
         settle_blocks_frame(&m->blocks, &bf);
         r->block_peak = bf.peak;
         r->blocks_changed = bf.changed;
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
+    } else {
+        r->block_peak = NAN;
+        r->blocks_changed = -1;
     }
     r->entropy = settle_histogram_entropy(m->hist, SETTLE_HIST_BINS);
     if (m->use_marker)

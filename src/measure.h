@@ -33,6 +33,10 @@ typedef struct SettleMeasure {
     int cx, cy, w, h;          /* the measured rectangle (--crop) */
     int64_t npix;
     int use_marker;            /* --start marker or marker-end: count its colour */
+    /* the block test runs: methods auto and blocks, and --start first-change
+     * (it costs about a tenth of the analysis; --method diff and entropy
+     * never read it, and their results show null for it) */
+    int use_blocks;
     uint8_t *prev;             /* previous picture, packed RGB24 */
     uint32_t hist[SETTLE_HIST_BINS]; /* of the previous picture, kept up to date */
     int64_t marker_count;      /* its pixels of the marker colour */
@@ -50,7 +54,7 @@ typedef struct SettleMeasure {
     uint8_t *pre_out;          /* the band blurred */
     int *pre_col;              /* the box blur's column sums */
 
-    SettleBlocks blocks;       /* the block test, kept up to date band by band */
+    SettleBlocks blocks;       /* the block test, kept up to date band by band (use_blocks) */
     SettleCells cells;         /* where the current picture changed (src/cells.c) */
     SettleRegions regions;     /* --region: each area's change (src/regions.c) */
 } SettleMeasure;

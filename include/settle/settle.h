@@ -300,8 +300,9 @@ typedef struct SettleFrame {
     double progress;      /* visual progress, 0..100 (whole percent), NaN when visual
                            * metrics are off or the frame is before the start */
     double block_peak;    /* the block test: the largest block residual over its threshold
-                           * (above 1: that block changed; 0 for frame 0) */
-    int blocks_changed;   /* the block test: blocks over their threshold */
+                           * (above 1: that block changed; 0 for frame 0); NaN when the
+                           * block test did not run (SettleResult.block_test) */
+    int blocks_changed;   /* the block test: blocks over their threshold; -1 when it did not run */
 } SettleFrame;
 
 /* A change between two frames: the rectangle that holds the pixels that
@@ -391,15 +392,21 @@ typedef struct SettleResult {
     int status_bar;
     int status_bar_y, status_bar_h;
     int64_t status_bar_frames;  /* frames in which only those rows changed */
-    /* The block test's noise model (method blocks, measured whatever the
-     * method): per brightness level (8 levels of 32, by the reference's
+    /* Whether the block test ran: with SETTLE_METHOD_AUTO and
+     * SETTLE_METHOD_BLOCKS, and with SETTLE_START_FIRST_CHANGE; methods diff
+     * and entropy alone do not read it and leave it out (about a tenth of the
+     * analysis). When 0, the fields below are NaN, 0 or -1, and the status bar
+     * is not looked for. */
+    int block_test;
+    /* The block test's noise model (method blocks): per brightness level (8 levels of 32, by the reference's
      * luma) the estimated median residual of a block mean, in levels, and
      * the threshold it gave; NaN for levels the capture did not show. */
     double block_noise[8], block_threshold[8];
     double gain_min, gain_max;  /* luma gain against the reference: exposure drift taken out */
     double row_offset_max;      /* largest row offset taken out (rolling-shutter flicker), levels */
     int64_t faint_frames;       /* frames diff counts as a change that the block test judged
-                                 * not content (encoder re-codes, noise, drift) */
+                                 * not content (encoder re-codes, noise, drift); -1 when
+                                 * the block test did not run */
     /* The change that made the stable frame: the last change that counted
      * (frame -1 when there is no stable frame, or when the stable frame is
      * the start because nothing changed after it). */
