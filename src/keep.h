@@ -57,12 +57,17 @@ typedef struct SettleKeepList {
     int64_t step;    /* 1, 2, 4 ... */
 } SettleKeepList;
 
+/* Copies no role holds, kept for the next ones, at most. */
+#define SETTLE_KEEP_SPARES 2
+
 typedef struct SettleKeep {
     int on;          /* settle_keep_pictures */
     int failed;      /* out of memory once: the pictures read the capture again */
     int w, h;
     SettleKept *role[SETTLE_KEEP_ROLES];
     SettleKeepList list[SETTLE_T_COUNT];
+    SettleKept *spare[SETTLE_KEEP_SPARES];
+    int nspare;
 } SettleKeep;
 
 /* What one frame is to the pictures. */
