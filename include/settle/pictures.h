@@ -53,10 +53,11 @@ typedef struct SettlePictures {
  * ... settle_finish): on = 1 keeps, during that one reading, what
  * settle_grab_pictures needs, so that it needs no second reading; on = 0
  * (the default) keeps nothing. Stays set for the context's later analyses.
- * Kept: a full-size copy of each method's start frame and of the frame its
- * latest change settled on, of the first visual change and of the last two
- * pictures the visual metrics stored (a copy shared by its roles: at most 11
- * pictures, 3 to 5 in practice), and each method's filmstrip candidates, at
+ * Kept: a full-size copy of each method's start frame, of its first and
+ * latest change and of the frame that change settled on, of the first visual
+ * change and of the last two pictures the visual metrics stored (a copy
+ * shared by its roles: at most 19 pictures plus 2 spare buffers, far fewer
+ * in practice), and each method's filmstrip candidates, at
  * most SETTLE_FILMSTRIP_MAX * 4 thumbnails a method (120 KB each at most;
  * past that every other one is dropped, so the candidates are every 2nd, 4th
  * ... distinct frame instead of 240 evenly chosen ones), shared between the
@@ -65,7 +66,7 @@ typedef struct SettlePictures {
  * frames by its method. A key frame that is none of these (the entropy
  * method's stable frame walked back past the latest change, a --settle or
  * --ignore animated decision, the last visual change more than two stored
- * pictures back) makes settle_grab_pictures read the capture again.
+ * pictures back, a capture with no start) makes settle_grab_pictures read the capture again.
  * Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_STATE (an analysis is running). */
 SETTLE_API int settle_keep_pictures(SettleContext *c, int on);
 
