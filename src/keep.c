@@ -207,3 +207,20 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     thumb_release(t);
     return 0;
 }
+
+int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *rgb,
+                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque)
+{
+    if (!k->on || k->failed || index < 0)
+        return 0;
+    SettleKeepFrame f = { .index = index, .time = time };
+    for (int r = 0; r < SETTLE_KEEP_ROLES; r++)
+        f.role[r] = -2;
+    /* a frame already held (the latest change, often) is not copied again */
+    f.role[SETTLE_KEEP_END] = index;
+    if (settle_keep_find(k, index)) {
+        move_roles(k, &f, (SettleKept *)settle_keep_find(k, index));
+        return 0;
+    }
+    return settle_keep_frame(k, &f, rgb, stride, fill, fill_opaque);
+}
