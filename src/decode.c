@@ -449,6 +449,9 @@ static int decode_packet(Decoder *d, const AVPacket *pkt)
 static void close_decoder(Decoder *d)
 {
     stop_analysis(d);
+    /* every picture went by: the last one, for the pictures (settle_keep_pictures) */
+    if (d->begun && d->rgb)
+        settle_keep_end(d->c, d->rgb, d->stride, d->lazy ? fill_rows : NULL, d);
     if (d->sync_init) {
         pthread_cond_destroy(&d->cond);
         pthread_mutex_destroy(&d->lock);

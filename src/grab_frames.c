@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* settle_grab_frames: a second reading of the capture that keeps a picture of
- * chosen frames (the frame on screen at each mark, for the report). */
+/* settle_grab_frames: a picture of chosen frames (the frame on screen at each
+ * mark, for the report), from the copies the analysis kept when it holds
+ * them all (settle_keep_pictures), else from a second reading. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,31 @@ void settle_frames_free(SettleImage **imgs, int n)
     *imgs = NULL;
 }
 
+/* Every wanted frame from the analysis' kept copies: 1 when one is not held. */
+static int from_kept(SettleContext *c, FrameGrab *g)
+{
+    const SettleKeep *k = &c->keep;
+    if (!k->on || k->failed)
+        return 1;
+    for (int i = 0; i < g->n; i++)
+        if (g->want[i] >= 0 && !settle_keep_find(k, g->want[i]))
+            return 1;
+    for (int i = 0; i < g->n; i++) {
+        const SettleKept *p = g->want[i] >= 0 ? settle_keep_find(k, g->want[i]) : NULL;
+        if (!p)
+            continue;
+        SettleImage *img = &g->img[i];
+        double t = img->time;
+        int ret = settle_thumbnail(p->rgb, (ptrdiff_t)k->w * 3, k->w, k->h, g->box, img);
+        if (ret < 0)
+            return ret;
+        img->role = "frame";
+        img->frame = p->frame;
+        img->time = t;
+    }
+    return 0;
+}
+
 int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
                        SettleImage **out)
 {
@@ -81,8 +107,6 @@ int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
     *out = NULL;
     if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
         return SETTLE_ERR_STATE;
-    if (!c->in_known)
-        return SETTLE_ERR_INVAL;
     FrameGrab g = { .parent = c, .want = frames, .n = n, .box = box, .last = -1 };
     g.img = calloc((size_t)n + 1, sizeof(*g.img));
     if (!g.img)
@@ -96,7 +120,12 @@ int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
     int ret = g.last >= 0 ? settle_foreach_frame(c, times_cb, &g) : 0;
     if (ret > 0)
         ret = 0;
-    if (!ret && g.last >= 0) {
+    int again = ret || g.last < 0 ? 0 : from_kept(c, &g);
+    if (again < 0)
+        ret = again;
+    if (again == 1 && !c->in_known)
+        ret = SETTLE_ERR_INVAL;
+    if (!ret && again == 1) {
         SettleContext *gc = NULL;
         SettleSettings s = c->s;
         s.log_cb = NULL;

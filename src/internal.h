@@ -67,6 +67,7 @@ struct SettleContext {
 
     /* settle_keep_pictures: what the pictures need, kept during the reading */
     int keep_on;
+    int keep_fresh;       /* the last picture sent was measured: settle_keep_end may keep it */
     SettleKeep keep;
 
     /* settle_grab_pictures' second reading: each picture goes to this hook
@@ -98,6 +99,11 @@ int settle_parse_color(const char *v, uint8_t rgb[3]);
  * measure.h), when given, readies rows before they are read. */
 int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
                               int band_h, SettleFillRows fill, void *fill_opaque);
+
+/* After the last picture (settle_keep_pictures): keeps the capture's last
+ * frame, the picture last sent, whose rows fill readies (when given). */
+void settle_keep_end(SettleContext *c, const uint8_t *rgb, ptrdiff_t stride, SettleFillRows fill,
+                     void *fill_opaque);
 
 /* Decodes `path` and feeds every frame to the context (settle_begin ... send). */
 int settle_decode_file(SettleContext *c, const char *path);

@@ -5,9 +5,15 @@
 
 #include "keep.h"
 
-static void kept_release(SettleKept *p)
+/* A copy no role holds goes back to the spares: a fresh allocation of a
+ * whole picture costs its page faults every time. */
+static void kept_release(SettleKeep *k, SettleKept *p)
 {
-    if (p && --p->refs <= 0) {
+    if (!p || --p->refs > 0)
+        return;
+    if (k->nspare < SETTLE_KEEP_SPARES) {
+        k->spare[k->nspare++] = p;
+    } else {
         free(p->rgb);
         free(p);
     }
@@ -24,9 +30,14 @@ static void thumb_release(SettleKeptThumb *t)
 void settle_keep_free(SettleKeep *k)
 {
     for (int r = 0; r < SETTLE_KEEP_ROLES; r++) {
-        kept_release(k->role[r]);
+        kept_release(k, k->role[r]);
         k->role[r] = NULL;
     }
+    for (int i = 0; i < k->nspare; i++) {
+        free(k->spare[i]->rgb);
+        free(k->spare[i]);
+    }
+    k->nspare = 0;
     for (int t = 0; t < SETTLE_T_COUNT; t++) {
         SettleKeepList *l = &k->list[t];
         for (int i = 0; i < l->n; i++)
@@ -64,15 +75,16 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
     return NULL;
 }
 
-static SettleKept *copy_picture(const SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
+static SettleKept *copy_picture(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
                                 ptrdiff_t stride)
 {
-    SettleKept *p = calloc(1, sizeof(*p));
+    SettleKept *p = k->nspare ? k->spare[--k->nspare] : calloc(1, sizeof(*p));
     size_t row = (size_t)k->w * 3;
-    if (!p || !(p->rgb = malloc(row * (size_t)k->h))) {
+    if (!p || (!p->rgb && !(p->rgb = malloc(row * (size_t)k->h)))) {
         free(p);
         return NULL;
     }
+    p->refs = 0;
     for (int y = 0; y < k->h; y++)
         memcpy(p->rgb + row * (size_t)y, rgb + stride * y, row);
     p->frame = f->index;
@@ -97,16 +109,16 @@ static void move_roles(SettleKeep *k, const SettleKeepFrame *f, SettleKept *cur)
         to[r] = fr == f->index ? cur : fr >= 0 ? (SettleKept *)settle_keep_find(k, fr) : NULL;
         if (to[r])
             to[r]->refs++;
-        kept_release(was);
+        kept_release(k, was);
         if (r == SETTLE_KEEP_VLAST) { /* the last stored picture becomes the one before */
-            kept_release(to[SETTLE_KEEP_VPREV]);
+            kept_release(k, to[SETTLE_KEEP_VPREV]);
             to[SETTLE_KEEP_VPREV] = k->role[SETTLE_KEEP_VLAST];
             if (to[SETTLE_KEEP_VPREV])
                 to[SETTLE_KEEP_VPREV]->refs++;
         }
     }
     for (int r = 0; r < SETTLE_KEEP_ROLES; r++) {
-        kept_release(k->role[r]);
+        kept_release(k, k->role[r]);
         k->role[r] = to[r];
     }
 }
@@ -176,7 +188,7 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     if (cur)
         cur->refs = 1; /* held while the roles move */
     move_roles(k, f, cur);
-    kept_release(cur);
+    kept_release(k, cur);
     if (!thumb)
         return 0;
     SettleKeptThumb *t = calloc(1, sizeof(*t));
@@ -194,4 +206,21 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
         }
     thumb_release(t);
     return 0;
+}
+
+int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *rgb,
+                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque)
+{
+    if (!k->on || k->failed || index < 0)
+        return 0;
+    SettleKeepFrame f = { .index = index, .time = time };
+    for (int r = 0; r < SETTLE_KEEP_ROLES; r++)
+        f.role[r] = -2;
+    /* a frame already held (the latest change, often) is not copied again */
+    f.role[SETTLE_KEEP_END] = index;
+    if (settle_keep_find(k, index)) {
+        move_roles(k, &f, (SettleKept *)settle_keep_find(k, index));
+        return 0;
+    }
+    return settle_keep_frame(k, &f, rgb, stride, fill, fill_opaque);
 }

@@ -22,7 +22,7 @@
  * method's stable frame if nothing changes after; the entropy method walks
  * back to an earlier frame); the visual metrics' first change and the last
  * two pictures they stored (the last visual change is the earliest of the
- * stored pictures that match the last one). */
+ * stored pictures that match the last one); and the capture's last frame. */
 enum {
     SETTLE_KEEP_START = 0,
     SETTLE_KEEP_FIRST = SETTLE_T_COUNT,
@@ -31,6 +31,7 @@ enum {
     SETTLE_KEEP_VFIRST = 4 * SETTLE_T_COUNT,
     SETTLE_KEEP_VLAST,
     SETTLE_KEEP_VPREV,
+    SETTLE_KEEP_END,    /* the capture's last frame (settle_keep_last) */
     SETTLE_KEEP_ROLES
 };
 
@@ -57,12 +58,17 @@ typedef struct SettleKeepList {
     int64_t step;    /* 1, 2, 4 ... */
 } SettleKeepList;
 
+/* Copies no role holds, kept for the next ones, at most. */
+#define SETTLE_KEEP_SPARES 2
+
 typedef struct SettleKeep {
     int on;          /* settle_keep_pictures */
     int failed;      /* out of memory once: the pictures read the capture again */
     int w, h;
     SettleKept *role[SETTLE_KEEP_ROLES];
     SettleKeepList list[SETTLE_T_COUNT];
+    SettleKept *spare[SETTLE_KEEP_SPARES];
+    int nspare;
 } SettleKeep;
 
 /* What one frame is to the pictures. */
@@ -84,6 +90,11 @@ void settle_keep_begin(SettleKeep *k, int on, int w, int h);
  * error; out of memory only sets k->failed. */
 int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
                       ptrdiff_t stride, SettleFillRows fill, void *fill_opaque);
+
+/* The capture's last frame (index, time), once every frame went by: held
+ * in the END role. Same arguments and returns as settle_keep_frame. */
+int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *rgb,
+                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque);
 
 /* The copy of `frame` held in any role, or NULL. */
 const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame);

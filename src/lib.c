@@ -347,6 +347,14 @@ static int keep_frame(SettleContext *c, const SettlePicture *p, const SettleReco
     return settle_keep_frame(&c->keep, &f, p->rgb, p->stride, fill, fill_opaque);
 }
 
+void settle_keep_end(SettleContext *c, const uint8_t *rgb, ptrdiff_t stride, SettleFillRows fill,
+                     void *fill_opaque)
+{
+    if (c->keep.on && c->keep_fresh && c->n > 0 && rgb &&
+        settle_keep_last(&c->keep, c->n - 1, c->last_time, rgb, stride, fill, fill_opaque) < 0)
+        c->keep.failed = 1; /* the pictures read the capture again */
+}
+
 int settle_keep_pictures(SettleContext *c, int on)
 {
     if (!c)
@@ -371,6 +379,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         return SETTLE_ERR_STATE;
     if (c->interrupted)
         return SETTLE_ERR_INTERRUPTED;
+    c->keep_fresh = 0;
     if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
         (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;
@@ -407,6 +416,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     c->last_time = r.time;
     c->last_duration = p->duration > 0 && isfinite(p->duration) ? p->duration : 0;
     c->n++;
+    c->keep_fresh = 1;
     return 0;
 }
 

@@ -369,6 +369,25 @@ static void test_not_a_file(void **state)
     assert_int_equal(p->reread, 0);
     assert_int_equal(p->frame[1].frame, 5);
     settle_pictures_free(&p);
+    /* the kept frames for settle_grab_frames too, the last one included: the
+     * same pictures as a second reading of the file */
+    static const int64_t want[] = { 19, 5, -1, 19 };
+    SettleImage *kept = NULL, *again = NULL;
+    assert_int_equal(settle_grab_frames(c, want, 4, 64, &kept), 0);
+    SettleContext *fc = NULL;
+    assert_int_equal(settle_open(&fc, NULL), 0);
+    assert_int_equal(settle_analyze_file(fc, path, &r), 0);
+    assert_int_equal(settle_grab_frames(fc, want, 4, 64, &again), 0);
+    for (int i = 0; i < 4; i++) {
+        assert_same_image(&kept[i], &again[i]);
+        if (kept[i].rgb)
+            assert_near(kept[i].time, again[i].time, 1e-9);
+    }
+    assert_null(kept[2].rgb);
+    assert_non_null(kept[0].rgb);
+    settle_frames_free(&kept, 4);
+    settle_frames_free(&again, 4);
+    settle_close(&fc);
     settle_close(&c);
     unlink(path);
 }

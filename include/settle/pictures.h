@@ -53,10 +53,12 @@ typedef struct SettlePictures {
  * ... settle_finish): on = 1 keeps, during that one reading, what
  * settle_grab_pictures needs, so that it needs no second reading; on = 0
  * (the default) keeps nothing. Stays set for the context's later analyses.
- * Kept: a full-size copy of each method's start frame and of the frame its
- * latest change settled on, of the first visual change and of the last two
- * pictures the visual metrics stored (a copy shared by its roles: at most 11
- * pictures, 3 to 5 in practice), and each method's filmstrip candidates, at
+ * Kept: a full-size copy of each method's start frame, of its first and
+ * latest change and of the frame that change settled on, of the first visual
+ * change, of the last two pictures the visual metrics stored and of the
+ * capture's last frame (for a capture that never settles; a copy
+ * shared by its roles: at most 20 pictures plus 2 spare buffers, far fewer
+ * in practice), and each method's filmstrip candidates, at
  * most SETTLE_FILMSTRIP_MAX * 4 thumbnails a method (120 KB each at most;
  * past that every other one is dropped, so the candidates are every 2nd, 4th
  * ... distinct frame instead of 240 evenly chosen ones), shared between the
@@ -65,7 +67,7 @@ typedef struct SettlePictures {
  * frames by its method. A key frame that is none of these (the entropy
  * method's stable frame walked back past the latest change, a --settle or
  * --ignore animated decision, the last visual change more than two stored
- * pictures back) makes settle_grab_pictures read the capture again.
+ * pictures back, a capture with no start) makes settle_grab_pictures read the capture again.
  * Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_STATE (an analysis is running). */
 SETTLE_API int settle_keep_pictures(SettleContext *c, int on);
 
@@ -83,14 +85,17 @@ SETTLE_API int settle_keep_pictures(SettleContext *c, int on);
  * the file again (it went away). */
 SETTLE_API int settle_grab_pictures(SettleContext *c, SettlePictures **out);
 
-/* Reads the capture of the last finished analysis of `c` a second time and
- * keeps a picture of each of the `n` frames numbered in `frames` (from 0, in
- * any order; -1 for none), scaled down to fit `box` pixels a side (1..8192,
+/* A picture of each of the `n` frames numbered in `frames` (from 0, in any
+ * order; -1 for none) of the last finished analysis of `c`: from the copies
+ * the analysis kept when it holds them all (settle_keep_pictures: the key
+ * frames' candidates and the last frame), else from a second reading of the
+ * capture, scaled down to fit `box` pixels a side (1..8192,
  * never scaled up). On success *out holds n images in the order asked, each
  * with its frame, its time and role "frame"; rgb NULL for -1 or a frame the
  * capture no longer has. Free with settle_frames_free(out, n). Returns 0,
  * SETTLE_ERR_STATE (no finished analysis, or no frame measured),
- * SETTLE_ERR_INVAL (bad arguments, or the analysis did not read a file),
+ * SETTLE_ERR_INVAL (bad arguments, or a second reading is needed and the
+ * analysis did not read a file),
  * SETTLE_ERR_NOMEM, SETTLE_ERR_INTERRUPTED, or the error of reading the file
  * again. */
 SETTLE_API int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,

@@ -311,11 +311,12 @@ static void *encode_pictures(void *opaque)
     return NULL;
 }
 
-static void encoded_init(Encoded *e, const SettlePictures *pics)
+/* frames: the key frames too (--frames), else only the filmstrip (--report). */
+static void encoded_init(Encoded *e, const SettlePictures *pics, int frames)
 {
     memset(e, 0, sizeof(*e));
     e->pics = pics;
-    for (int k = 0; k <= pics->nframes; k++) {
+    for (int k = frames ? 0 : pics->nframes; k <= pics->nframes; k++) {
         const SettleImage *img = k < pics->nframes ? &pics->frame[k] : &pics->filmstrip;
         if (!img->rgb)
             continue;
@@ -398,7 +399,7 @@ static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, Se
         fprintf(err, "settle: %s: no pictures: %s\n", in, settle_strerror(gr));
         return gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
     }
-    encoded_init(e, *pics);
+    encoded_init(e, *pics, b->frames != NULL);
     *started = pthread_create(th, NULL, encode_pictures, e) == 0;
     if (!*started)
         encode_pictures(e);
