@@ -122,6 +122,9 @@ typedef struct Job {
     size_t plot_len, strip_len;
     SettleReportFrame *mark_pics; /* --report with --marks: the frames at the marks */
     int nmark_pics;
+    uint8_t *answer_png; /* --report: the answer outlined (settle_outline_answer) */
+    size_t answer_len;
+    char *answer_caption;
 } Job;
 
 typedef struct Batch {
@@ -317,6 +320,44 @@ static void no_gnuplot(Batch *b, const char *what, FILE *err)
                 strcmp(what, "--plot") ? "warning: " : "", what);
 }
 
+/* The answer outlined on the stable frame (the last frame when there is none
+ * but animated areas or regions to show): NAME-answer.png at full size in
+ * --frames, a picture of at most 640 pixels a side for --report. */
+static int answer_pictures(Batch *b, SettleContext *ctx, Job *j, const SettleResult *r,
+                           const char *stem, FILE *err)
+{
+    int64_t want = r->stable_frame >= 0 ? r->stable_frame
+                   : r->nanimated || r->nregions ? r->frames - 1 : -1;
+    int code = EXIT_OK;
+    for (int pass = 0; want >= 0 && pass < 2 && code != EXIT_INTERNAL; pass++) {
+        if (!(pass ? b->report : b->frames))
+            continue;
+        SettleImage *img = NULL;
+        int gr = settle_grab_frames(ctx, &want, 1, pass ? 640 : 8192, &img);
+        if (gr == SETTLE_ERR_NOMEM)
+            return EXIT_INTERNAL;
+        if (gr < 0 || !img[0].rgb || settle_outline_answer(&img[0], r) < 0) {
+            fprintf(err, "settle: %s: %s: no picture of the answer: %s\n", pass ? "warning: --report" : "--frames",
+                    j->input, settle_strerror(gr < 0 ? gr : SETTLE_ERR_STATE));
+            code = pass ? code : EXIT_OUTPUT;
+        } else if (!pass) {
+            char *path = join(b->frames, stem, "-answer.png");
+            code = path ? write_png_file(path, &img[0], err) : EXIT_INTERNAL;
+            free(path);
+        } else {
+            char cap[160], t[32];
+            fmt_time(t, sizeof(t), img[0].time);
+            snprintf(cap, sizeof(cap), "%s: frame %lld at %s", r->stable_frame >= 0 ? "stable"
+                     : "last frame (no stable frame)", (long long)img[0].frame, t);
+            if (out_png_bytes(&img[0], &j->answer_png, &j->answer_len) < 0 ||
+                !(j->answer_caption = strdup(cap)))
+                code = EXIT_INTERNAL;
+        }
+        settle_frames_free(&img, 1);
+    }
+    return code;
+}
+
 /* --frames, --plot and --report's pictures of one analysed capture. */
 static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, FILE *err)
 {
@@ -362,6 +403,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
                          : 0;
             if (mr == SETTLE_ERR_NOMEM)
                 code = EXIT_INTERNAL;
+            if (code != EXIT_INTERNAL)
+                code = worse(code, answer_pictures(b, ctx, j, r, stem, err));
             else if (mr < 0)
                 fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
                         in, settle_strerror(mr));
@@ -380,7 +423,12 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
             .start = r->start_frame >= 0 ? r->start_time : NAN,
             .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
+            .decide = r->deciding_change.frame >= 0 ? r->deciding_change.time : NAN,
         };
+        for (int k = 0; k < r->nregions && k < PLOT_MAX_REGIONS; k++) {
+            pi.region_name[pi.nregions] = r->regions[k].name;
+            pi.region_time[pi.nregions++] = r->regions[k].stable_time;
+        }
         if (b->marks.m)
             cli_marks_plot(&b->marks, &pi);
         if (!ok) {
@@ -720,7 +768,8 @@ static int write_report(Batch *b)
             .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
             .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
             .filmstrip_len = j->strip_len, .frame_pictures = j->mark_pics,
-            .nframe_pictures = j->nmark_pics,
+            .nframe_pictures = j->nmark_pics, .answer_png = j->answer_png,
+            .answer_len = j->answer_len, .answer_caption = j->answer_caption,
         };
     }
     int ret = EXIT_OK;
@@ -1262,6 +1311,8 @@ int cmd_analyze(int argc, char **argv)
         free(b.jobs[i].plot_note);
         free(b.jobs[i].plot_png);
         free(b.jobs[i].strip_png);
+        free(b.jobs[i].answer_png);
+        free(b.jobs[i].answer_caption);
         cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);
