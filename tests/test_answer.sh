@@ -90,5 +90,66 @@ check $? "--ignore animated: block 3 decides, the carousel outlined as animated"
   grep -q '<figcaption>last frame (no stable frame): frame 140 at 4.667 s' r3.html
 check $? "not stable: the last frame with the animated area outlined"
 
+# The CSV: a column per region, its changed pixels in each frame; empty for
+# an area outside the picture
+"$settle" analyze -q "${opts[@]}" --region list=16,200,288,92 --region off=400,0,10,10 \
+  --csv c.csv car.mkv 2>/dev/null
+[ "$(head -1 c.csv)" = "frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,block_peak,blocks_changed,region_list,region_off" ]
+check $? "--csv: a column per region: $(head -1 c.csv)"
+col() { awk -F, -v f="$1" -v c="$2" 'NR == f + 2 { print $c }' c.csv; }
+[ "$(col 0 12)" = 0 ] && [ "$(col 5 12)" = 11520 ] && [ "$(col 15 12)" = 11520 ] &&
+  [ "$(col 25 12)" = 0 ] && [ "$(col 40 12)" = 0 ] && [ "$(col 40 3)" = 39168 ] &&
+  [ "$(col 15 13)" = "" ] && [ "$(awk -F, 'NR > 1 { s += $12 } END { print s }' c.csv)" = 23040 ]
+check $? "--csv: the region's pixels are those of blocks 0 and 1 (288x40 at frames 5 and 15), nothing else"
+
+# settle compare: four captures a side, the last block (168,304,136,64)
+# appears at frames 40-43 in the baseline and 60-63 in the candidate; the
+# toast (70-85) decides the whole screen in both: the region regresses, the
+# whole does not
+for k in 0 1 2 3; do
+  "$make_screens" a$k.mkv 120 b0=10 b1=20 b2=30 b3=$((40 + k)) toast=70:85 >/dev/null
+  "$make_screens" b$k.mkv 120 b0=10 b1=20 b2=30 b3=$((60 + k)) toast=70:85 >/dev/null
+done
+reg=(--region last=168,304,136,64)
+"$settle" compare -q "${opts[@]}" "${reg[@]}" --json cmp.jsonl --baseline a?.mkv --candidate b?.mkv 2>err
+r=$?
+[ $r -eq 1 ] && grep -q '"metric":"load_time".*"verdict":"no change"' cmp.jsonl &&
+  grep -q '"metric":"region:last".*"difference":0.666[0-9]*,.*"verdict":"regression"' cmp.jsonl
+check $? "compare: a verdict per region, the region regressed and the whole did not (exit $r): $(cut -c1-300 cmp.jsonl | tr '\n' ' ')"
+"$settle" compare "${opts[@]}" "${reg[@]}" --baseline a?.mkv --candidate b?.mkv >text 2>&1
+grep -q '^verdict: regression: region:last +0.666 s' text
+check $? "compare's text opens with the region's regression: $(head -1 text)"
+# from result files (as analyze wrote them), and --metric regions alone
+for k in 0 1 2 3; do
+  "$settle" analyze -q "${opts[@]}" "${reg[@]}" --label test=t --label device=d --label night=1 \
+    --json ra$k.json a$k.mkv 2>/dev/null
+  "$settle" analyze -q "${opts[@]}" "${reg[@]}" --label test=t --label device=d --label night=2 \
+    --json rb$k.json b$k.mkv 2>/dev/null
+done
+"$settle" compare -q --metric regions --json cmp2.jsonl --baseline ra?.json --candidate rb?.json 2>err
+r=$?
+[ $r -eq 1 ] && [ "$(wc -l <cmp2.jsonl)" -eq 1 ] && grep -q '"metric":"region:last".*"verdict":"regression"' cmp2.jsonl
+check $? "compare of result files, --metric regions: the region's verdict alone (exit $r)"
+# the same results on both sides: no change in the region
+"$settle" compare -q --json cmp3.jsonl --baseline ra?.json --candidate ra?.json 2>err
+r=$?
+[ $r -eq 0 ] && grep -q '"metric":"region:last".*"verdict":"no change"' cmp3.jsonl
+check $? "compare of equal groups: no change in the region (exit $r)"
+
+# settle trend: the region's load time is a series of its own beside the
+# whole screen's
+"$settle" trend --format json ra?.json rb?.json >trend.jsonl 2>err
+r=$?
+[ "$(wc -l <trend.jsonl)" -eq 2 ] &&
+  grep -q '^{"labels":{"test":"t","device":"d"},"metric":"load_time"' trend.jsonl &&
+  grep -q '^{"labels":{"test":"t","device":"d","region":"last"},"metric":"load_time"' trend.jsonl
+check $? "trend: a series for the region beside the whole screen's (exit $r): $(cut -c1-200 trend.jsonl | tr '\n' ' ')"
+grep '"region":"last"' trend.jsonl | grep -q '"median":1.3835,.*"median":2.05,' &&
+  grep -v '"region"' trend.jsonl | grep -q '"median":2.833,.*"median":2.833,'
+check $? "trend: the region's medians are its own (1.3835 s, 2.05 s), the whole's stay 2.833 s"
+"$settle" trend ra?.json rb?.json >trend.txt 2>&1
+grep -q 'test=t device=d region=last: load_time' trend.txt
+check $? "trend's text names the region's series: $(grep region trend.txt | head -1)"
+
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]

@@ -302,6 +302,9 @@ typedef struct SettleFrame {
     double block_peak;    /* the block test: the largest block residual over its threshold
                            * (above 1: that block changed; 0 for frame 0) */
     int blocks_changed;   /* the block test: blocks over their threshold */
+    /* Each --region area's changed pixels (SettleSettings.region, in the order
+     * given; as diff_pixels, on the area's pixels); 0 for the others. */
+    int64_t region_pixels[SETTLE_MAX_REGIONS];
 } SettleFrame;
 
 /* A change between two frames: the rectangle that holds the pixels that
@@ -587,8 +590,18 @@ typedef struct SettleResultInfo {
     char **mark_name;
     double *mark_gap;
     /* The mark name of each gap slot, pointing into some result's mark_name
-     * (not owned), NULL for an unused slot. */
+     * (not owned), NULL for an unused slot; for a region slot the region's
+     * name, pointing into some result's region_name. */
     const char *gap_name[SETTLE_MAX_GAPS];
+    /* The --region areas of the result ("regions"), in its order: owned names
+     * and their load times in seconds (NaN when null: not stable). */
+    int nregions;
+    char **region_name;
+    double *region_load;
+    /* 1 where slot SETTLE_NB_METRICS + k holds the load time of the region
+     * gap_name[k] (settle_results_set_regions, settle/compare.h) instead of
+     * a mark's gap. */
+    int slot_region[SETTLE_MAX_GAPS];
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results
