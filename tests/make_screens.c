@@ -5,6 +5,7 @@
  *   b0=F .. b3=F         content block i appears at frame F
  *   toast=FROM:TO        the toast shows over frames FROM..TO-1
  *   carousel=FROM:EVERY  the carousel turns at FROM, FROM + EVERY, ...
+ *   slide=FRAMES         each turn fades over FRAMES frames (tests/screens.h)
  *   clock=PHASE:EVERY    the status-bar clock changes at PHASE + k * EVERY
  *   spinner=FROM:FADE    the spinner spins from FROM, fades from FADE
  * Prints the rectangles x,y,w,h of the parts, a line each:
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
             bad = pair(v, &s.toast_from, &s.toast_to);
         else if (!strncmp(a, "carousel=", 9))
             bad = pair(v, &s.carousel_from, &s.carousel_period);
+        else if (!strncmp(a, "slide=", 6))
+            s.carousel_slide = atoi(v);
         else if (!strncmp(a, "clock=", 6))
             bad = pair(v, &s.clock_phase, &s.clock_period);
         else if (!strncmp(a, "spinner=", 8))

@@ -324,7 +324,9 @@ typedef struct SettleChangeArea {
  * that counted as changes (not quiet for the diff method), and either kept
  * that rhythm to the end (the quiet after its last change is at most 1.5
  * times its longest pause between them) or changed over at least half of
- * the time from the start to the end. Touching cells form one area. */
+ * the time from the start to the end. The changes other cells make during
+ * the turns of such cells that change in bursts (a carousel's slides) are
+ * theirs. Touching cells form one area (doc/screens.md has the whole rule). */
 typedef struct SettleAnimatedRegion {
     int x, y, width, height;   /* the pixels it changed after the rest settled, input picture */
     int64_t changes;           /* frames after the start that changed it (its busiest cell) */
