@@ -13,6 +13,7 @@
 #include "visual.h"
 
 #include "decide.h"
+#include "keep.h"
 #include "measure.h"
 #include "records.h"
 
@@ -63,6 +64,10 @@ struct SettleContext {
     char *error_message;
     SettleResult res;
     SettleRecord last;    /* the last picture measured, for settle_last_frame */
+
+    /* settle_keep_pictures: what the pictures need, kept during the reading */
+    int keep_on;
+    SettleKeep keep;
 
     /* settle_grab_pictures' second reading: each picture goes to this hook
      * (with its frame index, counted in n) instead of being measured. */

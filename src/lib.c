@@ -88,6 +88,8 @@ static void reset(SettleContext *c)
     free(c->error_message);
     c->error_message = NULL;
     settle_records_close(&c->records);
+    settle_keep_free(&c->keep);
+    c->keep.on = 0;
     if (c->visual_on)
         settle_visual_free(&c->visual);
     c->visual_on = 0;
@@ -212,6 +214,7 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
         return SETTLE_ERR_LIMIT;
     c->fw = w;
     c->fh = h;
+    settle_keep_begin(&c->keep, c->keep_on, w, h);
     int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
     if (ret < 0)
         return ret;
@@ -316,6 +319,45 @@ static void after_decide(SettleContext *c, const SettleRecord *r)
     }
 }
 
+/* What the pictures need of this frame (settle_keep_pictures): the roles
+ * that move to it and the methods for which it is a filmstrip frame. */
+static int keep_frame(SettleContext *c, const SettlePicture *p, const SettleRecord *r,
+                      SettleFillRows fill, void *fill_opaque)
+{
+    SettleKeepFrame f = { .index = r->index, .time = r->time };
+    for (int i = 0; i < SETTLE_KEEP_ROLES; i++)
+        f.role[i] = -2;
+    for (int t = 0; t < SETTLE_T_COUNT; t++) {
+        const SettleTracker *tr = &c->decide.tr[t];
+        if (tr->start_frame < 0)
+            continue;
+        if (tr->start_frame == r->index)
+            f.role[SETTLE_KEEP_START + t] = r->index;
+        else if (!r->quiet[t]) {
+            if (tr->first_change == r->index)
+                f.role[SETTLE_KEEP_FIRST + t] = r->index;
+            f.role[SETTLE_KEEP_LAST + t] = r->index;
+            f.role[SETTLE_KEEP_SETTLED + t] = tr->settled;
+        }
+        f.distinct[t] = tr->start_frame == r->index || (!r->quiet[t] && !r->refresh);
+    }
+    if (c->visual_on && c->visual.first_change == r->index)
+        f.role[SETTLE_KEEP_VFIRST] = r->index;
+    if (c->visual_on && c->visual.last_change == r->index)
+        f.role[SETTLE_KEEP_VLAST] = r->index;
+    return settle_keep_frame(&c->keep, &f, p->rgb, p->stride, fill, fill_opaque);
+}
+
+int settle_keep_pictures(SettleContext *c, int on)
+{
+    if (!c)
+        return SETTLE_ERR_INVAL;
+    if (c->state == SETTLE_STATE_RUNNING)
+        return SETTLE_ERR_STATE;
+    c->keep_on = on != 0;
+    return 0;
+}
+
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
     return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
@@ -357,6 +399,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         r.region[i] = i < c->measure.regions.n ? c->measure.regions.t[i].changed : 0;
     if (c->visual_on)
         visual_frame(c, p, &r);
+    if (c->keep.on && (ret = keep_frame(c, p, &r, fill, fill_opaque)) < 0)
+        return ret;
     if (settle_records_append(&c->records, &r) < 0)
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write per-frame data to a temporary file",
                    c->name);

@@ -8,6 +8,7 @@
 
 #include "font.h"
 #include "internal.h"
+#include "pictures.h"
 #include "settle/pictures.h"
 
 static void rgb_of(uint32_t c, uint8_t out[3])
@@ -108,5 +109,19 @@ int settle_outline_answer(SettleImage *img, const SettleResult *r)
     rgb_of(SETTLE_OUTLINE_DECIDING, c);
     if (d->frame >= 0 && scale_rect(img, r, d->x, d->y, d->width, d->height, q))
         frame_rect(img, q, 0, t, c, e);
+    return 0;
+}
+
+int settle_scale_image(const SettleImage *src, int box, SettleImage *dst)
+{
+    if (!src || !dst || !src->rgb || src->width < 1 || src->height < 1 || box < 1 || box > 8192)
+        return SETTLE_ERR_INVAL;
+    memset(dst, 0, sizeof(*dst));
+    int ret = settle_thumbnail(src->rgb, src->stride, src->width, src->height, box, dst);
+    if (ret < 0)
+        return ret;
+    dst->role = src->role;
+    dst->frame = src->frame;
+    dst->time = src->time;
     return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* settle_grab_pictures: a second reading of the capture that keeps the key
- * frames and the filmstrip's thumbnails, chosen from the first one's measures. */
+/* settle_grab_pictures: the key frames and the filmstrip's thumbnails, chosen
+ * from the analysis' measures, taken from what the analysis kept (keep.c) or
+ * else from a second reading of the capture. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ typedef struct Want {
     double time;
     unsigned keys;  /* bit k: key frame k */
     int thumb;
+    const uint8_t *rgb;         /* kept: the frame at full size (a key frame) */
+    const SettleImage *kept;    /* kept: its thumbnail */
 } Want;
 
 typedef struct Grab {
@@ -94,19 +97,20 @@ static int pick_cb(void *opaque, const SettleFrame *f)
     return add_want(g, f, keys, thumb);
 }
 
-static int copy_frame(const SettlePicture *p, const Want *w, int k, SettleImage *img)
+static int copy_frame(const uint8_t *rgb, ptrdiff_t stride, int width, int height, const Want *w,
+                      int k, SettleImage *img)
 {
     img->role = key_role[k];
     img->frame = w->frame;
     img->time = w->time;
-    img->width = p->width;
-    img->height = p->height;
-    img->stride = (ptrdiff_t)p->width * 3;
-    img->rgb = malloc((size_t)img->stride * p->height);
+    img->width = width;
+    img->height = height;
+    img->stride = (ptrdiff_t)width * 3;
+    img->rgb = malloc((size_t)img->stride * height);
     if (!img->rgb)
         return SETTLE_ERR_NOMEM;
-    for (int y = 0; y < p->height; y++)
-        memcpy(img->rgb + (ptrdiff_t)y * img->stride, p->rgb + (ptrdiff_t)y * p->stride,
+    for (int y = 0; y < height; y++)
+        memcpy(img->rgb + (ptrdiff_t)y * img->stride, rgb + (ptrdiff_t)y * stride,
                (size_t)img->stride);
     return 0;
 }
@@ -147,19 +151,21 @@ static void thin(Grab *g)
     g->nthumbs = n;
 }
 
-static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
+/* A copy of a kept thumbnail. */
+static int clone_image(const SettleImage *src, SettleImage *dst)
 {
-    Grab *g = opaque;
-    if (g->parent->interrupted)
-        return SETTLE_ERR_INTERRUPTED;
-    if (g->cursor >= g->nwant)
-        return GRAB_DONE;
-    const Want *w = &g->want[g->cursor];
-    if (index < w->frame)
-        return 0;
-    g->cursor++;
-    if (index > w->frame)
-        return 0; /* the file changed since: that frame is not there */
+    *dst = *src;
+    size_t len = (size_t)src->stride * src->height;
+    if (!(dst->rgb = malloc(len)))
+        return SETTLE_ERR_NOMEM;
+    memcpy(dst->rgb, src->rgb, len);
+    return 0;
+}
+
+/* One wanted frame's pictures: its key frames at full size from rgb, and its
+ * thumbnail, a copy of w->kept or else made from rgb. */
+static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, int width, int height)
+{
     const SettleImage *copy = NULL;
     for (int k = 0; k < NKEYS; k++) {
         if (!(w->keys & (1u << k)))
@@ -170,7 +176,7 @@ static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
             img->role = key_role[k];
             continue;
         }
-        int ret = copy_frame(p, w, k, img);
+        int ret = copy_frame(rgb, stride, width, height, w, k, img);
         if (ret < 0)
             return ret;
         copy = img;
@@ -178,8 +184,8 @@ static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
     if (w->thumb) {
         SettleThumb *t = &g->thumbs[g->nthumbs];
         memset(t, 0, sizeof(*t));
-        int ret = settle_thumbnail(p->rgb, p->stride, p->width, p->height, SETTLE_THUMB_BOX,
-                                   &t->img);
+        int ret = w->kept ? clone_image(w->kept, &t->img)
+                          : settle_thumbnail(rgb, stride, width, height, SETTLE_THUMB_BOX, &t->img);
         if (ret < 0)
             return ret;
         t->frame = w->frame;
@@ -195,7 +201,108 @@ static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
             g->nthumbs++;
         }
     }
+    return 0;
+}
+
+static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
+{
+    Grab *g = opaque;
+    if (g->parent->interrupted)
+        return SETTLE_ERR_INTERRUPTED;
+    if (g->cursor >= g->nwant)
+        return GRAB_DONE;
+    const Want *w = &g->want[g->cursor];
+    if (index < w->frame)
+        return 0;
+    g->cursor++;
+    if (index > w->frame)
+        return 0; /* the file changed since: that frame is not there */
+    int ret = take(g, w, p->rgb, p->stride, p->width, p->height);
+    if (ret < 0)
+        return ret;
     return g->cursor >= g->nwant ? GRAB_DONE : 0;
+}
+
+static int by_frame(const void *a, const void *b)
+{
+    const Want *x = a, *y = b;
+    return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+/* The pictures from what the analysis kept: the key frames and the chosen
+ * method's candidates, in their order. 1 when a key frame was not kept. */
+static int from_kept(SettleContext *c, Grab *g)
+{
+    const SettleKeep *kp = &c->keep;
+    const SettleKeepList *l = &kp->list[c->decide.which];
+    int ret;
+    for (int k = 0; k < NKEYS; k++)
+        if (g->key[k] >= 0 && !settle_keep_find(kp, g->key[k])) {
+                    return 1;
+        }
+    for (int i = 0; i < l->n; i++) {
+        SettleFrame f = { .index = l->t[i]->frame, .time = l->t[i]->time };
+        if ((ret = add_want(g, &f, 0, 1)) < 0)
+            return ret;
+        g->want[g->nwant - 1].kept = &l->t[i]->img;
+    }
+    for (int k = 0; k < NKEYS; k++) {
+        const SettleKept *full = g->key[k] >= 0 ? settle_keep_find(kp, g->key[k]) : NULL;
+        if (!full)
+            continue;
+        SettleFrame f = { .index = full->frame, .time = full->time };
+        if ((ret = add_want(g, &f, 1u << k, full->frame >= g->from)) < 0)
+            return ret;
+        g->want[g->nwant - 1].rgb = full->rgb;
+    }
+    qsort(g->want, (size_t)g->nwant, sizeof(*g->want), by_frame);
+    int n = 0; /* one entry a frame */
+    for (int i = 0; i < g->nwant; i++) {
+        Want *w = &g->want[i];
+        if (n && g->want[n - 1].frame == w->frame) {
+            Want *m = &g->want[n - 1];
+            m->keys |= w->keys;
+            m->thumb |= w->thumb;
+            m->rgb = m->rgb ? m->rgb : w->rgb;
+            m->kept = m->kept ? m->kept : w->kept;
+        } else {
+            g->want[n++] = *w;
+        }
+    }
+    g->nwant = n;
+    if (!(g->thumbs = calloc((size_t)g->nwant + 1, sizeof(*g->thumbs))))
+        return SETTLE_ERR_NOMEM;
+    for (int i = 0; i < g->nwant; i++)
+        if ((ret = take(g, &g->want[i], g->want[i].rgb, (ptrdiff_t)kp->w * 3, kp->w, kp->h)) < 0)
+            return ret;
+    return 0;
+}
+
+/* The pictures from a second reading of the capture. */
+static int reread(SettleContext *c, Grab *g)
+{
+    if (!c->in_known)
+        return SETTLE_ERR_INVAL;
+    int ret = settle_foreach_frame(c, pick_cb, g);
+    if (ret < 0)
+        return ret;
+    if (!(g->thumbs = calloc((size_t)g->nwant + 1, sizeof(*g->thumbs))))
+        return SETTLE_ERR_NOMEM;
+    SettleSettings s = c->s;
+    s.log_cb = NULL;
+    s.log_opaque = NULL;
+    SettleContext *gc = NULL;
+    if ((ret = settle_open(&gc, &s)) < 0)
+        return ret;
+    gc->grab = grab_cb;
+    gc->grab_opaque = g;
+    ret = settle_decode_file(gc, c->name);
+    settle_close(&gc);
+    if (ret == GRAB_DONE)
+        ret = 0;
+    if (!ret && c->interrupted)
+        ret = SETTLE_ERR_INTERRUPTED;
+    return ret;
 }
 
 int settle_grab_pictures(SettleContext *c, SettlePictures **out)
@@ -205,8 +312,6 @@ int settle_grab_pictures(SettleContext *c, SettlePictures **out)
     *out = NULL;
     if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
         return SETTLE_ERR_STATE;
-    if (!c->in_known)
-        return SETTLE_ERR_INVAL;
     const SettleResult *r = &c->res;
     Grab g = { .parent = c, .thin = CANDIDATES };
     for (int k = 0; k < NKEYS; k++)
@@ -217,37 +322,26 @@ int settle_grab_pictures(SettleContext *c, SettlePictures **out)
     double st = isfinite(r->start_time) ? r->start_time : 0;
     g.first_at = st + r->first_visual_change;
     g.last_at = st + r->last_visual_change;
-    SettleContext *gc = NULL;
     SettlePictures *pics = calloc(1, sizeof(*pics));
     int ret = pics ? 0 : SETTLE_ERR_NOMEM;
     if (!ret)
         ret = settle_foreach_frame(c, count_cb, &g);
-    if (!ret)
-        ret = settle_foreach_frame(c, pick_cb, &g);
-    if (!ret && !(g.thumbs = calloc((size_t)g.nwant + 1, sizeof(*g.thumbs))))
-        ret = SETTLE_ERR_NOMEM;
     if (ret < 0)
         goto end;
     for (int k = 0; k < 4; k++)
         pics->frame[k].frame = -1;
     g.pics = pics;
-
-    SettleSettings s = c->s;
-    s.log_cb = NULL;
-    s.log_opaque = NULL;
-    if ((ret = settle_open(&gc, &s)) < 0)
-        goto end;
-    gc->grab = grab_cb;
-    gc->grab_opaque = &g;
-    ret = settle_decode_file(gc, c->name);
-    if (ret == GRAB_DONE)
-        ret = 0;
+    /* the candidates were kept by the method's own start: with no start, read again */
+    int again = c->keep.on && !c->keep.failed && r->start_frame >= 0 ? from_kept(c, &g) : 1;
+    if (again == 1) {
+        g.nwant = 0;
+        ret = reread(c, &g);
+    } else {
+        ret = again;
+    }
     if (ret < 0)
         goto end;
-    if (c->interrupted) {
-        ret = SETTLE_ERR_INTERRUPTED;
-        goto end;
-    }
+    pics->reread = again == 1;
     /* the key frames that were found, in their order */
     int n = 0;
     for (int k = 0; k < NKEYS; k++)
@@ -261,7 +355,6 @@ int settle_grab_pictures(SettleContext *c, SettlePictures **out)
         goto end;
     pics->thumbs = g.nthumbs;
 end:
-    settle_close(&gc);
     for (int i = 0; i < g.nthumbs; i++)
         free(g.thumbs[i].img.rgb);
     free(g.thumbs);

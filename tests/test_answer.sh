@@ -87,7 +87,7 @@ check $? "--ignore animated: block 3 decides, the carousel outlined as animated"
 "$settle" analyze -q "${opts[@]}" --frames fr3 --report r3.html end.mkv 2>/dev/null
 [ $? -eq 1 ] && [ "$(count fr3/end-answer.png $purple 0)" -eq 1712 ] &&
   [ "$(count fr3/end-answer.png $red 0)" -eq 0 ] &&
-  grep -q '<figcaption>last frame (no stable frame): frame 140 at 4.667 s' r3.html
+  grep -q '<figcaption>last change (no stable frame): frame 140 at 4.667 s' r3.html
 check $? "not stable: the last frame with the animated area outlined"
 
 # The CSV: a column per region, its changed pixels in each frame; empty for

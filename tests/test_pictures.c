@@ -233,6 +233,98 @@ static void test_sample(void **state)
     settle_close(&c);
 }
 
+static void assert_same_image(const SettleImage *a, const SettleImage *b)
+{
+    assert_int_equal(a->frame, b->frame);
+    assert_int_equal(a->width, b->width);
+    assert_int_equal(a->height, b->height);
+    assert_true((a->rgb == NULL) == (b->rgb == NULL));
+    if (a->role || b->role)
+        assert_string_equal(a->role, b->role);
+    for (int y = 0; a->rgb && y < a->height; y++)
+        if (memcmp(a->rgb + (ptrdiff_t)y * a->stride, b->rgb + (ptrdiff_t)y * b->stride,
+                   (size_t)a->width * 3))
+            fail_msg("%s: row %d differs", a->role ? a->role : "?", y);
+}
+
+/* The pictures of `path` kept during the one reading (settle_keep_pictures)
+ * against a second reading's: the key frames always, the filmstrip too when
+ * `filmstrip`. Returns the kept pictures' thumbnail count. */
+static int one_reading(const char *path, int filmstrip, const SettleSettings *s)
+{
+    SettleContext *c = NULL;
+    SettlePictures *p[2] = { NULL, NULL };
+    const SettleResult *r;
+    assert_int_equal(settle_open(&c, s), 0);
+    for (int keep = 0; keep < 2; keep++) {
+        assert_int_equal(settle_keep_pictures(c, keep), 0);
+        int ar = settle_analyze_file(c, path, &r);
+        assert_true(ar == 0 || ar == SETTLE_ERR_NOT_STABLE);
+        assert_int_equal(settle_grab_pictures(c, &p[keep]), 0);
+        assert_int_equal(p[keep]->reread, !keep);
+    }
+    assert_int_equal(p[0]->nframes, p[1]->nframes);
+    for (int k = 0; k < p[0]->nframes; k++)
+        assert_same_image(&p[0]->frame[k], &p[1]->frame[k]);
+    if (filmstrip) {
+        assert_int_equal(p[0]->thumbs, p[1]->thumbs);
+        assert_same_image(&p[0]->filmstrip, &p[1]->filmstrip);
+    }
+    int n = p[1]->thumbs;
+    settle_pictures_free(&p[0]);
+    settle_pictures_free(&p[1]);
+    settle_close(&c);
+    return n;
+}
+
+static void test_one_reading(void **state)
+{
+    (void)state;
+    static const int first[] = { 0, 10, 20, 30 };
+    static const uint8_t cols[][3] = { { 50, 50, 50 }, { 220, 30, 30 }, { 30, 30, 220 }, { 30, 200, 60 } };
+    Flat f = { .nsteps = 4, .first = first, .rgb = cols };
+    make("pictures-one-steps.mkv", &f, 45);
+    assert_int_equal(one_reading("pictures-one-steps.mkv", 1, NULL), 4);
+    unlink("pictures-one-steps.mkv");
+    /* 151 distinct frames: all candidates, as the second reading's */
+    Flat many = { .nsteps = 1, .first = first, .rgb = cols, .every = 150 };
+    make("pictures-one-many.mkv", &many, 170);
+    assert_int_equal(one_reading("pictures-one-many.mkv", 1, NULL), SETTLE_FILMSTRIP_MAX);
+    unlink("pictures-one-many.mkv");
+    /* 401: past the 240 kept a method, every 2nd; the key frames the same */
+    Flat more = { .nsteps = 1, .first = first, .rgb = cols, .every = 400 };
+    make("pictures-one-more.mkv", &more, 420);
+    SettleSettings diff;
+    settle_default_settings(&diff);
+    diff.method = SETTLE_METHOD_DIFF; /* the block test sees no content in flat colours */
+    assert_int_equal(one_reading("pictures-one-more.mkv", 0, &diff), SETTLE_FILMSTRIP_MAX);
+    unlink("pictures-one-more.mkv");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/testdata/sample-startup.mp4", src_dir);
+    one_reading(path, 1, NULL);
+    SettleSettings s;
+    settle_default_settings(&s);
+    s.method = SETTLE_METHOD_ENTROPY;
+    one_reading(path, 1, &s);
+}
+
+/* Real captures (argument 'real'; ../shared beside the source tree): a
+ * browsertime desktop page load and two Eideticker camera captures. */
+static const char *const real[] = { "browsertime/amazon_chrome.mp4",
+                                     "eideticker/startup-test-elmo.webm",
+                                     "eideticker/contacts-b2g-aug30-load-taphomescreen1.webm" };
+
+static void test_one_reading_real(void **state)
+{
+    (void)state;
+    char path[4096];
+    for (size_t i = 0; i < sizeof(real) / sizeof(real[0]); i++) {
+        snprintf(path, sizeof(path), "%s/../shared/realdata/%s", src_dir, real[i]);
+        if (access(path, R_OK) == 0)
+            one_reading(path, 1, NULL);
+    }
+}
+
 typedef struct Mem {
     const uint8_t *p;
     size_t n, pos;
@@ -269,6 +361,14 @@ static void test_not_a_file(void **state)
     /* a capture that was not a file cannot be read a second time */
     assert_int_equal(settle_grab_pictures(c, &p), SETTLE_ERR_INVAL);
     assert_null(p);
+    /* but its pictures can be kept during the one reading */
+    m.pos = 0;
+    assert_int_equal(settle_keep_pictures(c, 1), 0);
+    assert_int_equal(settle_analyze_io(c, "pipe.mkv", mem_read, NULL, &m, &r), 0);
+    assert_int_equal(settle_grab_pictures(c, &p), 0);
+    assert_int_equal(p->reread, 0);
+    assert_int_equal(p->frame[1].frame, 5);
+    settle_pictures_free(&p);
     settle_close(&c);
     unlink(path);
 }
@@ -352,10 +452,19 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         src_dir = argv[1];
+    if (argc > 2 && !strcmp(argv[2], "real")) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/../shared/realdata/%s", src_dir, real[0]);
+        if (access(path, R_OK) != 0)
+            return 77; /* no real captures here */
+        const struct CMUnitTest rt[] = { cmocka_unit_test(test_one_reading_real) };
+        return cmocka_run_group_tests(rt, NULL, NULL);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_frames_and_filmstrip),
         cmocka_unit_test(test_many_changes),
         cmocka_unit_test(test_sample),
+        cmocka_unit_test(test_one_reading),
         cmocka_unit_test(test_not_a_file),
         cmocka_unit_test(test_png_errors),
         cmocka_unit_test(test_report),

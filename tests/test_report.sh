@@ -30,6 +30,13 @@ cmp -s "$tmp/fr/sample-startup-stable.png" "$tmp/fr/sample-startup-last-change.p
 check $? "stable and last change are the same frame here (both 2.500 s)"
 [ "$(size "$tmp/p.png")" = "960 600" ]
 check $? "--plot: PNG of 960x600"
+# the pictures are kept during the one reading: a pipe gets them too, the same
+"$settle" analyze -q --frames "$tmp/frp" /dev/stdin <"$sample" 2>"$tmp/err"
+r=$?; check $r "a pipe's pictures: exits 0 ($r) $(head -c 300 "$tmp/err")"
+for role in start stable first-change last-change filmstrip; do
+  cmp -s "$tmp/fr/sample-startup-$role.png" "$tmp/frp/stdin-$role.png"
+  check $? "a pipe's $role picture is the file's"
+done
 [ -z "$(find "$tmp" -name '*.tmp.*')" ]; bad=$?
 check $bad "no temporary files left"
 grep -q '<img class="plot"' "$tmp/r.html" && grep -q '<img class="filmstrip"' "$tmp/r.html" &&

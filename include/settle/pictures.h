@@ -43,18 +43,43 @@ typedef struct SettlePictures {
      * start frame in orange. rgb is NULL when there was no frame to show. */
     SettleImage filmstrip;
     int thumbs;         /* thumbnails on it */
+    /* 1 when the pictures came from a second reading of the capture: it was
+     * not analysed after settle_keep_pictures, or a key frame was not among
+     * the frames kept (see settle_keep_pictures); 0 when from the one reading. */
+    int reread;
 } SettlePictures;
 
-/* Reads the capture of the last finished analysis of `c` (settle_analyze_file)
- * a second time and keeps the key frames and the filmstrip's thumbnails; the
- * first pass keeps no pictures, so an analysis without pictures costs nothing
- * more. Memory: at most four key frames at full size (one frame in two roles
+/* Before an analysis (settle_analyze_file, settle_analyze_io or settle_begin
+ * ... settle_finish): on = 1 keeps, during that one reading, what
+ * settle_grab_pictures needs, so that it needs no second reading; on = 0
+ * (the default) keeps nothing. Stays set for the context's later analyses.
+ * Kept: a full-size copy of each method's start frame, of its first and
+ * latest change and of the frame that change settled on, of the first visual
+ * change and of the last two pictures the visual metrics stored (a copy
+ * shared by its roles: at most 19 pictures plus 2 spare buffers, far fewer
+ * in practice), and each method's filmstrip candidates, at
+ * most SETTLE_FILMSTRIP_MAX * 4 thumbnails a method (120 KB each at most;
+ * past that every other one is dropped, so the candidates are every 2nd, 4th
+ * ... distinct frame instead of 240 evenly chosen ones), shared between the
+ * methods; whatever the capture's length. The pictures are the same as a
+ * second reading's, pixel for pixel, for a capture of at most 240 distinct
+ * frames by its method. A key frame that is none of these (the entropy
+ * method's stable frame walked back past the latest change, a --settle or
+ * --ignore animated decision, the last visual change more than two stored
+ * pictures back, a capture with no start) makes settle_grab_pictures read the capture again.
+ * Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_STATE (an analysis is running). */
+SETTLE_API int settle_keep_pictures(SettleContext *c, int on);
+
+/* The key frames and the filmstrip of the last finished analysis of `c`:
+ * from what the analysis kept (settle_keep_pictures), or else from a second
+ * reading of the capture (settle_analyze_file), so that an analysis without
+ * pictures costs nothing more. The second reading's memory: at most four key frames at full size (one frame in two roles
  * is kept once) plus at most 4 * SETTLE_FILMSTRIP_MAX candidate thumbnails of
  * SETTLE_THUMB_BOX pixels a side (120 KB each), whatever the capture's length.
  * On success *out owns the pictures; free them with settle_pictures_free.
  * Returns 0, SETTLE_ERR_STATE (no finished analysis, or it measured no
- * frame), SETTLE_ERR_INVAL (the analysis did not read a file, e.g.
- * settle_analyze_io: a pipe cannot be read twice), SETTLE_ERR_NOMEM,
+ * frame), SETTLE_ERR_INVAL (a second reading is needed and the analysis did
+ * not read a file, e.g. settle_analyze_io: a pipe cannot be read twice), SETTLE_ERR_NOMEM,
  * SETTLE_ERR_INTERRUPTED (settle_interrupt on `c`), or the error of reading
  * the file again (it went away). */
 SETTLE_API int settle_grab_pictures(SettleContext *c, SettlePictures **out);
@@ -100,6 +125,12 @@ SETTLE_API int settle_write_png(FILE *f, const SettleImage *img);
  * caller owns img and its pixels, which are changed in place. Returns 0 or
  * SETTLE_ERR_INVAL (no picture, or a result without a size). */
 SETTLE_API int settle_outline_answer(SettleImage *img, const SettleResult *r);
+
+/* A copy of `src` scaled down to fit `box` pixels a side (1..8192; never
+ * scaled up), as the filmstrip's thumbnails are. On success dst->rgb is the
+ * caller's, to free with free(); role, frame and time are src's. Returns 0,
+ * SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_scale_image(const SettleImage *src, int box, SettleImage *dst);
 
 /* A picture of one frame in a report, with its caption. */
 typedef struct SettleReportFrame {

@@ -289,23 +289,83 @@ static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
     return 1;
 }
 
-static int write_png_file(const char *path, const SettleImage *img, FILE *err)
+/* The PNGs of one capture's pictures (key frames, then the filmstrip), each
+ * encoded once (two roles of one frame share their bytes), on a thread of
+ * their own while the plot is drawn. */
+typedef struct Encoded {
+    const SettlePictures *pics;
+    int n;                 /* images: the key frames and the filmstrip */
+    const SettleImage *img[5];
+    uint8_t *png[5];
+    size_t len[5];
+    int shared[5];         /* the bytes are those of image shared[k] (< k), or -1 */
+    int failed;            /* out of memory */
+} Encoded;
+
+static void *encode_pictures(void *opaque)
 {
-    OutFile o;
-    if (out_open(&o, path) < 0) {
-        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno));
-        return EXIT_OUTPUT;
+    Encoded *e = opaque;
+    for (int k = 0; k < e->n && !e->failed; k++) {
+        if (e->shared[k] >= 0)
+            continue;
+        if (out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
+            e->failed = 1;
     }
-    if (settle_write_png(o.f, img) < 0) {
-        out_abort(&o);
-        fprintf(err, "settle: --frames: %s: out of memory\n", path);
-        return EXIT_OUTPUT;
+    return NULL;
+}
+
+/* frames: the key frames too (--frames), else only the filmstrip (--report). */
+static void encoded_init(Encoded *e, const SettlePictures *pics, int frames)
+{
+    memset(e, 0, sizeof(*e));
+    e->pics = pics;
+    for (int k = frames ? 0 : pics->nframes; k <= pics->nframes; k++) {
+        const SettleImage *img = k < pics->nframes ? &pics->frame[k] : &pics->filmstrip;
+        if (!img->rgb)
+            continue;
+        e->img[e->n] = img;
+        e->shared[e->n] = -1;
+        for (int j = 0; j < e->n; j++)
+            if (e->img[j]->rgb == img->rgb)
+                e->shared[e->n] = j;
+        e->n++;
     }
-    if (out_commit(&o) < 0) {
-        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
-        return EXIT_OUTPUT;
+}
+
+static void encoded_free(Encoded *e)
+{
+    for (int k = 0; k < e->n; k++)
+        free(e->png[k]);
+}
+
+static const uint8_t *encoded_bytes(const Encoded *e, int k, size_t *len)
+{
+    int j = e->shared[k] >= 0 ? e->shared[k] : k;
+    *len = e->len[j];
+    return e->png[j];
+}
+
+/* --frames: the encoded pictures into DIR/STEM-ROLE.png. */
+static int write_encoded(const Batch *b, const Encoded *e, const char *stem, FILE *err)
+{
+    int code = EXIT_OK;
+    for (int k = 0; k < e->n && code != EXIT_INTERNAL; k++) {
+        const char *role = e->img[k]->role;
+        size_t n = strlen(stem) + strlen(role) + 6;
+        char *name = malloc(n);
+        char *path = name ? (snprintf(name, n, "%s-%s.png", stem, role), join(b->frames, name, "")) : NULL;
+        size_t len;
+        const uint8_t *png = encoded_bytes(e, k, &len);
+        if (!path) {
+            code = EXIT_INTERNAL;
+        } else if (out_write_file(path, png, len) < 0) {
+            fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
+            code = worse(code, EXIT_OUTPUT);
+        }
+        free(name);
+        free(path);
     }
-    return EXIT_OK;
+    return code;
 }
 
 /* Says once per run that gnuplot is missing. */
@@ -320,41 +380,150 @@ static void no_gnuplot(Batch *b, const char *what, FILE *err)
                 strcmp(what, "--plot") ? "warning: " : "", what);
 }
 
-/* The answer outlined on the stable frame (the last frame when there is none
- * but animated areas or regions to show): NAME-answer.png at full size in
- * --frames, a picture of at most 640 pixels a side for --report. */
-static int answer_pictures(Batch *b, SettleContext *ctx, Job *j, const SettleResult *r,
-                           const char *stem, FILE *err)
+/* The answer outlined on the stable frame the pictures kept (the last-change
+ * frame when there is none but animated areas or regions to show):
+ * NAME-answer.png at full size in --frames, a picture of at most 640 pixels
+ * a side for --report. */
+static int answer_pictures(const Batch *b, const SettlePictures *pics, Job *j,
+                           const SettleResult *r, const char *stem, FILE *err)
 {
-    int64_t want = r->stable_frame >= 0 ? r->stable_frame
-                   : r->nanimated || r->nregions ? r->frames - 1 : -1;
+    const SettleImage *src = NULL;
+    for (int k = 0; k < pics->nframes && !src; k++)
+        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "stable"))
+            src = &pics->frame[k];
+    for (int k = 0; k < pics->nframes && !src && (r->nanimated || r->nregions); k++)
+        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "last-change"))
+            src = &pics->frame[k];
+    if (!src)
+        return EXIT_OK;
     int code = EXIT_OK;
-    for (int pass = 0; want >= 0 && pass < 2 && code != EXIT_INTERNAL; pass++) {
-        if (!(pass ? b->report : b->frames))
-            continue;
-        SettleImage *img = NULL;
-        int gr = settle_grab_frames(ctx, &want, 1, pass ? 640 : 8192, &img);
-        if (gr == SETTLE_ERR_NOMEM)
-            return EXIT_INTERNAL;
-        if (gr < 0 || !img[0].rgb || settle_outline_answer(&img[0], r) < 0) {
-            fprintf(err, "settle: %s: %s: no picture of the answer: %s\n", pass ? "warning: --report" : "--frames",
-                    j->input, settle_strerror(gr < 0 ? gr : SETTLE_ERR_STATE));
-            code = pass ? code : EXIT_OUTPUT;
-        } else if (!pass) {
-            char *path = join(b->frames, stem, "-answer.png");
-            code = path ? write_png_file(path, &img[0], err) : EXIT_INTERNAL;
-            free(path);
-        } else {
-            char cap[160], t[32];
-            fmt_time(t, sizeof(t), img[0].time);
-            snprintf(cap, sizeof(cap), "%s: frame %lld at %s", r->stable_frame >= 0 ? "stable"
-                     : "last frame (no stable frame)", (long long)img[0].frame, t);
-            if (out_png_bytes(&img[0], &j->answer_png, &j->answer_len) < 0 ||
-                !(j->answer_caption = strdup(cap)))
-                code = EXIT_INTERNAL;
-        }
-        settle_frames_free(&img, 1);
+    SettleImage img = *src, small = { 0 };
+    size_t size = (size_t)src->stride * (size_t)src->height;
+    uint8_t *png = NULL;
+    size_t len = 0;
+    if (!(img.rgb = malloc(size ? size : 1)))
+        return EXIT_INTERNAL;
+    memcpy(img.rgb, src->rgb, size);
+    settle_outline_answer(&img, r);
+    char *path = b->frames ? join(b->frames, stem, "-answer.png") : NULL;
+    if (b->frames && (!path || out_png_bytes(&img, &png, &len) < 0)) {
+        code = EXIT_INTERNAL;
+    } else if (b->frames && out_write_file(path, png, len) < 0) {
+        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
+        code = EXIT_OUTPUT;
     }
+    if (b->report && code != EXIT_INTERNAL) {
+        char cap[160], t[32];
+        fmt_time(t, sizeof(t), img.time);
+        snprintf(cap, sizeof(cap), "%s: frame %lld at %s",
+                 r->stable_frame >= 0 ? "stable" : "last change (no stable frame)",
+                 (long long)img.frame, t);
+        if (settle_scale_image(&img, 640, &small) < 0 ||
+            out_png_bytes(&small, &j->answer_png, &j->answer_len) < 0 ||
+            !(j->answer_caption = strdup(cap)))
+            code = EXIT_INTERNAL;
+    }
+    free(small.rgb);
+    free(png);
+    free(path);
+    free(img.rgb);
+    return code;
+}
+
+/* --frames and --report: the key frames and the filmstrip, kept during the
+ * analysis, and their PNGs encoding on e's thread (*started) while the plot
+ * is drawn. */
+static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, SettlePictures **pics,
+                Encoded *e, pthread_t *th, int *started, FILE *err)
+{
+    Batch *b = w->b;
+    const char *in = j->input;
+    int code = EXIT_OK;
+    progress_begin(&w->progress, in, "pictures");
+    int gr = settle_grab_pictures(ctx, pics);
+    if (gr == SETTLE_ERR_NOMEM)
+        return EXIT_INTERNAL;
+    if (gr == SETTLE_ERR_INVAL) {
+        fprintf(err, "settle: %s: no pictures: they need a capture that can be read twice "
+                     "(a file, not a pipe)\n", in);
+        return EXIT_OUTPUT;
+    }
+    if (gr < 0) {
+        fprintf(err, "settle: %s: no pictures: %s\n", in, settle_strerror(gr));
+        return gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
+    }
+    encoded_init(e, *pics, b->frames != NULL);
+    *started = pthread_create(th, NULL, encode_pictures, e) == 0;
+    if (!*started)
+        encode_pictures(e);
+    int mr = b->report && b->marks.m
+                 ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
+                 : 0;
+    if (mr == SETTLE_ERR_NOMEM)
+        code = EXIT_INTERNAL;
+    else if (mr < 0)
+        fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
+                in, settle_strerror(mr));
+    return code;
+}
+
+/* --plot and the report's plot, from the per-frame CSV. */
+static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, FILE *err)
+{
+    Batch *b = w->b;
+    const char *in = j->input;
+    int code = EXIT_OK;
+    char msg[512];
+    char *tcsv = plot_temp_file("csv");
+    FILE *f = tcsv ? fopen(tcsv, "w") : NULL;
+    int ok = f && settle_write_csv(ctx, f) == 0;
+    if (f && fclose(f))
+        ok = 0;
+    PlotInfo pi = {
+        .name = in, .method = settle_method_name(r->method),
+        .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
+        .start = r->start_frame >= 0 ? r->start_time : NAN,
+        .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
+        .decide = r->deciding_change.frame >= 0 ? r->deciding_change.time : NAN,
+    };
+    for (int k = 0; k < r->nregions && k < PLOT_MAX_REGIONS; k++) {
+        pi.region_name[pi.nregions] = r->regions[k].name;
+        pi.region_time[pi.nregions++] = r->regions[k].stable_time;
+    }
+    if (b->marks.m)
+        cli_marks_plot(&b->marks, &pi);
+    if (!ok) {
+        fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
+                strerror(errno ? errno : EIO));
+        code = worse(code, EXIT_OUTPUT);
+    } else {
+        char *name = b->plot ? csv_name(b->plot, in) : NULL;
+        if (b->plot && !name) {
+            code = EXIT_INTERNAL;
+        } else if (b->plot && plot_draw_keep(&pi, tcsv, name, b->plot_script,
+                                             b->report ? &j->plot_png : NULL, &j->plot_len,
+                                             msg, sizeof(msg)) < 0) {
+            if (!strcmp(msg, PLOT_NO_GNUPLOT))
+                no_gnuplot(b, "--plot", err);
+            else
+                fprintf(err, "settle: --plot: %s: %s\n", name, msg);
+            code = worse(code, EXIT_OUTPUT);
+        }
+        free(name);
+        /* the report's plot is --plot's PNG when there is one */
+        if (b->report && code != EXIT_INTERNAL && !j->plot_png &&
+            plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, msg,
+                          sizeof(msg)) < 0) {
+            if (!strcmp(msg, PLOT_NO_GNUPLOT))
+                no_gnuplot(b, "--report", err);
+            else
+                fprintf(err, "settle: warning: --report: %s: no plot: %s\n", in, msg);
+            j->plot_note = strdup(msg);
+        }
+    }
+    if (tcsv)
+        unlink(tcsv);
+    free(tcsv);
     return code;
 }
 
@@ -362,106 +531,38 @@ static int answer_pictures(Batch *b, SettleContext *ctx, Job *j, const SettleRes
 static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, FILE *err)
 {
     Batch *b = w->b;
-    const char *in = j->input;
     int code = EXIT_OK;
-    char *stem = b->n == 1 ? csv_name("%n", in) : strdup(j->stem ? j->stem : "capture");
-    if (!stem)
-        return EXIT_INTERNAL;
-    if (b->frames || b->report) {
-        SettlePictures *pics = NULL;
-        progress_begin(&w->progress, in, "pictures");
-        int gr = settle_grab_pictures(ctx, &pics);
-        if (gr == SETTLE_ERR_NOMEM) {
+    SettlePictures *pics = NULL;
+    Encoded e;
+    memset(&e, 0, sizeof(e));
+    pthread_t th;
+    int started = 0;
+    if (b->frames || b->report)
+        code = grab(w, ctx, j, r, &pics, &e, &th, &started, err);
+    if ((b->plot || b->report) && code != EXIT_INTERNAL)
+        code = worse(code, plots(w, ctx, j, r, err));
+    if (started)
+        pthread_join(th, NULL);
+    if (e.failed)
+        code = EXIT_INTERNAL;
+    if (pics && code != EXIT_INTERNAL) {
+        char *stem = b->n == 1 ? csv_name("%n", j->input) : strdup(j->stem ? j->stem : "capture");
+        if (!stem)
             code = EXIT_INTERNAL;
-        } else if (gr == SETTLE_ERR_INVAL) {
-            fprintf(err, "settle: %s: no pictures: they need a capture that can be read twice "
-                         "(a file, not a pipe)\n", in);
-            code = EXIT_OUTPUT;
-        } else if (gr < 0) {
-            fprintf(err, "settle: %s: no pictures: %s\n", in, settle_strerror(gr));
-            code = gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
-        } else {
-            for (int k = 0; b->frames && k <= pics->nframes && code != EXIT_INTERNAL; k++) {
-                const SettleImage *img = k < pics->nframes ? &pics->frame[k] : &pics->filmstrip;
-                if (!img->rgb)
-                    continue;
-                size_t n = strlen(stem) + strlen(img->role) + 6;
-                char *name = malloc(n);
-                char *path = name ? (snprintf(name, n, "%s-%s.png", stem, img->role), join(b->frames, name, "")) : NULL;
-                if (!path)
-                    code = EXIT_INTERNAL;
-                else
-                    code = worse(code, write_png_file(path, img, err));
-                free(name);
-                free(path);
-            }
-            if (b->report && pics->filmstrip.rgb &&
-                out_png_bytes(&pics->filmstrip, &j->strip_png, &j->strip_len) < 0)
-                code = EXIT_INTERNAL;
-            int mr = b->report && b->marks.m && code != EXIT_INTERNAL
-                         ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
-                         : 0;
-            if (mr == SETTLE_ERR_NOMEM)
-                code = EXIT_INTERNAL;
-            if (code != EXIT_INTERNAL)
-                code = worse(code, answer_pictures(b, ctx, j, r, stem, err));
-            else if (mr < 0)
-                fprintf(err, "settle: warning: --report: %s: no pictures of the marks: %s\n",
-                        in, settle_strerror(mr));
+        else if (b->frames)
+            code = worse(code, write_encoded(b, &e, stem, err));
+        if (stem && code != EXIT_INTERNAL)
+            code = worse(code, answer_pictures(b, pics, j, r, stem, err));
+        free(stem);
+        /* the filmstrip's bytes (the last image, never shared) go to the report */
+        if (b->report && code != EXIT_INTERNAL && pics->filmstrip.rgb) {
+            j->strip_png = e.png[e.n - 1];
+            j->strip_len = e.len[e.n - 1];
+            e.png[e.n - 1] = NULL;
         }
-        settle_pictures_free(&pics);
     }
-    if ((b->plot || b->report) && code != EXIT_INTERNAL) {
-        char msg[512];
-        char *tcsv = plot_temp_file("csv");
-        FILE *f = tcsv ? fopen(tcsv, "w") : NULL;
-        int ok = f && settle_write_csv(ctx, f) == 0;
-        if (f && fclose(f))
-            ok = 0;
-        PlotInfo pi = {
-            .name = in, .method = settle_method_name(r->method),
-            .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
-            .start = r->start_frame >= 0 ? r->start_time : NAN,
-            .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
-            .decide = r->deciding_change.frame >= 0 ? r->deciding_change.time : NAN,
-        };
-        for (int k = 0; k < r->nregions && k < PLOT_MAX_REGIONS; k++) {
-            pi.region_name[pi.nregions] = r->regions[k].name;
-            pi.region_time[pi.nregions++] = r->regions[k].stable_time;
-        }
-        if (b->marks.m)
-            cli_marks_plot(&b->marks, &pi);
-        if (!ok) {
-            fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
-                    strerror(errno ? errno : EIO));
-            code = worse(code, EXIT_OUTPUT);
-        } else {
-            char *name = b->plot ? csv_name(b->plot, in) : NULL;
-            if (b->plot && !name) {
-                code = EXIT_INTERNAL;
-            } else if (b->plot && plot_draw(&pi, tcsv, name, b->plot_script, msg, sizeof(msg)) < 0) {
-                if (!strcmp(msg, PLOT_NO_GNUPLOT))
-                    no_gnuplot(b, "--plot", err);
-                else
-                    fprintf(err, "settle: --plot: %s: %s\n", name, msg);
-                code = worse(code, EXIT_OUTPUT);
-            }
-            free(name);
-            if (b->report && code != EXIT_INTERNAL &&
-                plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, msg,
-                              sizeof(msg)) < 0) {
-                if (!strcmp(msg, PLOT_NO_GNUPLOT))
-                    no_gnuplot(b, "--report", err);
-                else
-                    fprintf(err, "settle: warning: --report: %s: no plot: %s\n", in, msg);
-                j->plot_note = strdup(msg);
-            }
-        }
-        if (tcsv)
-            unlink(tcsv);
-        free(tcsv);
-    }
-    free(stem);
+    encoded_free(&e);
+    settle_pictures_free(&pics);
     return code;
 }
 
@@ -706,6 +807,8 @@ static void *worker_main(void *opaque)
         w->ret = EXIT_INTERNAL;
         return NULL;
     }
+    /* --frames and --report: their pictures kept during the one reading */
+    settle_keep_pictures(ctx, b->frames || b->report);
     for (int i = 0; i < b->nlabels; i++) {
         const char *eq = strchr(b->labels[i], '=');
         char *key = strndup(b->labels[i], (size_t)(eq - b->labels[i]));

@@ -306,8 +306,9 @@ end:
     return ret;
 }
 
-int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
-                char *msg, size_t msglen)
+/* plot_render, and the picture's bytes in *keep (when not NULL). */
+static int render(const char *vars, const char *builtin, const char *script, const char *out,
+                  uint8_t **keep, size_t *keep_len, char *msg, size_t msglen)
 {
     if (!plot_have_gnuplot()) {
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
@@ -333,19 +334,41 @@ int plot_render(const char *vars, const char *builtin, const char *script, const
     }
     unlink(tmp);
     free(tmp);
+    if (!ret && keep) {
+        *keep = (uint8_t *)pic;
+        *keep_len = len;
+        pic = NULL;
+    }
     free(pic);
     return ret;
+}
+
+int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
+                char *msg, size_t msglen)
+{
+    return render(vars, builtin, script, out, NULL, NULL, msg, msglen);
 }
 
 int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
               char *msg, size_t msglen)
 {
+    return plot_draw_keep(pi, csv, out, script, NULL, NULL, msg, msglen);
+}
+
+int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const char *script,
+                   uint8_t **png, size_t *len, char *msg, size_t msglen)
+{
+    if (png) {
+        *png = NULL;
+        *len = 0;
+    }
     char *vars = plot_vars(pi, csv);
     if (!vars) {
         snprintf(msg, msglen, "out of memory");
         return -1;
     }
-    int ret = plot_render(vars, settle_plot_gp, script, out, msg, msglen);
+    int ret = render(vars, settle_plot_gp, script, out, ends_with(out, ".svg") ? NULL : png, len,
+                     msg, msglen);
     free(vars);
     return ret;
 }

@@ -47,6 +47,12 @@ void plot_info_free(void **store);
 int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
               char *msg, size_t msglen);
 
+/* plot_draw, and when `out` is a PNG (not .svg) and png is not NULL, its
+ * bytes in *png (malloc'ed, *len bytes), as plot_draw_png would draw them:
+ * one gnuplot run for --plot and --report. *png NULL for an SVG. */
+int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const char *script,
+                   uint8_t **png, size_t *len, char *msg, size_t msglen);
+
 /* The same into memory: *png (malloc'ed, *len bytes), a PNG. */
 int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
                   size_t *len, char *msg, size_t msglen);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Internal: what settle_grab_pictures needs, kept during the one reading of
+ * the capture (settle_keep_pictures), so that the pictures need no second:
+ * full-size copies of the frames that can turn out to be key frames, and the
+ * filmstrip's candidate thumbnails of each method. */
+#ifndef SETTLE_KEEP_H
+#define SETTLE_KEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "measure.h"
+#include "pictures.h"
+#include "record.h"
+
+/* Candidate thumbnails kept for each method, at most: past it, every other
+ * one is dropped and the method keeps every 2nd (4th, 8th ...) distinct frame. */
+#define SETTLE_KEEP_CANDIDATES (4 * SETTLE_FILMSTRIP_MAX)
+
+/* The roles a full-size copy is kept for: each method's start frame, its
+ * first change, its latest change and the frame that change settled on (the
+ * method's stable frame if nothing changes after; the entropy method walks
+ * back to an earlier frame); the visual metrics' first change and the last
+ * two pictures they stored (the last visual change is the earliest of the
+ * stored pictures that match the last one). */
+enum {
+    SETTLE_KEEP_START = 0,
+    SETTLE_KEEP_FIRST = SETTLE_T_COUNT,
+    SETTLE_KEEP_LAST = 2 * SETTLE_T_COUNT,
+    SETTLE_KEEP_SETTLED = 3 * SETTLE_T_COUNT,
+    SETTLE_KEEP_VFIRST = 4 * SETTLE_T_COUNT,
+    SETTLE_KEEP_VLAST,
+    SETTLE_KEEP_VPREV,
+    SETTLE_KEEP_ROLES
+};
+
+typedef struct SettleKept {
+    int64_t frame;
+    double time;
+    uint8_t *rgb;   /* the whole picture, width * 3 bytes a row */
+    int refs;       /* roles holding it */
+} SettleKept;
+
+typedef struct SettleKeptThumb {
+    int64_t frame;
+    double time;
+    SettleImage img;
+    int refs;        /* lists holding it */
+} SettleKeptThumb;
+
+/* One method's filmstrip candidates: every step-th of its distinct frames. */
+typedef struct SettleKeepList {
+    SettleKeptThumb **t;
+    int64_t *ordinal;
+    int n;
+    int64_t seen;    /* distinct frames so far */
+    int64_t step;    /* 1, 2, 4 ... */
+} SettleKeepList;
+
+/* Copies no role holds, kept for the next ones, at most. */
+#define SETTLE_KEEP_SPARES 2
+
+typedef struct SettleKeep {
+    int on;          /* settle_keep_pictures */
+    int failed;      /* out of memory once: the pictures read the capture again */
+    int w, h;
+    SettleKept *role[SETTLE_KEEP_ROLES];
+    SettleKeepList list[SETTLE_T_COUNT];
+    SettleKept *spare[SETTLE_KEEP_SPARES];
+    int nspare;
+} SettleKeep;
+
+/* What one frame is to the pictures. */
+typedef struct SettleKeepFrame {
+    int64_t index;
+    double time;
+    /* per role: -2 when the role does not move at this frame, else the frame
+     * it moves to (this one, or an earlier one it keeps only if a copy of
+     * that frame is held; -1: none) */
+    int64_t role[SETTLE_KEEP_ROLES];
+    uint8_t distinct[SETTLE_T_COUNT]; /* a filmstrip frame by this method */
+} SettleKeepFrame;
+
+/* Readies k for a capture of w x h pictures; keeps nothing unless on. */
+void settle_keep_begin(SettleKeep *k, int on, int w, int h);
+
+/* Keeps what frame f gives the pictures: rgb is the whole picture, its rows
+ * readied by fill (when given) before they are read. Returns 0 or fill's
+ * error; out of memory only sets k->failed. */
+int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
+                      ptrdiff_t stride, SettleFillRows fill, void *fill_opaque);
+
+/* The copy of `frame` held in any role, or NULL. */
+const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame);
+
+/* Frees what k holds; it can begin again. */
+void settle_keep_free(SettleKeep *k);
+
+#endif
