@@ -12,6 +12,10 @@
 #   load                load time in seconds, negative when there is none
 #   nmarks              the app's own marks (--marks) drawn, 0 when none; then
 #   mark_t1, mark_n1... each one's time in seconds and name
+#   decide              the deciding change's time (the last change that
+#                       counted), negative when there is none
+#   nregions            the --region areas, 0 when none; then
+#   region_t1, region_n1... each one's stable time (negative: none) and name
 # By hand:
 #   gnuplot -e "csv='a.csv'; out='a.png'; stable=2.5" scripts/plot.gp
 if (!exists("term")) term = "png"
@@ -23,6 +27,8 @@ if (!exists("start")) start = -1
 if (!exists("stable")) stable = -1
 if (!exists("load")) load = -1
 if (!exists("nmarks")) nmarks = 0
+if (!exists("decide")) decide = -1
+if (!exists("nregions")) nregions = 0
 
 if (term eq "svg") {
     set terminal svg size 960,600 dynamic font "sans,11" noenhanced background "white"
@@ -64,6 +70,32 @@ if (nmarks > 0) {
         mt = value(sprintf("mark_t%d", i))
         set arrow (10 + i) from mt, graph 0 to mt, graph 1 nohead lc rgb mark_c lw 1.5 dt 4 front
         set label (10 + i) value(sprintf("mark_n%d", i)) at mt, graph 0.04 offset -0.8,0 rotate by 90 tc rgb mark_c font ",8" front
+    }
+}
+
+# the deciding change (the colour of its outline in the report): a line of
+# its own when it is not the stable frame's (under --settle), its label always
+decide_c = "#e8175d"
+if (decide >= 0) {
+    if (abs(decide - stable) > 1e-6) {
+        set arrow 3 from decide, graph 0 to decide, graph 1 nohead lc rgb decide_c lw 1.5 dt 2 front
+    }
+    if (decide > 0.7 * tmax) {
+        set label 3 sprintf("deciding change %.3f s", decide) at decide, graph 0.84 right offset -0.6,0 tc rgb decide_c front
+    } else {
+        set label 3 sprintf("deciding change %.3f s", decide) at decide, graph 0.84 offset 0.6,0 tc rgb decide_c front
+    }
+}
+
+# each --region's stable time, its name up the line (teal, as in the report)
+region_c = "#0a9396"
+if (nregions > 0) {
+    do for [i=1:nregions] {
+        rt = value(sprintf("region_t%d", i))
+        if (rt >= 0) {
+            set arrow (40 + i) from rt, graph 0 to rt, graph 1 nohead lc rgb region_c lw 1.5 dt 5 front
+            set label (40 + i) sprintf("%s %.3f s", value(sprintf("region_n%d", i)), rt) at rt, graph 0.5 offset -0.8,0 rotate by 90 tc rgb region_c font ",8" front
+        }
     }
 }
 

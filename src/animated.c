@@ -144,6 +144,8 @@ static int join(SettleAnimated *a, double rest)
         }
         g.width = x1 - g.x;
         g.height = y1 - g.y;
+        if (g.width <= 0 || g.height <= 0)
+            continue;
         SettleAnimatedRegion *grown =
             realloc(a->regions, (size_t)(a->nregions + 1) * sizeof(*grown));
         if (!grown)
@@ -151,6 +153,22 @@ static int join(SettleAnimated *a, double rest)
         a->regions = grown;
         a->regions[a->nregions++] = g;
     }
+    /* an area inside another's rectangle is part of it (the spots of a
+     * carousel's slides that do not touch the rest of its turn) */
+    int k = 0;
+    for (int i = 0; i < a->nregions; i++) {
+        const SettleAnimatedRegion *r = &a->regions[i];
+        int inside = 0;
+        for (int j = 0; j < a->nregions && !inside; j++) {
+            const SettleAnimatedRegion *o = &a->regions[j];
+            inside = j != i && r->x >= o->x && r->y >= o->y && r->x + r->width <= o->x + o->width &&
+                     r->y + r->height <= o->y + o->height &&
+                     (r->width * r->height < o->width * o->height || j < i);
+        }
+        if (!inside)
+            a->regions[k++] = *r;
+    }
+    a->nregions = k;
     ret = 0;
 fail:
     free(seen);
@@ -158,12 +176,218 @@ fail:
     return ret;
 }
 
+/* 1 when the cell's kept changes come in bursts: its longest pause between
+ * two of them is at least 10 times its shortest (a carousel's turns; not a
+ * clock's ticks, a caret's blinks or a spinner's frames, which keep one pace). */
+static int bursty(const SettleAnimCell *c)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    if (have < SETTLE_ANIM_MIN)
+        return 0;
+    double lo = INFINITY, hi = 0;
+    for (int k = 2; k <= have; k++) {
+        double g = latest(c, k - 1)->time - latest(c, k)->time;
+        lo = g < lo ? g : lo;
+        hi = g > hi ? g : hi;
+    }
+    return lo > 0 && hi >= 10 * lo;
+}
+
+/* Its shortest pause between two kept changes; INFINITY with fewer than 2. */
+static double pace(const SettleAnimCell *c)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    double lo = INFINITY;
+    for (int k = 2; k <= have; k++) {
+        double g = latest(c, k - 1)->time - latest(c, k)->time;
+        lo = g < lo ? g : lo;
+    }
+    return lo;
+}
+
+/* The turns of the bursty animated cells (a carousel's): each a time window
+ * in which they changed, and the cells whose changes in it touch theirs. */
+typedef struct Turns {
+    uint8_t *drv;        /* per cell: a bursty animated cell */
+    double *t0, *t1;     /* each turn's first and last change */
+    int *frames;         /* the distinct times in it */
+    int (*box)[4];       /* the rectangle of cells of its flood, grown by one */
+    int n;
+    uint8_t *in;         /* per cell, for one turn at a time: in its flood */
+    int none;            /* the turns fill over a quarter of the recording: the page
+                          * moving (a scroll, a pan), not a carousel turning; none count */
+    size_t *stack;
+} Turns;
+
+static void turns_free(Turns *g)
+{
+    free(g->drv);
+    free(g->in);
+    free(g->stack);
+    free(g->t0);
+    free(g->t1);
+    free(g->frames);
+    free(g->box);
+    memset(g, 0, sizeof(*g));
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int changed_in(const SettleAnimCell *c, double t0, double t1, double after)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    for (int k = 1; k <= have; k++) {
+        double t = latest(c, k)->time;
+        if (t >= t0 && t <= t1 && t > after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The drivers and their turns' windows (their changes, grouped where less
+ * than twice their shortest pause apart), for a recording measured from
+ * start to end. 0 or -1. */
+static int turns_init(const SettleAnimated *a, Turns *g, double start, double end)
+{
+    size_t n = (size_t)a->nx * a->ny, nt = 0;
+    memset(g, 0, sizeof(*g));
+    g->drv = calloc(n, 1);
+    g->stack = malloc(n * sizeof(*g->stack));
+    double *t = malloc(n * SETTLE_ANIM_RING * sizeof(*t)), tol = INFINITY;
+    if (!g->drv || !g->stack || !t) {
+        free(t);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const SettleAnimCell *c = &a->cell[i];
+        if (!(g->drv[i] = a->on[i] && bursty(c)))
+            continue;
+        double p = 2 * pace(c);
+        tol = p < tol ? p : tol;
+        int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+        for (int k = 1; k <= have; k++)
+            t[nt++] = latest(c, k)->time;
+    }
+    qsort(t, nt, sizeof(*t), cmp_double);
+    g->t0 = malloc((nt + 1) * sizeof(*g->t0));
+    g->t1 = malloc((nt + 1) * sizeof(*g->t1));
+    g->frames = malloc((nt + 1) * sizeof(*g->frames));
+    g->box = malloc((nt + 1) * sizeof(*g->box));
+    if (!g->t0 || !g->t1 || !g->frames || !g->box) {
+        free(t);
+        return -1;
+    }
+    for (size_t k = 0; k < nt; k++) {
+        if (g->n && t[k] - g->t1[g->n - 1] <= tol + 1e-9) {
+            g->frames[g->n - 1] += t[k] > g->t1[g->n - 1];
+            g->t1[g->n - 1] = t[k];
+            continue;
+        }
+        g->t0[g->n] = t[k];
+        g->t1[g->n] = t[k];
+        g->frames[g->n++] = 1;
+    }
+    free(t);
+    double busy = 0;
+    for (int w = 0; w < g->n; w++)
+        busy += g->frames[w] >= SETTLE_ANIM_MIN ? g->t1[w] - g->t0[w] : 0;
+    g->none = busy > 0.25 * (end - start);
+    g->in = calloc(n, 1);
+    return g->in ? 0 : -1;
+}
+
+/* For each turn after `after`, the cells that changed in it, flood-filled
+ * (8 neighbours) from the drivers that did. */
+static void turns_fill(const SettleAnimated *a, Turns *g, double after)
+{
+    size_t n = (size_t)a->nx * a->ny;
+    for (int w = 0; w < g->n; w++) {
+        int *b = g->box[w];
+        b[0] = a->nx, b[1] = a->ny, b[2] = -1, b[3] = -1;
+        if (g->none || !(g->t1[w] > after) || g->frames[w] < SETTLE_ANIM_MIN)
+            continue;
+        uint8_t *in = g->in;
+        size_t top = 0;
+        memset(in, 0, n);
+        for (size_t i = 0; i < n; i++)
+            if (g->drv[i] && changed_in(&a->cell[i], g->t0[w], g->t1[w], after)) {
+                in[i] = 1;
+                g->stack[top++] = i;
+            }
+        while (top) {
+            size_t i = g->stack[--top];
+            int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
+            b[0] = cx - 1 < b[0] ? cx - 1 : b[0];
+            b[1] = cy - 1 < b[1] ? cy - 1 : b[1];
+            b[2] = cx + 1 > b[2] ? cx + 1 : b[2];
+            b[3] = cy + 1 > b[3] ? cy + 1 : b[3];
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int x = cx + dx, y = cy + dy;
+                    size_t j = (size_t)y * a->nx + x;
+                    if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || in[j] ||
+                        !a->cell[j].n || !changed_in(&a->cell[j], g->t0[w], g->t1[w], after))
+                        continue;
+                    in[j] = 1;
+                    g->stack[top++] = j;
+                }
+        }
+    }
+}
+
+/* How many of its kept changes fall in t0 .. t1. */
+static int changes_in(const SettleAnimCell *c, double t0, double t1)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 0;
+    for (int j = 1; j <= have; j++)
+        k += latest(c, j)->time >= t0 && latest(c, j)->time <= t1;
+    return k;
+}
+
+static int in_box(const SettleAnimated *a, const int *b, size_t i)
+{
+    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
+    return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
+}
+
+/* The cell's last change that was no part of a turn (after `after`, in a
+ * turn's extent, or changing in at least SETTLE_ANIM_MIN of its frames as
+ * the turn's cells do: a part of the slides that touches no other);
+ * -INFINITY when every change it kept was (and it kept them all). */
+static double own_last(const SettleAnimated *a, const Turns *g, size_t i, double after)
+{
+    const SettleAnimCell *c = &a->cell[i];
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    for (int k = 1; k <= have; k++) {
+        double t = latest(c, k)->time;
+        int lo = 0, hi = g->n; /* the turns are in order: the last starting at or before t */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (g->t0[mid] <= t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int w = lo - 1;
+        if (!(t > after && !g->none && w >= 0 && t <= g->t1[w] && g->frames[w] >= SETTLE_ANIM_MIN &&
+              (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], g->t1[w]) >= SETTLE_ANIM_MIN)))
+            return t;
+    }
+    return c->n > SETTLE_ANIM_RING ? latest(c, have)->time : -INFINITY;
+}
+
 int settle_animated_find(SettleAnimated *a, double start, double end)
 {
     size_t n = (size_t)a->nx * a->ny;
-    double *theta = malloc(n * sizeof(*theta));
-    if (!theta)
-        return -1;
+    double *theta = malloc(n * sizeof(*theta)), *own = malloc(n * sizeof(*own));
+    Turns g = { 0 };
+    int ret = -1;
+    if (!theta || !own)
+        goto fail;
     free(a->regions);
     a->regions = NULL;
     a->nregions = 0;
@@ -172,28 +396,60 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
         theta[i] = a->cell[i].n ? threshold(&a->cell[i], start, end) : -INFINITY;
         a->on[i] = theta[i] > -INFINITY;
     }
-    /* shrink the set until every cell in it outlasts the rest by its rule */
+    if (turns_init(a, &g, start, end) < 0)
+        goto fail;
+    /* shrink the set until every cell in it outlasts the rest by its rule;
+     * what the rest changed as part of a carousel's turn is the carousel's */
     double rest = start;
+again:
+    for (size_t i = 0; i < n; i++)
+        a->on[i] = theta[i] > -INFINITY;
     for (int changed = 1; changed;) {
         changed = 0;
-        rest = start;
-        for (size_t i = 0; i < n; i++)
-            if (!a->on[i] && a->cell[i].n && latest(&a->cell[i], 1)->time > rest)
-                rest = latest(&a->cell[i], 1)->time;
+        /* the turns are those after the rest settled: the least such time
+         * that the rest's own changes do not pass */
+        for (double after = start;; after = rest) {
+            turns_fill(a, &g, after);
+            rest = start;
+            for (size_t i = 0; i < n; i++) {
+                own[i] = -INFINITY;
+                if (a->on[i] || !a->cell[i].n)
+                    continue;
+                own[i] = own_last(a, &g, i, after);
+                rest = own[i] > rest ? own[i] : rest;
+            }
+            if (rest <= after)
+                break;
+        }
         for (size_t i = 0; i < n; i++)
             if (a->on[i] && !(theta[i] > rest)) {
                 a->on[i] = 0;
                 changed = 1;
             }
     }
-    free(theta);
+    /* turns that leave nothing of the screen changing after the start are
+     * the whole screen moving (a scroll), not a carousel on a page */
+    if (!g.none && !(rest > start)) {
+        g.none = 1;
+        goto again;
+    }
+    /* the cells whose changes after the rest settled were all turns join */
+    for (size_t i = 0; i < n; i++)
+        if (!a->on[i] && a->cell[i].n && latest(&a->cell[i], 1)->time > rest &&
+            own[i] <= rest)
+            a->on[i] = 1;
     for (size_t i = 0; i < n; i++)
         a->count += a->on[i];
     if ((size_t)a->count * 2 > n) {
         memset(a->on, 0, n);
         a->count = 0;
     }
-    return a->count ? join(a, rest) : 0;
+    ret = a->count ? join(a, rest) : 0;
+fail:
+    turns_free(&g);
+    free(theta);
+    free(own);
+    return ret;
 }
 
 int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index)

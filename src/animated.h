@@ -9,9 +9,24 @@
  * times its longest pause between those changes) or changed over at least
  * half of the recording. "The rest of the screen" is itself the cells that
  * are not animated, so the set is found by shrinking it from every candidate
- * until it holds. Animated cells that touch (8-connected) form one area,
- * reported as the rectangle of the pixels they changed after the rest
- * settled. A set covering more than half the grid is no area: nothing is
+ * until it holds. A carousel's turns change some cells of its slides that
+ * other turns leave alone, so those cells have no rhythm of their own; their
+ * changes are the carousel's when they come during one of its turns: a turn
+ * is a run of at least SETTLE_ANIM_MIN frames in which the bursty animated
+ * cells changed (their changes less than twice their shortest pause apart;
+ * bursty: the longest pause at least 10 times the shortest, which a clock,
+ * caret or spinner never is), its extent the rectangle (grown by one cell) of
+ * the cells that changed in it touching those cells' changes; a change is the
+ * turn's in that extent, or when its cell changed in SETTLE_ANIM_MIN frames
+ * of the turn; only the turns after the rest settled count (the least such
+ * time that the rest's own changes do not pass); none counts when the turns
+ * fill over a quarter of the recording (a scroll, a pan) or would leave
+ * nothing changing after the start. The cells whose changes after the rest
+ * settled were all turns join the animated set. doc/screens.md: where this
+ * is not sound (a scroll painted in bursts). Animated cells that touch
+ * (8-connected) form one area, reported as the rectangle of the pixels they
+ * changed after the rest settled; an area inside another's rectangle is part
+ * of it. A set covering more than half the grid is no area: nothing is
  * reported (a camera's noise, a video playing full screen).
  */
 #ifndef SETTLE_ANIMATED_H

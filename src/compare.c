@@ -72,6 +72,7 @@ int settle_compare_results(const SettleResultInfo *a, size_t na, const SettleRes
         if (m >= SETTLE_NB_METRICS) {
             int k = m - SETTLE_NB_METRICS;
             mc->gap_name = na ? a[0].gap_name[k] : nb ? b[0].gap_name[k] : NULL;
+            mc->region = na ? a[0].slot_region[k] : nb ? b[0].slot_region[k] : 0;
             if (!mc->gap_name)
                 mc->gap_name = "?";
         }
@@ -121,6 +122,7 @@ int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *na
         for (int k = 0; k < SETTLE_MAX_GAPS; k++) {
             int m = SETTLE_NB_METRICS + k;
             g[i].gap_name[k] = k < nnames ? names[k] : NULL;
+            g[i].slot_region[k] = 0;
             g[i].present[m] = 0;
             g[i].value[m] = NAN;
             for (int j = 0; k < nnames && j < g[i].nmarks && !g[i].present[m]; j++) {
@@ -134,12 +136,57 @@ int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *na
     return 0;
 }
 
+int settle_results_region_names(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,
+                                size_t nb, const char **names, int max)
+{
+    const SettleResultInfo *g[2] = { a, b };
+    size_t n[2] = { na, nb };
+    int k = 0;
+    for (int x = 0; x < 2; x++) {
+        for (size_t i = 0; g[x] && i < n[x]; i++) {
+            for (int j = 0; j < g[x][i].nregions && k < max; j++) {
+                const char *name = g[x][i].region_name[j];
+                int seen = 0;
+                for (int q = 0; q < k && !seen; q++)
+                    seen = !strcmp(names[q], name);
+                if (!seen)
+                    names[k++] = name;
+            }
+        }
+    }
+    return k;
+}
+
+int settle_results_set_regions(SettleResultInfo *g, size_t n, const char *const *names,
+                               int nnames, int first)
+{
+    if ((n && !g) || nnames < 0 || first < 0 || first + nnames > SETTLE_MAX_GAPS ||
+        (nnames && !names))
+        return SETTLE_ERR_INVAL;
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < nnames; k++) {
+            int s = first + k, m = SETTLE_NB_METRICS + s;
+            g[i].gap_name[s] = names[k];
+            g[i].slot_region[s] = 1;
+            g[i].present[m] = 0;
+            g[i].value[m] = NAN;
+            for (int j = 0; j < g[i].nregions && !g[i].present[m]; j++) {
+                if (strcmp(g[i].region_name[j], names[k]))
+                    continue;
+                g[i].present[m] = 1;
+                g[i].value[m] = g[i].region_load[j];
+            }
+        }
+    }
+    return 0;
+}
+
 const char *settle_comparison_name(const SettleMetricComparison *m, char *buf, size_t len)
 {
     if (m->metric < SETTLE_NB_METRICS)
         snprintf(buf, len, "%s", settle_metric_name(m->metric));
     else
-        snprintf(buf, len, "gap:%s", m->gap_name ? m->gap_name : "?");
+        snprintf(buf, len, "%s:%s", m->region ? "region" : "gap", m->gap_name ? m->gap_name : "?");
     return buf;
 }
 

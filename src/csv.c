@@ -59,6 +59,8 @@ static int marks_cell(const SettleMarks *m, int64_t frame, FILE *out)
 
 typedef struct Rows {
     FILE *out;
+    int nregions;             /* --region: a column each, "region_NAME" */
+    int measured[SETTLE_MAX_REGIONS]; /* 0: outside the measured rectangle, cells empty */
     const SettleMarks *marks; /* attached: a last column "marks" */
 } Rows;
 
@@ -78,6 +80,11 @@ static int write_row(void *opaque, const SettleFrame *f)
     if (fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s,%s,%d,%d,%d,%s,%s,%s", f->index, t,
                 f->diff_pixels, e, d, f->quiet, f->keyframe, f->codec_refresh, pr, bp, bc) < 0)
         return SETTLE_ERR_IO;
+    for (int i = 0; i < rows->nregions; i++) {
+        if (rows->measured[i] ? fprintf(out, ",%" PRId64, f->region_pixels[i]) < 0
+                              : fputc(',', out) == EOF)
+            return SETTLE_ERR_IO;
+    }
     if (rows->marks && marks_cell(rows->marks, f->index, out) < 0)
         return SETTLE_ERR_IO;
     return fputc('\n', out) == EOF ? SETTLE_ERR_IO : 0;
@@ -88,10 +95,16 @@ int settle_write_csv(SettleContext *c, FILE *out)
     if (!c || !out)
         return SETTLE_ERR_INVAL;
     if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,"
-              "block_peak,blocks_changed", out) < 0 ||
-        fputs(c->marks ? ",marks\n" : "\n", out) < 0)
+              "block_peak,blocks_changed", out) < 0)
         return SETTLE_ERR_IO;
-    Rows rows = { .out = out, .marks = c->marks };
+    Rows rows = { .out = out, .nregions = c->measure.regions.n, .marks = c->marks };
+    for (int i = 0; i < rows.nregions; i++) {
+        rows.measured[i] = c->measure.regions.t[i].w > 0;
+        if (fprintf(out, ",region_%s", c->s.region_name[i]) < 0)
+            return SETTLE_ERR_IO;
+    }
+    if (fputs(c->marks ? ",marks\n" : "\n", out) < 0)
+        return SETTLE_ERR_IO;
     int ret = settle_foreach_frame(c, write_row, &rows);
     if (ret == SETTLE_ERR_STATE)
         return 0; /* nothing was measured: the header alone */

@@ -150,6 +150,87 @@ static void put_marks(FILE *f, const cJSON *o, const SettleReportCapture *c)
     fputs("</div>\n", f);
 }
 
+/* A rectangle of a JSON object: "x,y,w,h". */
+static void put_rect(FILE *f, const cJSON *o)
+{
+    fprintf(f, "%.0f,%.0f,%.0f,%.0f", num(o, "x"), num(o, "y"), num(o, "width"),
+            num(o, "height"));
+}
+
+static void put_swatch(FILE *f, uint32_t c)
+{
+    fprintf(f, "<span class=\"swatch\" style=\"background:#%06x\"></span>", (unsigned)c);
+}
+
+/* The answer explained: the outlined frame and its legend, a line per
+ * rectangle drawn, from the result's deciding_change, animated_regions and
+ * regions. */
+static void put_answer(FILE *f, const cJSON *o, const SettleReportCapture *c)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "deciding_change");
+    const cJSON *an = cJSON_GetObjectItemCaseSensitive(o, "animated_regions");
+    const cJSON *rg = cJSON_GetObjectItemCaseSensitive(o, "regions");
+    int nd = cJSON_IsObject(d), na = cJSON_GetArraySize(an), nr = cJSON_GetArraySize(rg);
+    if (!c->answer_png && !nd && !na && !nr)
+        return;
+    fputs("<h3>What decided the answer</h3>\n<div class=\"top\">\n", f);
+    if (c->answer_png) {
+        fputs("<figure>", f);
+        put_image(f, "answer", "the frame with the deciding change, the animated areas and the "
+                  "regions outlined", c->answer_png, c->answer_len);
+        fputs("<figcaption>", f);
+        put_escaped(f, c->answer_caption ? c->answer_caption : "");
+        fputs("</figcaption></figure>\n", f);
+    }
+    fputs("<table class=\"legend\">\n", f);
+    fputs("<tr><th>", f);
+    put_swatch(f, SETTLE_OUTLINE_DECIDING);
+    fputs("deciding change</th><td>", f);
+    if (nd) {
+        put_rect(f, d);
+        fprintf(f, " (%.0f pixels) at ", num(d, "pixels"));
+        put_time(f, num(d, "time"));
+        fputs(": the last change that counted</td></tr>\n", f);
+    } else {
+        fputs("none</td></tr>\n", f);
+    }
+    fputs("<tr><th>", f);
+    put_swatch(f, SETTLE_OUTLINE_ANIMATED);
+    fputs("animated areas</th><td>", f);
+    if (!cJSON_IsArray(an))
+        fputs("not looked for", f);
+    else if (!na)
+        fputs("none", f);
+    const cJSON *it;
+    int k = 0;
+    cJSON_ArrayForEach(it, an)
+    {
+        fputs(k++ ? "<br>" : "", f);
+        put_rect(f, it);
+        fprintf(f, ": %.0f changes from ", num(it, "changes"));
+        put_time(f, num(it, "first_time"));
+    }
+    const cJSON *ig = cJSON_GetObjectItemCaseSensitive(o, "animated_ignored");
+    if (cJSON_IsTrue(ig))
+        fputs("<br>left out of the answer (--ignore animated)", f);
+    fputs("</td></tr>\n", f);
+    cJSON_ArrayForEach(it, rg)
+    {
+        fputs("<tr><th>", f);
+        put_swatch(f, SETTLE_OUTLINE_REGION);
+        fputs("region ", f);
+        put_escaped(f, str(it, "name"));
+        fputs("</th><td>", f);
+        put_rect(f, it);
+        fputs(": stable ", f);
+        put_time(f, num(it, "stable_time"));
+        fputs(", load time ", f);
+        put_time(f, num(it, "load_time"));
+        fprintf(f, ", %.0f changes</td></tr>\n", num(it, "changes"));
+    }
+    fputs("</table>\n</div>\n", f);
+}
+
 static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCapture *c)
 {
     const char *status = str(o, "status");
@@ -244,6 +325,7 @@ static void put_capture(FILE *f, int i, const cJSON *o, const SettleReportCaptur
     } else {
         fputs("<p class=\"note\">No filmstrip: no frame to show.</p>\n", f);
     }
+    put_answer(f, o, c);
     put_marks(f, o, c);
     fputs("<details><summary>Settings used</summary>\n<table class=\"settings\">\n", f);
     const cJSON *it;
@@ -286,7 +368,10 @@ static const char style[] =
     ".marks td,.marks th{border-bottom:1px solid #ddd;padding-right:18px}\n"
     ".markframes{display:flex;flex-wrap:wrap;gap:12px;margin-top:8px}figure{margin:0}\n"
     ".markframe{border:1px solid #ccc;display:block;max-width:320px;height:auto}\n"
-    "figcaption{font-size:13px;max-width:320px}\n";
+    "figcaption{font-size:13px;max-width:320px}\n"
+    ".answer{border:1px solid #ccc;display:block;max-width:640px;height:auto}\n"
+    ".legend td,.legend th{border-bottom:1px solid #ddd;padding-right:18px}\n"
+    ".swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}\n";
 
 int settle_write_report(FILE *f, const SettleReportCapture *caps, int n)
 {

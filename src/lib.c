@@ -301,6 +301,8 @@ static void visual_frame(SettleContext *c, const SettlePicture *p, const SettleR
                         m->use_marker && r->marker >= c->s.marker_coverage);
 }
 
+_Static_assert(SETTLE_RECORD_REGIONS == SETTLE_MAX_REGIONS, "a record holds every region");
+
 /* The animated areas' and the --region areas' share of a decided frame. */
 static void after_decide(SettleContext *c, const SettleRecord *r)
 {
@@ -403,6 +405,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
         return ret;
     settle_decide_frame(&c->decide, &r, c->n == 0);
     after_decide(c, &r);
+    for (int i = 0; i < SETTLE_RECORD_REGIONS; i++)
+        r.region[i] = i < c->measure.regions.n ? c->measure.regions.t[i].changed : 0;
     if (c->visual_on)
         visual_frame(c, p, &r);
     if (c->keep.on && (ret = keep_frame(c, p, &r, fill, fill_opaque)) < 0)
@@ -660,6 +664,7 @@ int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *
             .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
             .block_peak = r.block_peak, .blocks_changed = r.blocks_changed,
         };
+        memcpy(f.region_pixels, r.region, sizeof(f.region_pixels));
         ret = cb(opaque, &f);
         if (ret)
             break;

@@ -16,6 +16,9 @@ enum {
     SETTLE_T_COUNT = 4
 };
 
+/* As SETTLE_MAX_REGIONS (checked in lib.c). */
+#define SETTLE_RECORD_REGIONS 8
+
 typedef struct SettleRecord {
     int64_t index;     /* read: the picture's number from 0 */
     double time;       /* read: seconds from the first picture */
@@ -33,6 +36,7 @@ typedef struct SettleRecord {
     double limit;      /* decide: the diff threshold this frame was judged by */
     int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input
                         * picture; w 0: none */
+    int64_t region[SETTLE_RECORD_REGIONS]; /* measure: each --region area's changed pixels */
 } SettleRecord;
 
 #endif

@@ -41,6 +41,9 @@ const char *settle_report_not_counted(const SettleReportGroup *g, size_t i, int 
     default:
         if (metric < SETTLE_NB_METRICS)
             snprintf(buf, len, "no %s", settle_metric_name(metric));
+        else if (e->slot_region[metric - SETTLE_NB_METRICS])
+            snprintf(buf, len, "the region %s has no load time",
+                     e->gap_name[metric - SETTLE_NB_METRICS] ? e->gap_name[metric - SETTLE_NB_METRICS] : "?");
         else
             snprintf(buf, len, "no gap to the mark %s",
                      e->gap_name[metric - SETTLE_NB_METRICS] ? e->gap_name[metric - SETTLE_NB_METRICS] : "?");

@@ -107,6 +107,10 @@ void settle_result_info_free(SettleResultInfo *info)
         free(info->mark_name[i]);
     free(info->mark_name);
     free(info->mark_gap);
+    for (int i = 0; i < info->nregions; i++)
+        free(info->region_name[i]);
+    free(info->region_name);
+    free(info->region_load);
     memset(info, 0, sizeof(*info));
 }
 
@@ -146,6 +150,31 @@ static int parse_marks(SettleResultInfo *info, const cJSON *marks)
         const cJSON *g = cJSON_GetObjectItemCaseSensitive(k, "gap");
         if (cJSON_IsString(n) && add_mark(info, n->valuestring, cJSON_IsNumber(g) ? g->valuedouble : NAN) < 0)
             return -1;
+    }
+    return 0;
+}
+
+/* "regions": each area's name and load time. 0 or -1 (out of memory). */
+static int parse_regions(SettleResultInfo *info, const cJSON *regions)
+{
+    if (!cJSON_IsArray(regions))
+        return 0;
+    int n = cJSON_GetArraySize(regions);
+    info->region_name = calloc((size_t)n + 1, sizeof(*info->region_name));
+    info->region_load = calloc((size_t)n + 1, sizeof(*info->region_load));
+    if (!info->region_name || !info->region_load)
+        return -1;
+    const cJSON *k;
+    cJSON_ArrayForEach(k, regions)
+    {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "name");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(k, "load_time");
+        if (!cJSON_IsString(nm))
+            continue;
+        if (!(info->region_name[info->nregions] = strdup(nm->valuestring)))
+            return -1;
+        info->region_load[info->nregions++] =
+            cJSON_IsNumber(t) && isfinite(t->valuedouble) ? t->valuedouble : NAN;
     }
     return 0;
 }
@@ -194,7 +223,8 @@ int settle_result_info_parse(const char *json, size_t len, SettleResultInfo *inf
                                                         : "not_stable";
     if (!(info->status = strdup(status)))
         goto end;
-    if (parse_marks(info, cJSON_GetObjectItemCaseSensitive(o, "marks")) < 0)
+    if (parse_marks(info, cJSON_GetObjectItemCaseSensitive(o, "marks")) < 0 ||
+        parse_regions(info, cJSON_GetObjectItemCaseSensitive(o, "regions")) < 0)
         goto end;
     ret = 0;
 end:
@@ -243,6 +273,22 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
             const SettleMark *k = settle_marks_get(c->marks, i);
             /* as the JSON has them: to the microsecond */
             bad = add_mark(info, k->name, round(k->gap * 1e6) / 1e6) < 0;
+        }
+        if (bad) {
+            settle_result_info_free(info);
+            return SETTLE_ERR_NOMEM;
+        }
+    }
+    if (measured && r->nregions) {
+        info->region_name = calloc((size_t)r->nregions + 1, sizeof(*info->region_name));
+        info->region_load = calloc((size_t)r->nregions + 1, sizeof(*info->region_load));
+        int bad = !info->region_name || !info->region_load;
+        for (int i = 0; i < r->nregions && !bad; i++) {
+            double t = r->regions[i].load_time;
+            bad = !(info->region_name[i] = strdup(r->regions[i].name));
+            /* as the JSON has them: to the microsecond */
+            info->region_load[i] = isfinite(t) ? round(t * 1e6) / 1e6 : NAN;
+            info->nregions += !bad;
         }
         if (bad) {
             settle_result_info_free(info);

@@ -3,6 +3,7 @@
  *   pngstat FILE                 -> "WIDTH HEIGHT DISTINCT"  (distinct: colours seen, up to 4096)
  *   pngstat FILE RRGGBB TOL      -> pixels within TOL levels of that colour in every channel
  *   pngstat FILE X Y W H         -> pixels in that rectangle that are not near-white (any channel < 235)
+ *   pngstat FILE RRGGBB TOL X Y W H -> pixels of that rectangle within TOL levels of that colour
  * Exit 1 when the file is not a PNG that decodes. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,8 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 4 && argc != 6) {
-        fprintf(stderr, "usage: pngstat FILE [RRGGBB TOL | X Y W H]\n");
+    if (argc != 2 && argc != 4 && argc != 6 && argc != 8) {
+        fprintf(stderr, "usage: pngstat FILE [RRGGBB TOL [X Y W H] | X Y W H]\n");
         return 64;
     }
     png_image im;
@@ -45,13 +46,23 @@ int main(int argc, char **argv)
                 seen[distinct++] = v;
         }
         printf("%u %u %u\n", im.width, im.height, distinct);
-    } else if (argc == 4) {
+    } else if (argc == 4 || argc == 8) {
         unsigned long rgb = strtoul(argv[2], NULL, 16);
         int tol = atoi(argv[3]), want[3] = { (int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255, (int)rgb & 255 };
+        long x0 = 0, y0 = 0, w = im.width, h = im.height;
+        if (argc == 8) {
+            x0 = atol(argv[4]);
+            y0 = atol(argv[5]);
+            w = atol(argv[6]);
+            h = atol(argv[7]);
+        }
         size_t count = 0;
-        for (size_t i = 0; i < n; i++)
-            count += abs(px[3 * i] - want[0]) <= tol && abs(px[3 * i + 1] - want[1]) <= tol &&
-                     abs(px[3 * i + 2] - want[2]) <= tol;
+        for (long y = y0 < 0 ? 0 : y0; y < y0 + h && y < (long)im.height; y++)
+            for (long x = x0 < 0 ? 0 : x0; x < x0 + w && x < (long)im.width; x++) {
+                const unsigned char *p = px + 3 * ((size_t)y * im.width + (size_t)x);
+                count += abs(p[0] - want[0]) <= tol && abs(p[1] - want[1]) <= tol &&
+                         abs(p[2] - want[2]) <= tol;
+            }
         printf("%zu\n", count);
     } else {
         long x0 = atol(argv[2]), y0 = atol(argv[3]), w = atol(argv[4]), h = atol(argv[5]);

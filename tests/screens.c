@@ -62,12 +62,44 @@ int screen_changes(const ScreenSpec *s, int n, int *out)
         ch |= s->clock_period > 0 && i >= s->clock_phase &&
               (i - s->clock_phase) % s->clock_period == 0;
         ch |= s->carousel_period > 0 && i >= s->carousel_from &&
-              (i - s->carousel_from) % s->carousel_period == 0;
+              (i - s->carousel_from) % s->carousel_period <
+                  (s->carousel_slide > 0 ? s->carousel_slide : 1);
         ch |= spinner_level(s, i) != spinner_level(s, i - 1) || spinner_level(s, i) == 4;
         if (ch)
             out[k++] = i;
     }
     return k;
+}
+
+/* Slide k of a fading carousel: one colour with a dark picture at a place of
+ * its own (3 slides), the dark at `dark` sixty-fourths of its full strength. */
+static void draw_slide(int k, int dark, uint8_t *rgb, int stride)
+{
+    static const uint8_t ground[3] = { 250, 200, 30 }, ink[3] = { 30, 40, 90 };
+    const int *c = screen_carousel;
+    const int pic[4] = { c[0] + 20 + 90 * (k % 3), c[1] + 24, 70, 80 };
+    uint8_t mix[3];
+    for (int i = 0; i < 3; i++)
+        mix[i] = (uint8_t)(ground[i] + (ink[i] - ground[i]) * dark / 64);
+    fill(rgb, stride, pic, mix);
+}
+
+static void draw_fading(const ScreenSpec *s, int index, uint8_t *rgb, int stride)
+{
+    static const uint8_t ground[3] = { 250, 200, 30 };
+    fill(rgb, stride, screen_carousel, ground);
+    int k = 0, p = s->carousel_slide; /* before the first turn: slide 0 at rest */
+    if (index >= s->carousel_from) {
+        k = (index - s->carousel_from) / s->carousel_period;
+        p = (index - s->carousel_from) % s->carousel_period;
+    }
+    if (p >= s->carousel_slide) { /* at rest: the slide of the last turn */
+        draw_slide(index >= s->carousel_from ? k + 1 : 0, 64, rgb, stride);
+        return;
+    }
+    int in = 64 * (p + 1) / s->carousel_slide; /* slide k fades out as k + 1 fades in */
+    draw_slide(k, 64 - in, rgb, stride);
+    draw_slide(k + 1, in, rgb, stride);
 }
 
 void screen_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
@@ -90,7 +122,9 @@ void screen_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h
         static const uint8_t d1[3] = { 255, 255, 255 };
         stripes(rgb, stride, screen_clock, d1, bar, tick & 1);
     }
-    if (s->carousel_period > 0) {
+    if (s->carousel_period > 0 && s->carousel_slide > 0) {
+        draw_fading(s, index, rgb, stride);
+    } else if (s->carousel_period > 0) {
         int slide = index < s->carousel_from ? 0
                                              : 1 + (index - s->carousel_from) / s->carousel_period;
         static const uint8_t sa[3][3] = { { 250, 200, 30 }, { 30, 120, 250 }, { 240, 80, 160 } };

@@ -29,6 +29,12 @@ typedef struct ScreenSpec {
     int clock_phase;
     int carousel_period;         /* the carousel turns at carousel_from + k * period; 0: none */
     int carousel_from;
+    int carousel_slide;          /* > 0: each turn fades to the next slide over this many
+                                  * frames (frames from + k * period ... + slide - 1); the
+                                  * slides are then one colour with a dark picture at a place
+                                  * of their own (3 slides), so that a turn changes only the
+                                  * cells of the two pictures: some cells change in some turns
+                                  * only, as on a web page's hero carousel */
     int spinner_from;            /* spins (changes every frame) from here */
     int spinner_fade;            /* from here it fades in 4 steps of one frame, then is gone */
                                  /* spinner_from == spinner_fade: no spinner */

@@ -283,6 +283,45 @@ static void test_carousel(void **state)
     settle_close(&c);
 }
 
+/* A web page's hero carousel: each turn fades over 6 frames to the next of
+ * three slides, whose pictures sit at places of their own, so a cell changes
+ * in some turns only and has no rhythm of its own (browsertime's
+ * amazon_chrome). Its turns are still the carousel's: named as one area over
+ * the three pictures, and --ignore animated gives the content's time. */
+static void test_carousel_fades(void **state)
+{
+    (void)state;
+    ScreenSpec s;
+    screen_init(&s);
+    for (int b = 0; b < SCREEN_BLOCKS; b++)
+        s.block_at[b] = 10 * (b + 1) - 5; /* 5, 15, 25, 35 */
+    s.carousel_period = 30;
+    s.carousel_from = 40; /* turns over 40-45, 70-75, 100-105, 130-135 */
+    s.carousel_slide = 6;
+    make("carousel-fades.mkv", &s, 150, NULL);
+    SettleContext *c;
+    int ret;
+    const SettleResult *r = analyze("carousel-fades.mkv", NULL, NULL, NULL, &c, &ret);
+    expect_stable(r, ret, 135);
+    /* the last turn, slide 0 to slide 1: their pictures, 70x80 each, at 36
+     * and 126 */
+    const SettleChangeArea *d = &r->deciding_change;
+    assert_int_equal(d->frame, 135);
+    assert_int_equal(d->x, 36);
+    assert_int_equal(d->y, 72);
+    assert_int_equal(d->width, 160);
+    assert_int_equal(d->height, 80);
+    assert_int_equal(d->pixels, 2 * 70 * 80);
+    /* picture 2 (216,72) changes in turns 2 and 3 only; the area holds it */
+    const int pictures[4] = { 36, 72, 250, 80 };
+    expect_animated(r, pictures, 18, 40);
+    settle_close(&c);
+    r = analyze("carousel-fades.mkv", NULL, "ignore", "animated", &c, &ret);
+    expect_stable(r, ret, 35);
+    expect_change(r, screen_block[3], 35);
+    settle_close(&c);
+}
+
 /* --region: an area's stable time is its own, before or after the rest of
  * the screen's, whatever happens elsewhere. */
 static void test_regions(void **state)
@@ -384,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_spinner_fades),
         cmocka_unit_test(test_clock),
         cmocka_unit_test(test_carousel),
+        cmocka_unit_test(test_carousel_fades),
         cmocka_unit_test(test_regions),
     };
     return cmocka_run_group_tests_name("screens", tests, group_setup, group_teardown);

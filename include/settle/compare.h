@@ -41,6 +41,7 @@ typedef struct SettleMetricComparison {
     size_t not_counted[2];    /* results of the baseline, the candidate that do not count */
     SettleComparison cmp;     /* when compared; verdict SETTLE_VERDICT_TOO_FEW when a group
                                * has fewer than min_n counted values */
+    int region;               /* a region slot: the load time of the --region area gap_name */
 } SettleMetricComparison;
 
 /* Compares each metric of candidate results b against baseline results a:
@@ -70,8 +71,26 @@ SETTLE_API int settle_results_gap_names(const SettleResultInfo *a, size_t na,
 SETTLE_API int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *names,
                                        int nnames);
 
-/* A comparison's metric as the reports name it: settle_metric_name, or
- * "gap:" and the mark's name for a gap slot, into buf. Returns buf. */
+/* The distinct names of the --region areas in the results of both groups
+ * ("regions" in the JSON), in order of first appearance, at most `max`:
+ * pointers into the results' region_name. Returns how many. */
+SETTLE_API int settle_results_region_names(const SettleResultInfo *a, size_t na,
+                                           const SettleResultInfo *b, size_t nb,
+                                           const char **names, int max);
+
+/* Makes slots first .. first + nnames - 1 (first + nnames <= SETTLE_MAX_GAPS,
+ * after the gap slots settle_results_set_gaps made, which it must follow) of
+ * each of the n results of g region slots: slot first + k is the load time
+ * of the region names[k] ("region:NAME" in the reports), present when the
+ * result has a region of that name, NaN (so not counted) when that region
+ * was not stable. Compared like a metric: a verdict per region. The names
+ * are not copied. Returns 0 or SETTLE_ERR_INVAL. */
+SETTLE_API int settle_results_set_regions(SettleResultInfo *g, size_t n, const char *const *names,
+                                          int nnames, int first);
+
+/* A comparison's metric as the reports name it: settle_metric_name,
+ * "gap:" and the mark's name for a gap slot, or "region:" and the area's
+ * name for a region slot, into buf. Returns buf. */
 SETTLE_API const char *settle_comparison_name(const SettleMetricComparison *m, char *buf,
                                               size_t len);
 

@@ -111,6 +111,31 @@ SETTLE_API void settle_pictures_free(SettlePictures **p);
  * SETTLE_ERR_INVAL (bad size) or SETTLE_ERR_IO (the stream failed). */
 SETTLE_API int settle_write_png(FILE *f, const SettleImage *img);
 
+/* The colours (0xRRGGBB) of settle_outline_answer's outlines. */
+#define SETTLE_OUTLINE_DECIDING 0xe8175d /* red: the deciding change */
+#define SETTLE_OUTLINE_ANIMATED 0xa11fd1 /* purple: the animated areas */
+#define SETTLE_OUTLINE_REGION 0x0a9396   /* teal: the --region areas, labelled */
+
+/* Draws the answer of `r` on `img`, a picture of the same capture's input
+ * (a frame of settle_grab_pictures or settle_grab_frames, at any scale: the
+ * rectangles, in the input picture's pixels, are scaled by img->width /
+ * r->width and img->height / r->height, rounded outwards). Each rectangle
+ * gets a band max(2, img->width / 320) pixels thick just outside it (inside
+ * it where the picture's edge leaves no room): first the animated areas
+ * (SettleResult.animated), then the --region areas, each labelled at its top
+ * left corner with its name and stable time ("name 1.234 s", "name not
+ * stable") in white on a band of its colour, then the deciding change
+ * (SettleResult.deciding_change, when its frame is not -1) on top. The
+ * caller owns img and its pixels, which are changed in place. Returns 0 or
+ * SETTLE_ERR_INVAL (no picture, or a result without a size). */
+SETTLE_API int settle_outline_answer(SettleImage *img, const SettleResult *r);
+
+/* A copy of `src` scaled down to fit `box` pixels a side (1..8192; never
+ * scaled up), as the filmstrip's thumbnails are. On success dst->rgb is the
+ * caller's, to free with free(); role, frame and time are src's. Returns 0,
+ * SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM. */
+SETTLE_API int settle_scale_image(const SettleImage *src, int box, SettleImage *dst);
+
 /* A picture of one frame in a report, with its caption. */
 typedef struct SettleReportFrame {
     const char *caption;          /* "Displayed com.example/.Main: frame 45 at 1.500 s" */
@@ -131,6 +156,13 @@ typedef struct SettleReportCapture {
      * stable frame (settle_grab_frames); NULL and 0 for none. */
     const SettleReportFrame *frame_pictures;
     int nframe_pictures;
+    /* The answer explained: a frame with settle_outline_answer's outlines
+     * (normally the stable frame, or the last frame when there is none), shown
+     * under the summary with a legend built from the json (the deciding
+     * change, the animated areas, the regions and their times); NULL for none. */
+    const uint8_t *answer_png;
+    size_t answer_len;
+    const char *answer_caption; /* "stable: frame 45 at 1.500 s" */
 } SettleReportCapture;
 
 /* Writes one self-contained HTML page (no external resources: the images are

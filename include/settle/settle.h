@@ -303,6 +303,9 @@ typedef struct SettleFrame {
                            * (above 1: that block changed; 0 for frame 0); NaN when the
                            * block test did not run (SettleResult.block_test) */
     int blocks_changed;   /* the block test: blocks over their threshold; -1 when it did not run */
+    /* Each --region area's changed pixels (SettleSettings.region, in the order
+     * given; as diff_pixels, on the area's pixels); 0 for the others. */
+    int64_t region_pixels[SETTLE_MAX_REGIONS];
 } SettleFrame;
 
 /* A change between two frames: the rectangle that holds the pixels that
@@ -322,7 +325,9 @@ typedef struct SettleChangeArea {
  * that counted as changes (not quiet for the diff method), and either kept
  * that rhythm to the end (the quiet after its last change is at most 1.5
  * times its longest pause between them) or changed over at least half of
- * the time from the start to the end. Touching cells form one area. */
+ * the time from the start to the end. The changes other cells make during
+ * the turns of such cells that change in bursts (a carousel's slides) are
+ * theirs. Touching cells form one area (doc/screens.md has the whole rule). */
 typedef struct SettleAnimatedRegion {
     int x, y, width, height;   /* the pixels it changed after the rest settled, input picture */
     int64_t changes;           /* frames after the start that changed it (its busiest cell) */
@@ -594,8 +599,18 @@ typedef struct SettleResultInfo {
     char **mark_name;
     double *mark_gap;
     /* The mark name of each gap slot, pointing into some result's mark_name
-     * (not owned), NULL for an unused slot. */
+     * (not owned), NULL for an unused slot; for a region slot the region's
+     * name, pointing into some result's region_name. */
     const char *gap_name[SETTLE_MAX_GAPS];
+    /* The --region areas of the result ("regions"), in its order: owned names
+     * and their load times in seconds (NaN when null: not stable). */
+    int nregions;
+    char **region_name;
+    double *region_load;
+    /* 1 where slot SETTLE_NB_METRICS + k holds the load time of the region
+     * gap_name[k] (settle_results_set_regions, settle/compare.h) instead of
+     * a mark's gap. */
+    int slot_region[SETTLE_MAX_GAPS];
 } SettleResultInfo;
 
 /* Parses one JSON object (`len` bytes of `json`, no NUL needed). Results

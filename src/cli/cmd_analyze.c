@@ -122,6 +122,9 @@ typedef struct Job {
     size_t plot_len, strip_len;
     SettleReportFrame *mark_pics; /* --report with --marks: the frames at the marks */
     int nmark_pics;
+    uint8_t *answer_png; /* --report: the answer outlined (settle_outline_answer) */
+    size_t answer_len;
+    char *answer_caption;
 } Job;
 
 typedef struct Batch {
@@ -377,6 +380,56 @@ static void no_gnuplot(Batch *b, const char *what, FILE *err)
                 strcmp(what, "--plot") ? "warning: " : "", what);
 }
 
+/* The answer outlined on the stable frame the pictures kept (the last-change
+ * frame when there is none but animated areas or regions to show):
+ * NAME-answer.png at full size in --frames, a picture of at most 640 pixels
+ * a side for --report. */
+static int answer_pictures(const Batch *b, const SettlePictures *pics, Job *j,
+                           const SettleResult *r, const char *stem, FILE *err)
+{
+    const SettleImage *src = NULL;
+    for (int k = 0; k < pics->nframes && !src; k++)
+        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "stable"))
+            src = &pics->frame[k];
+    for (int k = 0; k < pics->nframes && !src && (r->nanimated || r->nregions); k++)
+        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "last-change"))
+            src = &pics->frame[k];
+    if (!src)
+        return EXIT_OK;
+    int code = EXIT_OK;
+    SettleImage img = *src, small = { 0 };
+    size_t size = (size_t)src->stride * (size_t)src->height;
+    uint8_t *png = NULL;
+    size_t len = 0;
+    if (!(img.rgb = malloc(size ? size : 1)))
+        return EXIT_INTERNAL;
+    memcpy(img.rgb, src->rgb, size);
+    settle_outline_answer(&img, r);
+    char *path = b->frames ? join(b->frames, stem, "-answer.png") : NULL;
+    if (b->frames && (!path || out_png_bytes(&img, &png, &len) < 0)) {
+        code = EXIT_INTERNAL;
+    } else if (b->frames && out_write_file(path, png, len) < 0) {
+        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
+        code = EXIT_OUTPUT;
+    }
+    if (b->report && code != EXIT_INTERNAL) {
+        char cap[160], t[32];
+        fmt_time(t, sizeof(t), img.time);
+        snprintf(cap, sizeof(cap), "%s: frame %lld at %s",
+                 r->stable_frame >= 0 ? "stable" : "last change (no stable frame)",
+                 (long long)img.frame, t);
+        if (settle_scale_image(&img, 640, &small) < 0 ||
+            out_png_bytes(&small, &j->answer_png, &j->answer_len) < 0 ||
+            !(j->answer_caption = strdup(cap)))
+            code = EXIT_INTERNAL;
+    }
+    free(small.rgb);
+    free(png);
+    free(path);
+    free(img.rgb);
+    return code;
+}
+
 /* --frames and --report: the key frames and the filmstrip, kept during the
  * analysis, and their PNGs encoding on e's thread (*started) while the plot
  * is drawn. */
@@ -431,7 +484,12 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
         .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
         .start = r->start_frame >= 0 ? r->start_time : NAN,
         .stable = r->stable_frame >= 0 ? r->stable_time : NAN, .load = r->load_time,
+        .decide = r->deciding_change.frame >= 0 ? r->deciding_change.time : NAN,
     };
+    for (int k = 0; k < r->nregions && k < PLOT_MAX_REGIONS; k++) {
+        pi.region_name[pi.nregions] = r->regions[k].name;
+        pi.region_time[pi.nregions++] = r->regions[k].stable_time;
+    }
     if (b->marks.m)
         cli_marks_plot(&b->marks, &pi);
     if (!ok) {
@@ -493,6 +551,8 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
             code = EXIT_INTERNAL;
         else if (b->frames)
             code = worse(code, write_encoded(b, &e, stem, err));
+        if (stem && code != EXIT_INTERNAL)
+            code = worse(code, answer_pictures(b, pics, j, r, stem, err));
         free(stem);
         /* the filmstrip's bytes (the last image, never shared) go to the report */
         if (b->report && code != EXIT_INTERNAL && pics->filmstrip.rgb) {
@@ -811,7 +871,8 @@ static int write_report(Batch *b)
             .json = j->rjson, .plot_png = j->plot_png, .plot_len = j->plot_len,
             .plot_note = j->plot_note, .filmstrip_png = j->strip_png,
             .filmstrip_len = j->strip_len, .frame_pictures = j->mark_pics,
-            .nframe_pictures = j->nmark_pics,
+            .nframe_pictures = j->nmark_pics, .answer_png = j->answer_png,
+            .answer_len = j->answer_len, .answer_caption = j->answer_caption,
         };
     }
     int ret = EXIT_OK;
@@ -1353,6 +1414,8 @@ int cmd_analyze(int argc, char **argv)
         free(b.jobs[i].plot_note);
         free(b.jobs[i].plot_png);
         free(b.jobs[i].strip_png);
+        free(b.jobs[i].answer_png);
+        free(b.jobs[i].answer_caption);
         cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);

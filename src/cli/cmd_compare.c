@@ -62,8 +62,9 @@ void usage_compare(FILE *f)
             "  --metric NAME     compare only this metric (repeatable): load_time,\n"
             "                    first_visual_change, last_visual_change, speed_index,\n"
             "                    or gaps: the gap of each of the app's marks (results of\n"
-            "                    analyze --marks), as gap:NAME; default: every metric\n"
-            "                    and gap present in both groups\n"
+            "                    analyze --marks), as gap:NAME; or regions: the load\n"
+            "                    time of each --region area, as region:NAME; default:\n"
+            "                    every metric, gap and region present in both groups\n"
             "  --resamples N     bootstrap resamples (default 10000)\n"
             "  --seed N          bootstrap seed (default 6190878), fixed so reruns agree\n"
             "  --markdown FILE   the report as Markdown, for a CI comment ('-' = stdout)\n"
@@ -694,6 +695,7 @@ typedef struct CompareArgs {
     const char *by;          /* --by KEY: one comparison per value of that label */
     int quiet, want_metric[SETTLE_NB_METRICS], any_metric;
     int want_gaps;           /* --metric gaps: the gaps of the app's marks */
+    int want_regions;        /* --metric regions: the load times of the --region areas */
 } CompareArgs;
 
 /* Returned by the parsers for --help: done, exit 0. */
@@ -740,15 +742,17 @@ static int parse_metric(CompareArgs *a, const char *v)
     int m = 0;
     while (m < SETTLE_NB_METRICS && strcmp(settle_metric_name(m), v))
         m++;
-    if (m == SETTLE_NB_METRICS && strcmp(v, "gaps")) {
+    if (m == SETTLE_NB_METRICS && strcmp(v, "gaps") && strcmp(v, "regions")) {
         fprintf(stderr, "settle: --metric: expected load_time, first_visual_change, "
-                        "last_visual_change, speed_index or gaps, got '%s'\n", v);
+                        "last_visual_change, regions, speed_index or gaps, got '%s'\n", v);
         return EXIT_USAGE;
     }
     if (m < SETTLE_NB_METRICS)
         a->want_metric[m] = 1;
-    else
+    else if (!strcmp(v, "gaps"))
         a->want_gaps = 1;
+    else
+        a->want_regions = 1;
     a->any_metric = 1;
     return 0;
 }
@@ -897,17 +901,26 @@ static int check_outputs(CompareArgs *a, OutGuard *guard)
     return ret;
 }
 
-/* The gaps of the app's marks (analyze --marks) are compared like metrics:
- * one slot per mark name of both groups, unless --metric left gaps out. */
+/* The gaps of the app's marks (analyze --marks) and the load times of the
+ * --region areas are compared like metrics: one slot per mark name and per
+ * region name of both groups (the regions first served: up to
+ * SETTLE_MAX_REGIONS of the SETTLE_MAX_GAPS slots), unless --metric left them
+ * out. */
 static void gap_slots(Group *ga, Group *gb, const CompareArgs *a)
 {
-    const char *gap_names[SETTLE_MAX_GAPS];
+    const char *gap_names[SETTLE_MAX_GAPS], *region_names[SETTLE_MAX_REGIONS];
+    int nregions = !a->any_metric || a->want_regions
+                       ? settle_results_region_names(ga->info, ga->n, gb->info, gb->n,
+                                                     region_names, SETTLE_MAX_REGIONS)
+                       : 0;
     int ngaps = !a->any_metric || a->want_gaps
                     ? settle_results_gap_names(ga->info, ga->n, gb->info, gb->n, gap_names,
-                                               SETTLE_MAX_GAPS)
+                                               SETTLE_MAX_GAPS - nregions)
                     : 0;
     settle_results_set_gaps(ga->info, ga->n, gap_names, ngaps);
     settle_results_set_gaps(gb->info, gb->n, gap_names, ngaps);
+    settle_results_set_regions(ga->info, ga->n, region_names, nregions, ngaps);
+    settle_results_set_regions(gb->info, gb->n, region_names, nregions, ngaps);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -72,6 +72,8 @@ static int put_series_json(const SeriesSet *set, const Series *s, FILE *f)
         cJSON_AddItemToObject(labels, set->by[k], s->values[k]
                                                       ? cJSON_CreateString(s->values[k])
                                                       : cJSON_CreateNull());
+    if (labels && s->region)
+        cJSON_AddStringToObject(labels, "region", s->region);
     cJSON_AddStringToObject(o, "metric", set->metric);
     cJSON_AddStringToObject(o, "along", set->along);
     pts = cJSON_AddArrayToObject(o, "points");

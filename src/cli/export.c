@@ -41,6 +41,10 @@ int influx_lines(const SeriesSet *set, FILE *f, long *n)
                 fputc('=', f);
                 influx_escaped(f, s->values[k], ",= ");
             }
+            if (s->region) { /* a --region area's series: tagged with its name */
+                fputs(",region=", f);
+                influx_escaped(f, s->region, ",= ");
+            }
             fprintf(f, " median=%.6f,min=%.6f,max=%.6f,count=%zui", p->sum.median, p->sum.min,
                     p->sum.max, p->nx);
             if (set->numeric) {
@@ -85,6 +89,10 @@ int graphite_lines(const SeriesSet *set, const char *prefix, FILE *f, long *n)
                 for (int k = 0; k < set->nby; k++) {
                     fputc('.', f);
                     graphite_part(f, s->values[k] ? s->values[k] : "");
+                }
+                if (s->region) { /* a --region area's series: PREFIX.LABELS.region.NAME.METRIC */
+                    fputs(".region.", f);
+                    graphite_part(f, s->region);
                 }
                 fputc('.', f);
                 graphite_part(f, set->metric);

@@ -129,6 +129,16 @@ int plot_info_from_json(const char *json, PlotInfo *pi, void **store)
     pi->start = num(o, "start_time");
     pi->stable = num(o, "stable_time");
     pi->load = num(o, "load_time");
+    pi->decide = num(cJSON_GetObjectItemCaseSensitive(o, "deciding_change"), "time");
+    pi->nregions = 0;
+    const cJSON *rg;
+    cJSON_ArrayForEach(rg, cJSON_GetObjectItemCaseSensitive(o, "regions")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(rg, "name");
+        if (pi->nregions < PLOT_MAX_REGIONS && cJSON_IsString(n)) {
+            pi->region_name[pi->nregions] = n->valuestring;
+            pi->region_time[pi->nregions++] = num(rg, "stable_time");
+        }
+    }
     pi->nmarks = 0;
     const cJSON *mk;
     cJSON_ArrayForEach(mk, cJSON_GetObjectItemCaseSensitive(o, "marks")) {
@@ -199,6 +209,16 @@ static char *plot_vars(const PlotInfo *pi, const char *csv)
         put_number(f, var, pi->mark_time[i], -1);
         fprintf(f, "mark_n%d = ", i + 1);
         plot_put_string(f, pi->mark_name[i]);
+        fputc('\n', f);
+    }
+    put_number(f, "decide", pi->decide, -1);
+    fprintf(f, "nregions = %d\n", pi->nregions);
+    for (int i = 0; i < pi->nregions; i++) {
+        char var[32];
+        snprintf(var, sizeof(var), "region_t%d", i + 1);
+        put_number(f, var, pi->region_time[i], -1);
+        fprintf(f, "region_n%d = ", i + 1);
+        plot_put_string(f, pi->region_name[i]);
         fputc('\n', f);
     }
     if (fclose(f)) {

@@ -10,6 +10,9 @@
 /* Most marks drawn on a plot (the first ones placed). */
 #define PLOT_MAX_MARKS 16
 
+/* Most --region areas marked (SETTLE_MAX_REGIONS). */
+#define PLOT_MAX_REGIONS 8
+
 /* What the plot marks, from a result. */
 typedef struct PlotInfo {
     const char *name;          /* title: the capture */
@@ -20,6 +23,10 @@ typedef struct PlotInfo {
     int nmarks;                /* the app's marks placed on the capture (--marks) */
     const char *mark_name[PLOT_MAX_MARKS];
     double mark_time[PLOT_MAX_MARKS]; /* seconds from the first frame */
+    double decide;             /* the deciding change's time; NaN when there is none */
+    int nregions;              /* --region areas */
+    const char *region_name[PLOT_MAX_REGIONS];
+    double region_time[PLOT_MAX_REGIONS]; /* each one's stable time; NaN when none */
 } PlotInfo;
 
 /* The message for a missing gnuplot. */

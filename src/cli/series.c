@@ -41,10 +41,10 @@ static int same_str(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
-static Series *find_series(SeriesSet *set, char **values)
+static Series *find_series(SeriesSet *set, char **values, const char *region)
 {
     for (size_t i = 0; i < set->n; i++) {
-        int same = 1;
+        int same = same_str(set->s[i].region, region);
         for (int k = 0; k < set->nby && same; k++)
             same = same_str(set->s[i].values[k], values[k]);
         if (same)
@@ -61,10 +61,12 @@ static Series *find_series(SeriesSet *set, char **values)
     memset(s, 0, sizeof(*s));
     if (!(s->values = calloc((size_t)set->nby + 1, sizeof(*s->values))))
         return NULL;
+    set->n++; /* counted now: freed with the set whatever fails below */
     for (int k = 0; k < set->nby; k++)
         if (values[k] && !(s->values[k] = strdup(values[k])))
-            return NULL; /* freed with the set: it is counted below */
-    set->n++;
+            return NULL;
+    if (region && !(s->region = strdup(region)))
+        return NULL;
     return s;
 }
 
@@ -136,6 +138,46 @@ typedef struct Loading {
     int nomem;
 } Loading;
 
+/* Adds result o's value m to the series of `values` (and region) at its
+ * --along point, unless the same capture is there already. 0 (added or a
+ * duplicate) or -1 (out of memory). */
+static int add_capture(SeriesSet *set, const cJSON *o, char **values, const char *region,
+                       const cJSON *m, const SettleHistoryPaths *paths)
+{
+    const cJSON *labels = cJSON_GetObjectItemCaseSensitive(o, "labels");
+    char *along = label_text(labels, set->along);
+    Series *s = along ? find_series(set, values, region) : NULL;
+    Point *p = s ? find_point(s, along) : NULL;
+    free(along);
+    if (!p)
+        return -1;
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(o, "input");
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "input_mtime");
+    char *mts = mt ? cJSON_PrintUnformatted(mt) : NULL;
+    int dup = 0;
+    for (size_t i = 0; i < p->n && cJSON_IsString(in) && !dup; i++)
+        dup = !strcmp(p->c[i].input, in->valuestring) && mts &&
+              p->c[i].mtime == strtod(mts + (mts[0] == '"'), NULL);
+    free(mts);
+    if (dup) {
+        set->duplicates += !region;
+        return 0;
+    }
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 4;
+        Capture *g = realloc(p->c, cap * sizeof(*g));
+        if (!g)
+            return -1;
+        p->c = g, p->cap = cap;
+    }
+    if (fill_capture(&p->c[p->n], o, m, paths) < 0) {
+        capture_free(&p->c[p->n]);
+        return -1;
+    }
+    p->n++;
+    return 0;
+}
+
 static int add_result(const char *json, size_t len, const SettleHistoryPaths *paths,
                       const char *where, void *user)
 {
@@ -155,34 +197,20 @@ static int add_result(const char *json, size_t len, const SettleHistoryPaths *pa
     }
     for (int k = 0; k < set->nby; k++)
         values[k] = label_text(labels, set->by[k]);
-    Series *s = find_series(set, values);
-    Point *p = s ? find_point(s, along) : NULL;
-    if (!p)
+    if (add_capture(set, o, values, NULL, field(o, set->metric), paths) < 0)
         goto end;
-    const cJSON *in = cJSON_GetObjectItemCaseSensitive(o, "input");
-    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "input_mtime");
-    char *mts = mt ? cJSON_PrintUnformatted(mt) : NULL;
-    for (size_t i = 0; i < p->n && cJSON_IsString(in); i++)
-        if (!strcmp(p->c[i].input, in->valuestring) && mts &&
-            p->c[i].mtime == strtod(mts + (mts[0] == '"'), NULL)) {
-            set->duplicates++;
-            ret = 0;
-        }
-    free(mts);
-    if (ret == 0)
-        goto end;
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 4;
-        Capture *g = realloc(p->c, cap * sizeof(*g));
-        if (!g)
+    /* each --region area's own series, for the fields it has */
+    const cJSON *rg, *regions = NULL;
+    if (!strcmp(set->metric, "load_time") || !strcmp(set->metric, "stable_time"))
+        regions = cJSON_GetObjectItemCaseSensitive(o, "regions");
+    cJSON_ArrayForEach(rg, regions)
+    {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(rg, "name");
+        if (cJSON_IsString(nm) &&
+            add_capture(set, o, values, nm->valuestring,
+                        cJSON_GetObjectItemCaseSensitive(rg, set->metric), paths) < 0)
             goto end;
-        p->c = g, p->cap = cap;
     }
-    if (fill_capture(&p->c[p->n], o, field(o, set->metric), paths) < 0) {
-        capture_free(&p->c[p->n]);
-        goto end;
-    }
-    p->n++;
     ret = 0;
 end:
     (void)where;
@@ -243,7 +271,10 @@ static int cmp_series(const void *a, const void *b)
         if (c)
             return c;
     }
-    return 0;
+    /* the whole screen's series first, then its regions' */
+    if (!x->region || !y->region)
+        return (x->region != NULL) - (y->region != NULL);
+    return strcmp(x->region, y->region);
 }
 
 /* Says which --along value is neither a number nor a date. */
@@ -329,6 +360,7 @@ void series_free(SeriesSet *set)
         for (int k = 0; k < set->nby; k++)
             free(s->values[k]);
         free(s->values);
+        free(s->region);
         for (size_t j = 0; j < s->np; j++) {
             for (size_t c = 0; c < s->p[j].n; c++)
                 capture_free(&s->p[j].c[c]);
@@ -372,7 +404,7 @@ double point_time(const SeriesSet *set, const Point *p)
 
 char *series_name(const SeriesSet *set, const Series *s, const char *sep)
 {
-    size_t n = 1;
+    size_t n = 1 + (s->region ? strlen(s->region) + strlen(sep) + 8 : 0);
     for (int k = 0; k < set->nby; k++)
         n += strlen(set->by[k]) + strlen(sep) + 2 +
              (s->values[k] ? strlen(s->values[k]) : 0);
@@ -382,5 +414,7 @@ char *series_name(const SeriesSet *set, const Series *s, const char *sep)
     *o = 0;
     for (int k = 0; k < set->nby; k++)
         o += sprintf(o, "%s%s=%s", k ? sep : "", set->by[k], s->values[k] ? s->values[k] : "");
+    if (s->region)
+        sprintf(o, "%sregion=%s", set->nby ? sep : "", s->region);
     return r;
 }

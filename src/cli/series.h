@@ -32,6 +32,7 @@ typedef struct Point {
 
 typedef struct Series {
     char **values;     /* one per --by key; NULL when the result had no such label */
+    char *region;      /* a --region area's own series (its name), NULL: the whole screen */
     Point *p;          /* ordered along */
     size_t np, cap;
     SettleChange *ch;  /* indexes into the points that have values (see idx) */
@@ -53,7 +54,10 @@ typedef struct SeriesSet {
 } SeriesSet;
 
 /* set->by, nby, along and metric are set by the caller (and not freed). */
-/* Adds every result of item (results_each). Returns 0 or -1 with a message. */
+/* Adds every result of item (results_each). With --metric load_time or
+ * stable_time, a result's --region areas ("regions") each add their own
+ * value of that field to a series of their own: the same labels and
+ * Series.region, the area's name. Returns 0 or -1 with a message. */
 int series_load(SeriesSet *set, const char *item, char *err, size_t errlen);
 
 /* Orders the points, summarizes them and finds the changes of each series.
@@ -67,7 +71,8 @@ void series_free(SeriesSet *set);
  * dates, else the newest input_mtime of its captures; NaN when none. */
 double point_time(const SeriesSet *set, const Point *p);
 
-/* "test=contacts device=pixel7" (sep " ") into a new string, or NULL. */
+/* "test=contacts device=pixel7" (sep " "), then "region=NAME" for a region's
+ * series, into a new string, or NULL. */
 char *series_name(const SeriesSet *set, const Series *s, const char *sep);
 
 #endif
