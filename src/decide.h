@@ -75,6 +75,7 @@ typedef struct SettleDecide {
     int64_t floor_n;
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
+    int prev_keyframe;         /* the frame before was a keyframe */
     char reason[400];          /* why the method was chosen */
 } SettleDecide;
 
