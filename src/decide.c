@@ -508,10 +508,9 @@ int settle_decide_method(SettleDecide *d, int64_t frames)
     return choose_method(d, settle_decide_noise_floor(d), frames);
 }
 
-int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
-                         size_t len)
+int settle_decide_finish(SettleDecide *d, int which, const SettleCaptureEnd *e, SettleResult *r,
+                         char *msg, size_t len)
 {
-    int which = choose_method(d, r->noise_floor, e->frames);
     d->which = which;
     r->method = which == SETTLE_T_DIFF      ? SETTLE_METHOD_DIFF
                 : which == SETTLE_T_ENTROPY ? SETTLE_METHOD_ENTROPY

@@ -605,7 +605,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
 
     char msg[256];
     SettleCaptureEnd end = { .frames = c->n, .last_time = c->last_time, .duration = r->duration };
-    int ret = settle_decide_finish(&c->decide, &end, r, msg, sizeof(msg));
+    int ret = settle_decide_finish(&c->decide, which, &end, r, msg, sizeof(msg));
     if (ret < 0)
         set_message(c, ret, msg);
     block_result(c, r);
