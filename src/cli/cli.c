@@ -198,3 +198,39 @@ int cli_cores(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > CLI_MAX_CONTEXTS ? CLI_MAX_CONTEXTS : (int)n;
 }
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int err = 0;
+    for (;;) {
+        if (n + 4097 > cap) {
+            char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!b) {
+                err = ENOMEM;
+                break;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (!got) {
+            err = ferror(f) ? EIO : 0;
+            break;
+        }
+    }
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = err;
+        return NULL;
+    }
+    buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
+}

@@ -59,4 +59,10 @@ int cli_file_value(const char *option, const char *value);
 /* Number of online processors, at least 1. */
 int cli_cores(void);
 
+/* The whole file at `path` in memory, NUL-terminated (it may hold NULs
+ * before the end: *len, when len is not NULL, is its length). Reads until
+ * end of file, so a pipe or a FIFO is read whole too. NULL with errno set
+ * (fopen's, ENOMEM, or EIO for a read error). Free with free(). */
+char *cli_read_file(const char *path, size_t *len);
+
 #endif

@@ -234,34 +234,11 @@ static int write_file(SettleContext *ctx, const char *path, int csv, FILE *err)
     return EXIT_OK;
 }
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    char chunk[4096];
-    size_t got;
-    while (m && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        fwrite(chunk, 1, got, m);
-    int bad = !m || ferror(f);
-    if (m)
-        fclose(m);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* A result that is current: its stored outcome stands for the exit code. */
 static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
 {
     Batch *b = w->b;
-    j->json = read_all(path);
+    j->json = cli_read_file(path, NULL);
     if (!j->json)
         return 0; /* vanished since the check: analyse */
     SettleResultInfo info;
