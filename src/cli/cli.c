@@ -193,6 +193,20 @@ int cli_set_option(SettleSettings *s, const char *name, const char *value)
     return 0;
 }
 
+int cli_parse_number(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi,
+                v);
+        return EXIT_USAGE;
+    }
+    *out = x;
+    return 0;
+}
+
 int cli_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

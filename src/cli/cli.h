@@ -56,6 +56,10 @@ const char *cli_closest(const char *word, size_t len, const char *const *names, 
  * "./-name" pass) or is empty. Returns 0 when it is a file name. */
 int cli_file_value(const char *option, const char *value);
 
+/* A number from lo to hi given to --`opt`: 0 with *out set, or EXIT_USAGE
+ * with the message said ("settle: --alpha: expected a number from ..."). */
+int cli_parse_number(const char *opt, const char *v, double lo, double hi, double *out);
+
 /* Number of online processors, at least 1. */
 int cli_cores(void);
 
