@@ -213,6 +213,15 @@ int cli_cores(void)
     return n < 1 ? 1 : n > CLI_MAX_CONTEXTS ? CLI_MAX_CONTEXTS : (int)n;
 }
 
+char *cli_join(const char *dir, const char *stem, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s%s", dir, stem, ext);
+    return p;
+}
+
 char *cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

@@ -63,6 +63,9 @@ int cli_parse_number(const char *opt, const char *v, double lo, double hi, doubl
 /* Number of online processors, at least 1. */
 int cli_cores(void);
 
+/* "DIR/STEMEXT" in a new string (free with free()), or NULL when out of memory. */
+char *cli_join(const char *dir, const char *stem, const char *ext);
+
 /* The whole file at `path` in memory, NUL-terminated (it may hold NULs
  * before the end: *len, when len is not NULL, is its length). Reads until
  * end of file, so a pipe or a FIFO is read whole too. NULL with errno set
