@@ -97,9 +97,9 @@ int settle_write_csv(SettleContext *c, FILE *out)
     if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,"
               "block_peak,blocks_changed", out) < 0)
         return SETTLE_ERR_IO;
-    Rows rows = { .out = out, .nregions = c->measure.regions.n, .marks = c->marks };
+    Rows rows = { .out = out, .nregions = c->res.nregions, .marks = c->marks };
     for (int i = 0; i < rows.nregions; i++) {
-        rows.measured[i] = c->measure.regions.t[i].w > 0;
+        rows.measured[i] = c->res.regions[i].measured;
         if (fprintf(out, ",region_%s", c->s.region_name[i]) < 0)
             return SETTLE_ERR_IO;
     }

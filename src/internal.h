@@ -15,6 +15,7 @@
 #include "decide.h"
 #include "keep.h"
 #include "measure.h"
+#include "measure_modules.h"
 #include "records.h"
 
 /*
@@ -45,9 +46,7 @@ struct SettleContext {
     double t0, last_time, prev_time;
     double last_duration; /* of the last picture, 0 = unknown */
 
-    SettleMeasure measure;
-    int visual_on;
-    SettleVisual visual;
+    SettleMeasure measure; /* and its modules: pixels, blocks, cells, regions, visual */
     SettleDecide decide;
     SettleAnimated anim;  /* the areas that keep changing (src/animated.c) */
     SettleRecords records;
