@@ -2,8 +2,9 @@
 /*
  * The public entry points of the analysis and its lifecycle. The work is in
  * the stages, chained here for each picture in one direction:
- *   read (decode.c) -> measure (measure.c, visual.c) -> decide (decide.c)
- *   -> records (records.c) -> writers (csv.c, json.c, pictures.c ...).
+ *   read (decode.c) -> measure (measure.c and its modules) -> decide (decide.c)
+ *   -> records (records.c) -> writers (csv.c, json.c, pictures.c ..., from
+ *   the stage outputs: outputs.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -572,48 +573,5 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     if (c->error == SETTLE_ERR_DECODE || c->error == SETTLE_ERR_INTERRUPTED ||
         c->error == SETTLE_ERR_IO || c->error == SETTLE_ERR_CROP)
         return c->error;
-    return ret;
-}
-
-int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *), void *opaque)
-{
-    if (!c || !cb)
-        return SETTLE_ERR_INVAL;
-    if (c->state != SETTLE_STATE_FINISHED)
-        return SETTLE_ERR_STATE;
-    if (settle_records_rewind(&c->records) < 0)
-        return SETTLE_ERR_IO;
-    int which = c->decide.which;
-    SettleVisual *v = settle_measure_visual(&c->measure);
-    int with_progress = v && v->start_frame >= 0 && v->spool && v->spool_ok;
-    if (with_progress && (fflush(v->spool) || fseek(v->spool, 0, SEEK_SET)))
-        return SETTLE_ERR_IO;
-    SettleRecord r;
-    SettleVisualRecord vr;
-    int ret = 0;
-    for (int64_t i = 0; i < c->n; i++) {
-        if (settle_records_next(&c->records, &r) < 0) {
-            ret = SETTLE_ERR_IO;
-            break;
-        }
-        double progress = NAN;
-        if (with_progress && r.index >= v->start_frame) {
-            if (fread(&vr, sizeof(vr), 1, v->spool) != 1 || vr.index != r.index) {
-                ret = SETTLE_ERR_IO;
-                break;
-            }
-            progress = settle_visual_progress(v, &vr);
-        }
-        SettleFrame f = {
-            .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
-            .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
-            .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
-            .block_peak = r.block_peak, .blocks_changed = r.blocks_changed,
-        };
-        memcpy(f.region_pixels, r.region, sizeof(f.region_pixels));
-        ret = cb(opaque, &f);
-        if (ret)
-            break;
-    }
     return ret;
 }
