@@ -66,14 +66,14 @@ static void test_range(void **state)
     s.tolerance = 300;
     uint8_t opts[256] = { 0 };
     char err[128] = "";
-    assert_true(settle_module_options_fill(settle_module_cells.options, opts, &s, err,
+    assert_true(settle_module_options_fill(settle_module_pixels.options, opts, &s, err,
                                            sizeof(err)) < 0);
     assert_non_null(strstr(err, "tolerance"));
     s.tolerance = 7;
-    assert_int_equal(settle_module_options_fill(settle_module_cells.options, opts, &s, err,
+    assert_int_equal(settle_module_options_fill(settle_module_pixels.options, opts, &s, err,
                                                 sizeof(err)), 0);
     int tol;
-    memcpy(&tol, opts + settle_module_cells.options[0].offset, sizeof(tol));
+    memcpy(&tol, opts + settle_module_pixels.options[0].offset, sizeof(tol));
     assert_int_equal(tol, 7);
 }
 
