@@ -93,25 +93,34 @@ int settle_compare_results(const SettleResultInfo *a, size_t na, const SettleRes
     return 0;
 }
 
-int settle_results_gap_names(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,
-                             size_t nb, const char **names, int max)
+/* The distinct mark names (regions = 0) or region names (1) of both groups,
+ * in the order first seen, at most max. */
+static int distinct_names(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,
+                          size_t nb, int regions, const char **names, int max)
 {
     const SettleResultInfo *g[2] = { a, b };
     size_t n[2] = { na, nb };
     int k = 0;
     for (int x = 0; x < 2; x++) {
         for (size_t i = 0; g[x] && i < n[x]; i++) {
-            for (int j = 0; j < g[x][i].nmarks && k < max; j++) {
-                const char *name = g[x][i].mark_name[j];
+            int count = regions ? g[x][i].nregions : g[x][i].nmarks;
+            char *const *list = regions ? g[x][i].region_name : g[x][i].mark_name;
+            for (int j = 0; j < count && k < max; j++) {
                 int seen = 0;
                 for (int q = 0; q < k && !seen; q++)
-                    seen = !strcmp(names[q], name);
+                    seen = !strcmp(names[q], list[j]);
                 if (!seen)
-                    names[k++] = name;
+                    names[k++] = list[j];
             }
         }
     }
     return k;
+}
+
+int settle_results_gap_names(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,
+                             size_t nb, const char **names, int max)
+{
+    return distinct_names(a, na, b, nb, 0, names, max);
 }
 
 int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *names, int nnames)
@@ -139,22 +148,7 @@ int settle_results_set_gaps(SettleResultInfo *g, size_t n, const char *const *na
 int settle_results_region_names(const SettleResultInfo *a, size_t na, const SettleResultInfo *b,
                                 size_t nb, const char **names, int max)
 {
-    const SettleResultInfo *g[2] = { a, b };
-    size_t n[2] = { na, nb };
-    int k = 0;
-    for (int x = 0; x < 2; x++) {
-        for (size_t i = 0; g[x] && i < n[x]; i++) {
-            for (int j = 0; j < g[x][i].nregions && k < max; j++) {
-                const char *name = g[x][i].region_name[j];
-                int seen = 0;
-                for (int q = 0; q < k && !seen; q++)
-                    seen = !strcmp(names[q], name);
-                if (!seen)
-                    names[k++] = name;
-            }
-        }
-    }
-    return k;
+    return distinct_names(a, na, b, nb, 1, names, max);
 }
 
 int settle_results_set_regions(SettleResultInfo *g, size_t n, const char *const *names,

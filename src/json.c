@@ -67,26 +67,30 @@ static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
     return bad ? -1 : 0;
 }
 
+/* "deciding_change": d's rectangle, pixels, time and frame, or null when not shown. */
+static int add_change_area(cJSON *o, const SettleChangeArea *d, int shown)
+{
+    if (!shown)
+        return cJSON_AddNullToObject(o, "deciding_change") ? 0 : -1;
+    cJSON *dc = cJSON_AddObjectToObject(o, "deciding_change");
+    if (!dc)
+        return -1;
+    int bad = add_number(dc, "x", d->x);
+    bad |= add_number(dc, "y", d->y);
+    bad |= add_number(dc, "width", d->width);
+    bad |= add_number(dc, "height", d->height);
+    bad |= add_number(dc, "pixels", (double)d->pixels);
+    bad |= add_time(dc, "time", d->time);
+    bad |= add_frame(dc, "frame", d->frame);
+    return bad;
+}
+
 /* Why the answer is what it is: the deciding change, and under --settle
  * the longest quiet when there is no answer. */
 static int add_explanation(cJSON *o, const SettleResult *r, int measured)
 {
     const SettleChangeArea *d = &r->deciding_change;
-    int bad = 0;
-    if (measured && d->frame >= 0) {
-        cJSON *dc = cJSON_AddObjectToObject(o, "deciding_change");
-        if (!dc)
-            return -1;
-        bad |= add_number(dc, "x", d->x);
-        bad |= add_number(dc, "y", d->y);
-        bad |= add_number(dc, "width", d->width);
-        bad |= add_number(dc, "height", d->height);
-        bad |= add_number(dc, "pixels", (double)d->pixels);
-        bad |= add_time(dc, "time", d->time);
-        bad |= add_frame(dc, "frame", d->frame);
-    } else {
-        bad |= !cJSON_AddNullToObject(o, "deciding_change");
-    }
+    int bad = add_change_area(o, d, measured && d->frame >= 0);
     bad |= add_time(o, "longest_quiet", measured ? r->longest_quiet : NAN);
     bad |= add_time(o, "longest_quiet_time", measured ? r->longest_quiet_time : NAN);
     bad |= !cJSON_AddBoolToObject(o, "animated_ignored", measured && r->animated_ignored);
@@ -136,22 +140,7 @@ static int add_regions(cJSON *o, const SettleResult *r, int measured)
         bad |= add_time(a, "stable_time", g->stable_time);
         bad |= add_time(a, "load_time", g->load_time);
         bad |= add_number(a, "changes", g->measured ? (double)g->changes : NAN);
-        const SettleChangeArea *d = &g->deciding_change;
-        if (d->frame >= 0) {
-            cJSON *dc = cJSON_AddObjectToObject(a, "deciding_change");
-            bad |= !dc;
-            if (dc) {
-                bad |= add_number(dc, "x", d->x);
-                bad |= add_number(dc, "y", d->y);
-                bad |= add_number(dc, "width", d->width);
-                bad |= add_number(dc, "height", d->height);
-                bad |= add_number(dc, "pixels", (double)d->pixels);
-                bad |= add_time(dc, "time", d->time);
-                bad |= add_frame(dc, "frame", d->frame);
-            }
-        } else {
-            bad |= !cJSON_AddNullToObject(a, "deciding_change");
-        }
+        bad |= add_change_area(a, &g->deciding_change, g->deciding_change.frame >= 0);
     }
     return bad ? -1 : 0;
 }

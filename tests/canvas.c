@@ -9,14 +9,19 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
+void canvas_clip(const Canvas *c, int *x0, int *y0, int *x1, int *y1)
+{
+    *x0 = max_int(*x0, 0);
+    *y0 = max_int(*y0, 0);
+    if (*x1 > c->w)
+        *x1 = c->w;
+    if (*y1 > c->h)
+        *y1 = c->h;
+}
+
 void canvas_rect(const Canvas *c, int x0, int y0, int x1, int y1, const uint8_t col[3])
 {
-    x0 = max_int(x0, 0);
-    y0 = max_int(y0, 0);
-    if (x1 > c->w)
-        x1 = c->w;
-    if (y1 > c->h)
-        y1 = c->h;
+    canvas_clip(c, &x0, &y0, &x1, &y1);
     for (int y = y0; y < y1; y++) {
         uint8_t *px = c->p + (size_t)y * c->stride + 3 * x0;
         for (int x = x0; x < x1; x++, px += 3)

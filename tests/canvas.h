@@ -12,6 +12,9 @@ typedef struct Canvas {
     int stride, w, h;
 } Canvas;
 
+/* Clips the rectangle [*x0, *x1) x [*y0, *y1) to the picture (it may come out empty). */
+void canvas_clip(const Canvas *c, int *x0, int *y0, int *x1, int *y1);
+
 /* Fills [x0, x1) x [y0, y1), clipped to the picture, with col. */
 void canvas_rect(const Canvas *c, int x0, int y0, int x1, int y1, const uint8_t col[3]);
 

@@ -7,21 +7,26 @@
 
 #include "pngread.h"
 
+static uint8_t *fail(const char *prog, const char *path, const char *why)
+{
+    if (prog)
+        fprintf(stderr, "%s: %s: %s\n", prog, path, why);
+    return NULL;
+}
+
 uint8_t *pngread(const char *path, int channels, unsigned *w, unsigned *h, size_t *size,
-                 char why[64])
+                 const char *prog)
 {
     png_image im;
     memset(&im, 0, sizeof(im));
     im.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&im, path)) {
-        snprintf(why, 64, "%s", im.message);
-        return NULL;
-    }
+    if (!png_image_begin_read_from_file(&im, path))
+        return fail(prog, path, im.message);
     im.format = channels == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
     size_t n = PNG_IMAGE_SIZE(im);
     uint8_t *px = malloc(n);
     if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
-        snprintf(why, 64, "%s", px ? im.message : "out of memory");
+        fail(prog, path, px ? im.message : "out of memory");
         free(px);
         png_image_free(&im);
         return NULL;

@@ -9,9 +9,9 @@
 
 /* The pixels of the PNG at `path` as 8-bit rows of RGB (channels 3) or RGBA
  * (channels 4), top row first, in a buffer to free(); *w, *h and *size (in
- * bytes) set. NULL when it does not decode, with the reason in why (libpng's
- * message, or "out of memory"; at least 64 bytes). */
+ * bytes) set. NULL when it does not decode; then, when `prog` is not NULL,
+ * "PROG: PATH: REASON" (libpng's message, or "out of memory") on stderr. */
 uint8_t *pngread(const char *path, int channels, unsigned *w, unsigned *h, size_t *size,
-                 char why[64]);
+                 const char *prog);
 
 #endif

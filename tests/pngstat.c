@@ -19,12 +19,9 @@ int main(int argc, char **argv)
     }
     unsigned width, height;
     size_t size;
-    char why[64];
-    unsigned char *px = pngread(argv[1], 3, &width, &height, &size, why);
-    if (!px) {
-        fprintf(stderr, "pngstat: %s: %s\n", argv[1], why);
+    unsigned char *px = pngread(argv[1], 3, &width, &height, &size, "pngstat");
+    if (!px)
         return 1;
-    }
     size_t n = (size_t)width * height;
     if (argc == 2) {
         static unsigned seen[4096];

@@ -160,12 +160,7 @@ static int shimmer(int x, int bx, int half, int w)
 
 static void shimmer_rect(const Canvas *c, int x0, int y0, int x1, int y1, int bx, int half)
 {
-    x0 = max_int(x0, 0);
-    y0 = max_int(y0, 0);
-    if (x1 > c->w)
-        x1 = c->w;
-    if (y1 > c->h)
-        y1 = c->h;
+    canvas_clip(c, &x0, &y0, &x1, &y1);
     for (int x = x0; x < x1; x++) {
         int v = shimmer(x, bx, half, c->w);
         for (int y = y0; y < y1; y++)

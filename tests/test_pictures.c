@@ -60,8 +60,7 @@ static uint8_t *read_png(const char *path, int *w, int *h)
 {
     unsigned pw = 0, ph = 0;
     size_t size;
-    char why[64];
-    uint8_t *px = pngread(path, 3, &pw, &ph, &size, why);
+    uint8_t *px = pngread(path, 3, &pw, &ph, &size, NULL);
     *w = (int)pw;
     *h = (int)ph;
     return px;

@@ -103,66 +103,66 @@ static int setup_trend(void **state)
     return 0;
 }
 
+/* The changes in the first npoints points of t's series, into t->ch and t->n. */
+static int changes(Trend *t, size_t npoints)
+{
+    return settle_trend_changes(t->p, npoints, &t->ts, t->ch, 8, &t->n);
+}
+
 static void test_trend_step(void **state)
 {
     Trend *t = *state;
-    double *v = t->v;
-    SettleTrendPoint *p = t->p;
-    SettleChange *ch = t->ch;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(changes(t, 8), 0);
     assert_int_equal(t->n, 1);
-    assert_int_equal(ch[0].at, 5);
-    assert_true(fabs(ch[0].step - 0.25) < 0.01);
-    assert_true(ch[0].ci_low <= 0.25 && ch[0].ci_high >= 0.25);
-    assert_true(ch[0].p < 0.05);
-    assert_true(fabs(ch[0].before - 1.2) < 0.01 && fabs(ch[0].after - 1.45) < 0.01);
+    assert_int_equal(t->ch[0].at, 5);
+    assert_true(fabs(t->ch[0].step - 0.25) < 0.01);
+    assert_true(t->ch[0].ci_low <= 0.25 && t->ch[0].ci_high >= 0.25);
+    assert_true(t->ch[0].p < 0.05);
+    assert_true(fabs(t->ch[0].before - 1.2) < 0.01 && fabs(t->ch[0].after - 1.45) < 0.01);
     /* smaller than the minimum effect: none */
     t->ts.min_effect = 0.3;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(changes(t, 8), 0);
     assert_int_equal(t->n, 0);
     /* at the newest night */
     settle_trend_default_settings(&t->ts);
-    series(v, p, 0.25, 7);
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    series(t->v, t->p, 0.25, 7);
+    assert_int_equal(changes(t, 8), 0);
     assert_int_equal(t->n, 1);
-    assert_int_equal(ch[0].at, 7);
+    assert_int_equal(t->ch[0].at, 7);
     /* a single odd night at 3: none */
-    series(v, p, 0, 8);
+    series(t->v, t->p, 0, 8);
     for (int c = 0; c < 3; c++)
-        v[9 + c] += 0.3;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+        t->v[9 + c] += 0.3;
+    assert_int_equal(changes(t, 8), 0);
     assert_int_equal(t->n, 0);
 }
 
 static void test_trend_edges(void **state)
 {
     Trend *t = *state;
-    double *v = t->v;
-    SettleTrendPoint *p = t->p;
-    SettleChange *ch = t->ch;
-    assert_int_equal(settle_trend_changes(p, 1, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(changes(t, 1), 0);
     assert_int_equal(t->n, 0);
-    assert_int_equal(settle_trend_changes(p, 0, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(changes(t, 0), 0);
     assert_int_equal(t->n, 0);
     t->ts.max_changes = 0;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(changes(t, 8), 0);
     assert_int_equal(t->n, 0);
     settle_trend_default_settings(&t->ts);
     t->ts.permutations = 10;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
+    assert_int_equal(changes(t, 8), SETTLE_ERR_INVAL);
     settle_trend_default_settings(&t->ts);
     t->ts.alpha = 0;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
+    assert_int_equal(changes(t, 8), SETTLE_ERR_INVAL);
     settle_trend_default_settings(&t->ts);
-    p[3].n = 0;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
-    p[3].n = 3;
-    v[4] = INFINITY;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
+    t->p[3].n = 0;
+    assert_int_equal(changes(t, 8), SETTLE_ERR_INVAL);
+    t->p[3].n = 3;
+    t->v[4] = INFINITY;
+    assert_int_equal(changes(t, 8), SETTLE_ERR_INVAL);
     /* every value the same: nothing to find */
     for (int i = 0; i < 24; i++)
-        v[i] = 2;
-    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+        t->v[i] = 2;
+    assert_int_equal(changes(t, 8), 0);
     assert_int_equal(t->n, 0);
 }
 

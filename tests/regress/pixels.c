@@ -17,12 +17,9 @@ int main(int argc, char **argv)
     }
     unsigned w, h;
     size_t size;
-    char why[64];
-    unsigned char *px = pngread(argv[1], 4, &w, &h, &size, why);
-    if (!px) {
-        fprintf(stderr, "pixels: %s: %s\n", argv[1], why);
+    unsigned char *px = pngread(argv[1], 4, &w, &h, &size, "pixels");
+    if (!px)
         return 1;
-    }
     int ok = printf("%u %u\n", w, h) > 0 && fwrite(px, 1, size, stdout) == size &&
              fflush(stdout) == 0;
     free(px);
