@@ -17,6 +17,9 @@
  * content appearing moves tens of thousands. */
 #define STRONG_TOLERANCE 96
 
+/* a band's change masks fit the cells' buffer */
+_Static_assert(SETTLE_BAND_ROWS <= SETTLE_CELL, "a band is at most a row of cells");
+
 int settle_measure_begin(SettleMeasure *m, const SettleSettings *s, const SettleKernels *dsp,
                          int fw, int fh)
 {
@@ -220,15 +223,15 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         const uint8_t *band = band_pixels(m, rgb, stride, y0, bh, &bs);
         SettleDelta dl;
         /* before settle_update_band, which makes prev the new picture */
-        settle_cells_band(&m->cells, band, bs, m->prev + (size_t)y0 * m->w * 3,
-                          (ptrdiff_t)m->w * 3, y0, bh, s->tolerance);
         settle_regions_band(&m->regions, band, bs, m->prev + (size_t)y0 * m->w * 3,
                             (ptrdiff_t)m->w * 3, y0, bh, s->tolerance);
         settle_update_band(m->dsp, band, bs, m->prev + (size_t)y0 * m->w * 3,
                            (ptrdiff_t)m->w * 3, m->w, bh, s->tolerance, STRONG_TOLERANCE,
                            m->use_marker ? s->marker_rgb : NULL, s->marker_tolerance,
                            m->band_hist + (size_t)i * SETTLE_HIST_BINS, m->hist, m->fresh + i,
-                           &dl);
+                           m->cells.masks, &dl);
+        /* where it changed, from the masks the band's pass wrote */
+        settle_cells_masks(&m->cells, m->cells.masks, y0, bh);
         if (m->use_blocks)
             settle_blocks_rows(&m->blocks, band, bs, y0, bh);
         r->diff += dl.changed;

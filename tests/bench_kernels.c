@@ -85,7 +85,7 @@ static void run(const SettleKernels *k, const char *path, uint8_t *cur, uint8_t 
             k->histogram_rgb(prev, W * 3, W, H, hist);
             SettleDelta d;
             t = now();
-            k->delta_rgb(cur, W * 3, prev, W * 3, W, H, 5, 96, NULL, 0, hist, &d);
+            k->delta_rgb(cur, W * 3, prev, W * 3, W, H, 5, 96, NULL, 0, hist, NULL, &d);
             spent += now() - t;
             sink += d.changed;
         }
@@ -106,7 +106,7 @@ static void run(const SettleKernels *k, const char *path, uint8_t *cur, uint8_t 
                 SettleDelta d;
                 settle_update_band(k, cur + (size_t)b * 16 * W * 3, W * 3,
                                    prev + (size_t)b * 16 * W * 3, W * 3, W, bh, 5, 96, NULL, 0,
-                                   bands[b], hist, NULL, &d);
+                                   bands[b], hist, NULL, NULL, &d);
                 sink += d.changed;
             }
             bspent += now() - t;
