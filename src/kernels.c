@@ -181,8 +181,11 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     if (!afresh) {
         for (int y = 0; y < h; y++) {
             const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-            if (!memcmp(pc, pp, row))
+            if (!memcmp(pc, pp, row)) {
+                if (masks) /* delta_rgb or renew_rgb writes the others' */
+                    memset(masks + y * words, 0, words * sizeof(*masks));
                 continue;
+            }
             rows[changed_rows++] = y;
             if ((changed_rows - 1) % 4)
                 continue;
@@ -193,8 +196,6 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         }
         out->changed = out->strong = out->marker = out->differ = 0;
         out->rows = changed_rows;
-        if (masks) /* the unchanged rows' words; delta_rgb writes the others */
-            memset(masks, 0, (size_t)h * words * sizeof(*masks));
         if (!changed_rows)
             return;
         /* differ / (probed * per_row) of the changed rows' pixels differ */
