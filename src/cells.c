@@ -14,7 +14,7 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->count = calloc((size_t)g->nx * g->ny, sizeof(*g->count));
     g->cbox = calloc((size_t)g->nx * g->ny, sizeof(*g->cbox));
     g->dirty = calloc((size_t)g->ny, 1);
-    g->masks = malloc((size_t)g->nx * sizeof(*g->masks));
+    g->masks = malloc((size_t)g->nx * SETTLE_CELL * sizeof(*g->masks));
     g->change_masks = settle_change_masks;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
     if (!g->count || !g->cbox || !g->dirty || !g->masks) {
@@ -56,6 +56,52 @@ static inline int popcount64(uint64_t m)
     return (int)(m * 0x0101010101010101ull >> 56);
 }
 
+/* One row (yy) of the rectangle from its masks. */
+static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
+{
+    int cy = yy / SETTLE_CELL, ry = yy % SETTLE_CELL;
+    uint16_t *cnt = g->count + (size_t)cy * g->nx;
+    int first = -1, last = -1;
+    for (int cx = 0; cx < g->nx; cx++) {
+        /* bit 3 * i: the cell's pixel i changed */
+        const uint64_t m = masks[cx];
+        if (!m)
+            continue;
+        int k = popcount64(m);
+        int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
+        int x0 = cx * SETTLE_CELL;
+        uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
+        if (!cnt[cx]) {
+            cb[0] = (uint8_t)kfirst;
+            cb[1] = (uint8_t)ry;
+            cb[2] = (uint8_t)(klast + 1);
+        } else {
+            cb[0] = kfirst < cb[0] ? (uint8_t)kfirst : cb[0];
+            cb[2] = klast + 1 > cb[2] ? (uint8_t)(klast + 1) : cb[2];
+        }
+        cb[3] = (uint8_t)(ry + 1);
+        cnt[cx] += (uint16_t)k;
+        if (first < 0)
+            first = x0 + kfirst;
+        last = x0 + klast;
+    }
+    if (first < 0)
+        return;
+    g->dirty[cy] = 1;
+    int *bx = g->box;
+    if (bx[2] <= bx[0]) {
+        bx[0] = first;
+        bx[1] = yy;
+        bx[2] = last + 1;
+        bx[3] = yy + 1;
+    } else {
+        bx[0] = first < bx[0] ? first : bx[0];
+        bx[2] = last + 1 > bx[2] ? last + 1 : bx[2];
+        bx[1] = yy < bx[1] ? yy : bx[1];
+        bx[3] = yy + 1 > bx[3] ? yy + 1 : bx[3];
+    }
+}
+
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol)
 {
@@ -64,47 +110,13 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
         const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
         if (!memcmp(pc, pp, row))
             continue;
-        int yy = y0 + y, cy = yy / SETTLE_CELL;
-        uint16_t *cnt = g->count + (size_t)cy * g->nx;
-        int first = -1, last = -1;
         g->change_masks(pc, pp, g->w, tol, g->masks);
-        for (int cx = 0; cx < g->nx; cx++) {
-            /* bit 3 * i: the cell's pixel i changed */
-            const uint64_t m = g->masks[cx];
-            if (!m)
-                continue;
-            int k = popcount64(m);
-            int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
-            int x0 = cx * SETTLE_CELL, ry = yy % SETTLE_CELL;
-            uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
-            if (!cnt[cx]) {
-                cb[0] = (uint8_t)kfirst;
-                cb[1] = (uint8_t)ry;
-                cb[2] = (uint8_t)(klast + 1);
-            } else {
-                cb[0] = kfirst < cb[0] ? (uint8_t)kfirst : cb[0];
-                cb[2] = klast + 1 > cb[2] ? (uint8_t)(klast + 1) : cb[2];
-            }
-            cb[3] = (uint8_t)(ry + 1);
-            cnt[cx] += (uint16_t)k;
-            if (first < 0)
-                first = x0 + kfirst;
-            last = x0 + klast;
-        }
-        if (first < 0)
-            continue;
-        g->dirty[cy] = 1;
-        int *bx = g->box;
-        if (bx[2] <= bx[0]) {
-            bx[0] = first;
-            bx[1] = yy;
-            bx[2] = last + 1;
-            bx[3] = yy + 1;
-        } else {
-            bx[0] = first < bx[0] ? first : bx[0];
-            bx[2] = last + 1 > bx[2] ? last + 1 : bx[2];
-            bx[1] = yy < bx[1] ? yy : bx[1];
-            bx[3] = yy + 1 > bx[3] ? yy + 1 : bx[3];
-        }
+        cells_row(g, g->masks, y0 + y);
     }
+}
+
+void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
+{
+    for (int y = 0; y < rows; y++)
+        cells_row(g, masks + (size_t)y * g->nx, y0 + y);
 }

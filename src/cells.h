@@ -22,7 +22,7 @@ typedef struct SettleCells {
     uint8_t (*cbox)[4];/* nx * ny: x0, y0, x1, y1 (exclusive) of the changed pixels within the cell */
     uint8_t *dirty;    /* ny: the row of cells holds counts */
     int box[4];        /* x0, y0, x1, y1 (exclusive) of the changed pixels; x1 <= x0: none */
-    uint64_t *masks;   /* nx: a row's changed pixels, settle_change_masks */
+    uint64_t *masks;   /* SETTLE_CELL rows of nx words: rows' changed pixels, settle_change_masks */
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
@@ -39,6 +39,12 @@ void settle_cells_clear(SettleCells *g);
  * rectangle (cur and prev point at row y0), w pixels wide. */
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol);
+
+/* Adds the change of rows y0 .. y0 + rows - 1 (rows <= SETTLE_CELL) given as
+ * their settle_change_masks, nx words a row, the rows one after the other (a
+ * kernel that reads the band anyway writes them into g->masks). The same
+ * result as settle_cells_band on the pictures. */
+void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows);
 
 /* The changed pixels of cell (cx, cy) in this frame. */
 static inline int settle_cells_at(const SettleCells *g, int cx, int cy)

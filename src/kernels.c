@@ -80,18 +80,23 @@ static inline int near_color(const uint8_t *p, const uint8_t *m, int tol)
 
 void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
-                      uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
+                      uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
 {
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
     uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
-    const size_t row = (size_t)w * 3;
+    const size_t row = (size_t)w * 3, words = ((size_t)w + 15) / 16;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
         /* a screen recording is mostly unchanged rows */
-        if (!memcmp(pc, pp, row))
+        if (!memcmp(pc, pp, row)) {
+            if (masks)
+                memset(masks + y * words, 0, words * sizeof(*masks));
             continue;
+        }
         rows++;
+        if (masks)
+            settle_change_masks(pc, pp, w, tol, masks + y * words);
         for (size_t x = 0; x < row; x += 3) {
             /* eight equal pixels at once: three 64-bit words */
             if (!(x % 24) && x + 24 <= row) {
@@ -127,8 +132,11 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
 
 void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
-                      SettleDelta *out)
+                      uint64_t *masks, SettleDelta *out)
 {
+    const size_t words = ((size_t)w + 15) / 16;
+    for (int y = 0; y < h && masks; y++)
+        settle_change_masks(cur + y * cstride, prev + y * pstride, w, tol, masks + y * words);
     out->changed = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
                                         &out->strong);
     out->marker = out->rows = out->differ = 0;
@@ -145,11 +153,12 @@ void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
 }
 
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
-                        uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                        uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                        const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        uint8_t *fresh, SettleDelta *out)
+                        uint8_t *fresh, uint64_t *masks, SettleDelta *out)
 {
-    const size_t row = (size_t)w * 3;
+    const size_t row = (size_t)w * 3, words = ((size_t)w + 15) / 16;
     uint32_t old[SETTLE_HIST_BINS];
     /* How many pixels changed, from every eighth pixel of every fourth
      * changed row (the first among them): moving a changed pixel's values in
@@ -163,7 +172,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         uint32_t before[SETTLE_HIST_BINS];
         memcpy(before, band_hist, sizeof(before));
         k->delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, band_hist,
-                     out);
+                     masks, out);
         for (int i = 0; i < SETTLE_HIST_BINS; i++)
             hist[i] += band_hist[i] - before[i];
         return;
@@ -172,8 +181,11 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     if (!afresh) {
         for (int y = 0; y < h; y++) {
             const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-            if (!memcmp(pc, pp, row))
+            if (!memcmp(pc, pp, row)) {
+                if (masks) /* delta_rgb or renew_rgb writes the others' */
+                    memset(masks + y * words, 0, words * sizeof(*masks));
                 continue;
+            }
             rows[changed_rows++] = y;
             if ((changed_rows - 1) % 4)
                 continue;
@@ -195,7 +207,8 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         for (int i = 0; i < changed_rows; i++) {
             SettleDelta d;
             k->delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride, w,
-                         1, tol, strong_tol, marker, mtol, band_hist, &d);
+                         1, tol, strong_tol, marker, mtol, band_hist,
+                         masks ? masks + rows[i] * words : NULL, &d);
             out->changed += d.changed;
             out->strong += d.strong;
             out->marker += d.marker;
@@ -207,7 +220,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
                                         k->count_color(prev, pstride, w, h, marker, mtol)
                                   : 0;
         memset(band_hist, 0, SETTLE_HIST_BINS * sizeof(*band_hist));
-        k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, band_hist, out);
+        k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, band_hist, masks, out);
         out->marker = mk;
         /* still mostly changed: counted afresh again next time, unlooked */
         if (fresh)

@@ -42,18 +42,21 @@ typedef struct SettleDelta {
  * values to its new ones (so hist stays the histogram of the picture), keeps
  * the marker count, and copies the changed pixels into prev. marker may be
  * NULL. The scalar reference is settle_count_changed + settle_histogram_rgb +
- * settle_count_color over the whole pictures. */
+ * settle_count_color over the whole pictures. masks (NULL: none) receives
+ * each row's change, (w + 15) / 16 words a row, the rows one after the other:
+ * for tol from 0 to 255, settle_change_masks of the row. */
 void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
-                      uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+                      uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out);
 
 /* A band counted afresh, in one pass: settle_count_changed of cur against
  * prev (out->changed, out->strong), the rows and the pixels in which any byte
- * differs (out->rows, out->differ; out->marker is 0), then cur's values added
- * to hist (settle_histogram_rgb) and cur copied into prev. */
+ * differs (out->rows, out->differ; out->marker is 0), each row's change masks
+ * as settle_delta_rgb's (masks NULL: none), then cur's values added to hist
+ * (settle_histogram_rgb) and cur copied into prev. */
 void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
-                      SettleDelta *out);
+                      uint64_t *masks, SettleDelta *out);
 
 /* Counts the pixels whose R, G and B are each within tol of rgb. */
 int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
@@ -122,10 +125,10 @@ typedef struct SettleKernels {
                            const uint8_t rgb[3], int tol);
     void (*delta_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
-                      uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);
+                      uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out);
     void (*renew_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
-                      SettleDelta *out);
+                      uint64_t *masks, SettleDelta *out);
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
     void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
@@ -143,11 +146,13 @@ void settle_kernels_init(SettleKernels *k, unsigned flags);
  * every pixel), and either way adds the band's change to hist. *fresh (NULL:
  * none) is the band's state from one picture to the next: set when the band
  * was counted afresh and most of its pixels differed, so that it is counted
- * afresh again without looking first (a camera's noise). */
+ * afresh again without looking first (a camera's noise). masks (NULL: none)
+ * receives every row's change masks as settle_delta_rgb's, in the same pass,
+ * so that where the picture changed costs no second reading. */
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        uint8_t *fresh, SettleDelta *out);
+                        uint8_t *fresh, uint64_t *masks, SettleDelta *out);
 
 #endif

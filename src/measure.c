@@ -12,11 +12,12 @@
 
 /* The measures, in the order they see a band: those that read the previous
  * picture's rows come before "pixels", whose kernel makes them the new
- * picture's. A measure added later is its own file and one line here. */
+ * picture's and writes the band's change masks, which those after it read
+ * ("cells"). A measure added later is its own file and one line here. */
 static const SettleMeasureModule *const modules[] = {
-    &settle_module_cells,
     &settle_module_regions,
     &settle_module_pixels,
+    &settle_module_cells,
     &settle_module_blocks,
     &settle_module_visual,
 };
@@ -133,7 +134,8 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
     int nbands = (h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     m->prev = malloc((size_t)w * h * 3);
     m->dirty = calloc((size_t)nbands, 1);
-    if (!m->prev || !m->dirty)
+    m->masks = calloc((size_t)SETTLE_BAND_ROWS * ((w + 15) / 16), sizeof(*m->masks));
+    if (!m->prev || !m->dirty || !m->masks)
         return SETTLE_ERR_NOMEM;
     int ret = set_prefilter(m);
     if (ret < 0)
@@ -160,6 +162,8 @@ void settle_measure_free(SettleMeasure *m)
     m->prev = NULL;
     free(m->dirty);
     m->dirty = NULL;
+    free(m->masks);
+    m->masks = NULL;
     free(m->pre_src);
     m->pre_src = NULL;
     free(m->pre_out);
@@ -266,7 +270,8 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         const uint8_t *band = band_pixels(m, rgb, stride, y0, bh, &bs);
         SettleMeasureBand b = { .first = 0, .i = i, .y0 = y0, .rows = bh, .cur = band,
                                 .cstride = bs, .prev = m->prev + (size_t)y0 * m->w * 3,
-                                .pstride = (ptrdiff_t)m->w * 3, .dirty = m->dirty + i };
+                                .pstride = (ptrdiff_t)m->w * 3, .dirty = m->dirty + i,
+                                .masks = m->masks };
         if ((ret = send_band(m, &b)) < 0)
             return ret;
     }

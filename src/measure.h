@@ -39,6 +39,7 @@ typedef struct SettleMeasure {
     int64_t npix;
     uint8_t *prev;             /* previous picture, packed RGB24, as measured */
     uint8_t *dirty;            /* per band: differs from the previous picture */
+    uint64_t *masks;           /* a band's rows' change masks (SettleMeasureBand.masks) */
 
     /* --ignore and --blur: bands are measured from a prepared copy */
     int prefilter;

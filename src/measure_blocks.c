@@ -154,7 +154,7 @@ static float select_k(float *v, int n, int k)
 {
     if (n <= 32)
         return quickselect(v, n, k);
-    uint32_t count[256], key, all = ~0u, any = 0;
+    uint32_t count[2][256], key, all = ~0u, any = 0;
     for (int i = 0; i < n; i++) {
         key = float_key(v[i]);
         all &= key;
@@ -163,26 +163,50 @@ static float select_k(float *v, int n, int k)
     }
     while (n > 1 && all != any) {
         const int shift = (31 - __builtin_clz(all ^ any)) & ~7;
-        memset(count, 0, sizeof(count));
-        for (int i = 0; i < n; i++) {
-            memcpy(&key, v + i, sizeof(key));
-            count[key >> shift & 255]++;
+        /* the candidates' bytes lie between their AND's and their OR's: only
+         * those buckets are cleared and walked */
+        const uint32_t lo = all >> shift & 255, hi = any >> shift & 255;
+        memset(count[0] + lo, 0, (hi - lo + 1) * sizeof(**count));
+        memset(count[1] + lo, 0, (hi - lo + 1) * sizeof(**count));
+        /* two counts, even and odd places: equal neighbours (the keys
+         * cluster in a few buckets) do not wait on each other's increment */
+        int j = 0;
+        for (; j + 1 < n; j += 2) {
+            uint32_t k1;
+            memcpy(&key, v + j, sizeof(key));
+            memcpy(&k1, v + j + 1, sizeof(k1));
+            count[0][key >> shift & 255]++;
+            count[1][k1 >> shift & 255]++;
         }
-        uint32_t d = 0;
-        while ((uint32_t)k >= count[d])
-            k -= (int)count[d++];
+        if (j < n) {
+            memcpy(&key, v + j, sizeof(key));
+            count[0][key >> shift & 255]++;
+        }
+        uint32_t d = lo;
+        while ((uint32_t)k >= count[0][d] + count[1][d]) {
+            k -= (int)(count[0][d] + count[1][d]);
+            d++;
+        }
         int m = 0;
         all = ~0u;
         any = 0;
         for (int i = 0; i < n; i++) {
             memcpy(&key, v + i, sizeof(key));
             memcpy(v + m, &key, sizeof(key));
-            const int in = (key >> shift & 255) == d;
-            m += in;
-            all &= in ? key : ~0u;
-            any |= in ? key : 0;
+            const uint32_t in = (key >> shift & 255) == d;
+            m += (int)in;
+            /* without a branch, which the processor mispredicts */
+            all &= key | (in - 1);
+            any |= key & (0u - in);
         }
         n = m;
+        if (n <= 32 && n > 1 && all != any) { /* few left: as short arrays are */
+            for (int i = 0; i < n; i++) {
+                memcpy(&key, v + i, sizeof(key));
+                v[i] = key_float(key);
+            }
+            return quickselect(v, n, k);
+        }
     }
     memcpy(&key, v, sizeof(key));
     return key_float(key);

@@ -8,22 +8,10 @@
 
 #include "measure_modules.h"
 
-typedef struct CellsOptions {
-    int tolerance;
-} CellsOptions;
-
 typedef struct Cells {
-    CellsOptions o;
     int ox, oy;             /* the measured rectangle in the input picture */
     SettleCells cells;
 } Cells;
-
-static const SettleModuleOption cells_options[] = {
-    { "tolerance", SETTLE_MOPT_INT, offsetof(CellsOptions, tolerance),
-      offsetof(SettleSettings, tolerance), 5, 0, 255,
-      "a pixel changed when R, G or B moved by more than this" },
-    { NULL, 0, 0, 0, 0, 0, 0, NULL },
-};
 
 static int cells_init(void *priv, const SettleMeasureArea *a)
 {
@@ -43,12 +31,16 @@ static void cells_begin(void *priv, int first)
         settle_cells_clear(&g->cells);
 }
 
+/* a band's change masks fit the cells' buffer */
+_Static_assert(SETTLE_BAND_ROWS <= SETTLE_CELL, "a band is at most a row of cells");
+
+/* Where the band changed, from the masks the "pixels" pass wrote (it runs
+ * before this module). */
 static int cells_band(void *priv, const SettleMeasureBand *b)
 {
     Cells *g = priv;
     if (!b->first)
-        settle_cells_band(&g->cells, b->cur, b->cstride, b->prev, b->pstride, b->y0, b->rows,
-                          g->o.tolerance);
+        settle_cells_masks(&g->cells, b->masks, b->y0, b->rows);
     return 0;
 }
 
@@ -74,8 +66,7 @@ static void cells_close(void *priv)
 const SettleMeasureModule settle_module_cells = {
     .name = "cells",
     .priv_size = sizeof(Cells),
-    .options = cells_options,
-    .opts_in_priv = offsetof(Cells, o),
+    .options = NULL, /* the changed pixels' tolerance is "pixels"' */
     .init = cells_init,
     .begin = cells_begin,
     .band = cells_band,

@@ -67,6 +67,10 @@ typedef struct SettleMeasureBand {
     uint8_t *prev;          /* the previous picture's rows (first: not yet written) */
     ptrdiff_t pstride;
     uint8_t *dirty;         /* out: 1 when any pixel of the band differs from the previous */
+    /* later pictures: each row's change masks, (w + 15) / 16 words a row, the
+     * rows one after the other (settle_change_masks), written by "pixels" in
+     * its pass for the modules after it */
+    uint64_t *masks;
 } SettleMeasureBand;
 
 /* A picture as a whole, for what a module does once a picture. */

@@ -106,7 +106,7 @@ static int pixels_band(void *priv, const SettleMeasureBand *b)
     settle_update_band(p->dsp, b->cur, b->cstride, b->prev, b->pstride, p->w, b->rows,
                        p->o.tolerance, p->o.strong, p->use_marker ? p->o.marker_rgb : NULL,
                        p->o.marker_tolerance, p->band_hist + (size_t)b->i * SETTLE_HIST_BINS,
-                       p->hist, p->fresh + b->i, &dl);
+                       p->hist, p->fresh + b->i, b->masks, &dl);
     p->diff += dl.changed;
     p->strong += dl.strong;
     p->marker_count += dl.marker;

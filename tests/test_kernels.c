@@ -101,6 +101,28 @@ static void check_masks(const SettleKernels *k, const uint8_t *cur, const uint8_
                  (long long)n);
 }
 
+enum { MASKS = MAXH * ((MAXW + 15) / 16) + 1 };
+
+/* A band's masks (renew_rgb's, delta_rgb's) against change_masks row by
+ * row, and nothing written past them. */
+static void check_band_masks(const uint8_t *cur, const uint8_t *prev, ptrdiff_t stride, int w,
+                             int h, int tol, const uint64_t *masks, const char *kernel,
+                             const char *what)
+{
+    const int words = (w + 15) / 16;
+    for (int y = 0; y < h; y++) {
+        uint64_t row[(MAXW + 15) / 16];
+        settle_change_masks(cur + y * stride, prev + y * stride, w, tol, row);
+        if (memcmp(row, masks + y * words, (size_t)words * sizeof(*row)))
+            fail_msg("%s %s: masks of row %d", kernel, what, y);
+    }
+    uint64_t guard;
+    memset(&guard, 0x5a, sizeof(guard));
+    for (int i = h * words; i < MASKS; i++)
+        if (masks[i] != guard)
+            fail_msg("%s %s: word %d past the masks written", kernel, what, i);
+}
+
 static void check(const SettleKernels *k, const char *path)
 {
     SettleKernels scalar;
@@ -163,8 +185,26 @@ static void check(const SettleKernels *k, const char *path)
             h_ref[i] = h_k[i] = rnd() % 1000;
         SettleDelta r_ref, r_k;
         memset(&r_k, 0xa5, sizeof(r_k));
-        ref->renew_rgb(cur, stride, p_ref, stride, w, h, tol, stol, h_ref, &r_ref);
-        k->renew_rgb(cur, stride, p_k, stride, w, h, tol, stol, h_k, &r_k);
+        uint64_t mk_ref[MASKS], mk_k[MASKS];
+        memset(mk_ref, 0x5a, sizeof(mk_ref));
+        memset(mk_k, 0x5a, sizeof(mk_k));
+        uint32_t h_init[SETTLE_HIST_BINS];
+        memcpy(h_init, h_k, sizeof(h_init));
+        ref->renew_rgb(cur, stride, p_ref, stride, w, h, tol, stol, h_ref, mk_ref, &r_ref);
+        /* without masks, then again with them: the same result */
+        k->renew_rgb(cur, stride, p_k, stride, w, h, tol, stol, h_k, NULL, &r_k);
+        if (memcmp(h_ref, h_k, sizeof(h_ref)) || memcmp(p_ref, p_k, (size_t)(stride * h)))
+            fail_msg("renew_rgb %s: without masks", what);
+        SettleDelta r_nomask = r_k;
+        memcpy(p_k, prev, (size_t)(stride * h));
+        memcpy(h_k, h_init, sizeof(h_k));
+        k->renew_rgb(cur, stride, p_k, stride, w, h, tol, stol, h_k, mk_k, &r_k);
+        if (memcmp(&r_nomask, &r_k, sizeof(r_k)))
+            fail_msg("renew_rgb %s: counts differ with masks", what);
+        if (tol >= 0 && tol <= 255)
+            check_band_masks(cur, prev, stride, w, h, tol, mk_ref, "renew_rgb reference", what);
+        if (memcmp(mk_ref, mk_k, sizeof(mk_ref)))
+            fail_msg("renew_rgb %s: masks", what);
         if (r_ref.changed != r_k.changed || r_ref.strong != r_k.strong ||
             r_ref.rows != r_k.rows || r_ref.differ != r_k.differ || r_k.marker != 0)
             fail_msg("renew_rgb %s: %lld/%lld/%lld/%lld, reference %lld/%lld/%lld/%lld", what,
@@ -196,8 +236,17 @@ static void check(const SettleKernels *k, const char *path)
             memcpy(h_k, h_ref, sizeof(h_ref));
             SettleDelta d_ref, d_k;
             memset(&d_k, 0xa5, sizeof(d_k));
-            ref->delta_rgb(cur, stride, p_ref, stride, w, h, tol, stol, mk, mtol, h_ref, &d_ref);
-            k->delta_rgb(cur, stride, p_k, stride, w, h, tol, stol, mk, mtol, h_k, &d_k);
+            memset(mk_ref, 0x5a, sizeof(mk_ref));
+            memset(mk_k, 0x5a, sizeof(mk_k));
+            ref->delta_rgb(cur, stride, p_ref, stride, w, h, tol, stol, mk, mtol, h_ref,
+                           m ? mk_ref : NULL, &d_ref);
+            k->delta_rgb(cur, stride, p_k, stride, w, h, tol, stol, mk, mtol, h_k,
+                         m ? mk_k : NULL, &d_k);
+            if (m && tol >= 0 && tol <= 255)
+                check_band_masks(cur, prev, stride, w, h, tol, mk_ref, "delta_rgb reference",
+                                 what);
+            if (m && memcmp(mk_ref, mk_k, sizeof(mk_ref)))
+                fail_msg("delta_rgb %s: masks", what);
             if (d_ref.changed != d_k.changed || d_ref.strong != d_k.strong ||
                 d_ref.marker != d_k.marker || d_ref.rows != d_k.rows)
                 fail_msg("delta_rgb %s marker %d: %lld/%lld/%lld/%lld, reference "

@@ -174,7 +174,7 @@ static void test_delta_matches_reference(void **state)
         int64_t marker_ref = settle_count_color(cur, DW * 3, DW, DH, marker, 30);
 
         SettleDelta d;
-        settle_delta_rgb(cur, DW * 3, prev, DW * 3, DW, DH, 5, 96, marker, 30, hist, &d);
+        settle_delta_rgb(cur, DW * 3, prev, DW * 3, DW, DH, 5, 96, marker, 30, hist, NULL, &d);
         marker_count += d.marker;
         assert_int_equal(d.changed, changed_ref);
         assert_int_equal(d.strong, strong_ref);
@@ -231,8 +231,17 @@ static void check_update_band(const SettleKernels *k, int BH, int keep_state)
         int64_t marker_ref = settle_count_color(cur, BW * 3, BW, BH, marker, 20);
 
         SettleDelta d;
+        enum { WORDS = (BW + 15) / 16 };
+        static uint64_t masks[MAXH * WORDS + 1];
+        memset(masks, 0x5a, sizeof(masks));
         settle_update_band(k, cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20, band, total,
-                           keep_state ? &state : NULL, &d);
+                           keep_state ? &state : NULL, round % 2 ? masks : NULL, &d);
+        for (int y = 0; y < BH && round % 2; y++) {
+            uint64_t row[WORDS];
+            settle_change_masks(cur + y * BW * 3, ref_prev + y * BW * 3, BW, 5, row);
+            assert_memory_equal(masks + y * WORDS, row, sizeof(row));
+        }
+        assert_true(round % 2 == 0 || masks[BH * WORDS] == 0x5a5a5a5a5a5a5a5aull);
         afresh += state;
         marker_count += d.marker;
         assert_int_equal(d.changed, changed_ref);

@@ -42,6 +42,17 @@ static inline int count_over(__m256i d0, __m256i d1, __m256i d2, __m256i t)
            (int)_mm_popcnt_u64(settle_any3(~m.hi & SETTLE_BYTES48));
 }
 
+/* Pixels with any byte over t, and their bits (settle_change_masks' words
+ * for the two groups of 16) into m[0] and m[1] unless m is NULL. */
+static inline int over_masks(__m256i d0, __m256i d1, __m256i d2, __m256i t, uint64_t *m)
+{
+    const Mask96 w = within96(d0, d1, d2, t);
+    const uint64_t lo = settle_any3(~w.lo & SETTLE_BYTES48), hi = settle_any3(~w.hi & SETTLE_BYTES48);
+    if (m)
+        m[0] = lo, m[1] = hi;
+    return (int)_mm_popcnt_u64(lo) + (int)_mm_popcnt_u64(hi);
+}
+
 static inline __m256i load(const uint8_t *p)
 {
     return _mm256_loadu_si256((const __m256i *)p);
@@ -123,31 +134,39 @@ static inline int64_t move_pixels(uint64_t m, const uint8_t *pc, const uint8_t *
 void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                            ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                            const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                           SettleDelta *out)
+                           uint64_t *masks, SettleDelta *out)
 {
     if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
         settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, hist,
-                         out);
+                         masks, out);
         return;
     }
     const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
     const int body = w & ~31;
+    const size_t words = ((size_t)w + 15) / 16;
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
-        if (!memcmp(pc, pp, (size_t)w * 3))
+        uint64_t *mrow = masks ? masks + y * words : NULL;
+        if (!memcmp(pc, pp, (size_t)w * 3)) {
+            if (mrow)
+                memset(mrow, 0, words * sizeof(*mrow));
             continue;
+        }
         rows++;
         for (int x = 0; x < 3 * body; x += 96) {
             const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
             const __m256i b0 = load(pp + x), b1 = load(pp + x + 32), b2 = load(pp + x + 64);
             const Mask96 same = mask96(_mm256_cmpeq_epi8(a0, b0), _mm256_cmpeq_epi8(a1, b1),
                                        _mm256_cmpeq_epi8(a2, b2));
-            if ((same.lo & same.hi) == SETTLE_BYTES48)
+            if ((same.lo & same.hi) == SETTLE_BYTES48) {
+                if (mrow)
+                    mrow[x / 48] = mrow[x / 48 + 1] = 0;
                 continue;
+            }
             const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
-            changed += count_over(d0, d1, d2, t);
+            changed += over_masks(d0, d1, d2, t, mrow ? mrow + x / 48 : NULL);
             big += count_over(d0, d1, d2, st);
             mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc + x, pp + x, hist,
                               marker, mtol);
@@ -160,7 +179,7 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
         if (body < w) {
             SettleDelta d;
             settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
-                             strong_tol, marker, mtol, hist, &d);
+                             strong_tol, marker, mtol, hist, mrow ? mrow + body / 16 : NULL, &d);
             changed += d.changed;
             big += d.strong;
             mk += d.marker;
@@ -176,14 +195,15 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
  * settle_count_changed_avx2), copied into prev, then histogrammed. */
 void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                            ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                           uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
+                           uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
 {
     if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
-        settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, hist, out);
+        settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, hist, masks, out);
         return;
     }
     const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
     const int body = w & ~31;
+    const size_t words = ((size_t)w + 15) / 16;
     uint32_t more[3][SETTLE_HIST_BINS];
     memset(more, 0, sizeof(more));
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
@@ -191,19 +211,21 @@ void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
+        uint64_t *mrow = masks ? masks + y * words : NULL;
         int64_t n = 0;
         for (int x = 0; x < 3 * body; x += 96) {
             const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
             const __m256i d0 = absdiff(a0, load(pp + x)), d1 = absdiff(a1, load(pp + x + 32));
             const __m256i d2 = absdiff(a2, load(pp + x + 64));
-            acc.changed += count_over(d0, d1, d2, t);
+            acc.changed += over_masks(d0, d1, d2, t, mrow ? mrow + x / 48 : NULL);
             acc.strong += count_over(d0, d1, d2, st);
             n += count_over(d0, d1, d2, _mm256_setzero_si256());
             _mm256_storeu_si256((__m256i *)(pp + x), a0);
             _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
             _mm256_storeu_si256((__m256i *)(pp + x + 64), a2);
         }
-        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, &acc);
+        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, mrow,
+                             &acc);
     }
     settle_sum_parts_x4(part);
     *out = acc;

@@ -100,22 +100,27 @@ int64_t settle_count_color_sse2(const uint8_t *p, ptrdiff_t stride, int w, int h
 void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                            ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                            const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                           SettleDelta *out)
+                           uint64_t *masks, SettleDelta *out)
 {
     if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
         settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, hist,
-                         out);
+                         masks, out);
         return;
     }
     const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
     const int body = w & ~15;
+    const size_t words = ((size_t)w + 15) / 16;
     uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
-        if (!memcmp(pc, pp, (size_t)w * 3))
+        uint64_t *mrow = masks ? masks + y * words : NULL;
+        if (!memcmp(pc, pp, (size_t)w * 3)) {
+            if (mrow)
+                memset(mrow, 0, words * sizeof(*mrow));
             continue;
+        }
         rows++;
         for (int x = 0; x < 3 * body; x += 48) {
             const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
@@ -126,10 +131,16 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             const __m128i b2 = _mm_loadu_si128((const __m128i *)(pp + x + 32));
             uint64_t same = mask48(_mm_cmpeq_epi8(a0, b0), _mm_cmpeq_epi8(a1, b1),
                                    _mm_cmpeq_epi8(a2, b2));
-            if (same == SETTLE_BYTES48)
+            if (same == SETTLE_BYTES48) {
+                if (mrow)
+                    mrow[x / 48] = 0;
                 continue;
+            }
             const __m128i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
-            changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
+            const uint64_t over = settle_any3(over48(d0, d1, d2, t));
+            if (mrow)
+                mrow[x / 48] = over;
+            changed += popcount48(over);
             big += popcount48(settle_any3(over48(d0, d1, d2, st)));
             for (uint64_t m = settle_any3(~same & SETTLE_BYTES48); m; m &= m - 1) {
                 const int i = x + __builtin_ctzll(m);
@@ -145,7 +156,7 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
         if (body < w) {
             SettleDelta d;
             settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
-                             strong_tol, marker, mtol, hist, &d);
+                             strong_tol, marker, mtol, hist, mrow ? mrow + body / 16 : NULL, &d);
             changed += d.changed;
             big += d.strong;
             mk += d.marker;
@@ -173,14 +184,15 @@ void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
  * settle_count_changed_sse2), copied into prev, then histogrammed. */
 void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                            ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                           uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out)
+                           uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
 {
     if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
-        settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, hist, out);
+        settle_renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, hist, masks, out);
         return;
     }
     const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
     const int body = w & ~15;
+    const size_t words = ((size_t)w + 15) / 16;
     uint32_t more[3][SETTLE_HIST_BINS];
     memset(more, 0, sizeof(more));
     uint32_t *const part[4] = { hist, more[0], more[1], more[2] };
@@ -188,6 +200,7 @@ void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
         uint8_t *pp = prev + y * pstride;
+        uint64_t *mrow = masks ? masks + y * words : NULL;
         int64_t n = 0;
         for (int x = 0; x < 3 * body; x += 48) {
             const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
@@ -196,14 +209,18 @@ void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             const __m128i d0 = absdiff(a0, _mm_loadu_si128((const __m128i *)(pp + x)));
             const __m128i d1 = absdiff(a1, _mm_loadu_si128((const __m128i *)(pp + x + 16)));
             const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + x + 32)));
-            acc.changed += popcount48(settle_any3(over48(d0, d1, d2, t)));
+            const uint64_t over = settle_any3(over48(d0, d1, d2, t));
+            if (mrow)
+                mrow[x / 48] = over;
+            acc.changed += popcount48(over);
             acc.strong += popcount48(settle_any3(over48(d0, d1, d2, st)));
             n += popcount48(settle_any3(over48(d0, d1, d2, _mm_setzero_si128())));
             _mm_storeu_si128((__m128i *)(pp + x), a0);
             _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
             _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
         }
-        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, &acc);
+        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, mrow,
+                             &acc);
     }
     settle_sum_parts_x4(part);
     *out = acc;

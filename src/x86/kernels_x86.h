@@ -17,12 +17,14 @@
     void settle_delta_rgb_##isa(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,         \
                                 ptrdiff_t pstride, int w, int h, int tol, int strong_tol,     \
                                 const uint8_t *marker, int mtol,                              \
-                                uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);     \
+                                uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks,       \
+                                SettleDelta *out);                                            \
     void settle_sum_rows_##isa(const uint8_t *p, ptrdiff_t stride, int n, int rows,           \
                                uint16_t *sums);                                          \
     void settle_renew_rgb_##isa(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,         \
                                 ptrdiff_t pstride, int w, int h, int tol, int strong_tol,     \
-                                uint32_t hist[SETTLE_HIST_BINS], SettleDelta *out);      \
+                                uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks,       \
+                                SettleDelta *out);                                            \
     void settle_change_masks_##isa(const uint8_t *a, const uint8_t *b, int w, int tol,         \
                                    uint64_t *masks);
 
@@ -87,17 +89,18 @@ static inline void settle_sum_parts_x4(uint32_t *const part[4])
         part[0][i] += part[1][i] + part[2][i] + part[3][i];
 }
 
-/* renew_rgb after the SIMD body of a row (body pixels, n of them differing):
- * the rest of the row by the reference, the row's histogram, the counts. */
+/* renew_rgb after the SIMD body of a row (body pixels, a multiple of 16, n of
+ * them differing): the rest of the row by the reference (its masks from the
+ * row's masks + body / 16), the row's histogram, the counts. */
 static inline void settle_renew_row_end(const uint8_t *pc, ptrdiff_t cstride, uint8_t *pp,
                                         ptrdiff_t pstride, int w, int body, int tol,
                                         int strong_tol, uint32_t *const part[4], int64_t n,
-                                        SettleDelta *acc)
+                                        uint64_t *masks, SettleDelta *acc)
 {
     if (body < w) {
         SettleDelta d;
         settle_renew_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
-                         strong_tol, part[0], &d);
+                         strong_tol, part[0], masks ? masks + body / 16 : NULL, &d);
         acc->changed += d.changed;
         acc->strong += d.strong;
         n += d.differ;
