@@ -230,13 +230,13 @@ static const Recording recordings[] = {
     { "eideticker/" CONTACTS, { NULL }, -1, 177, 2 },
     { "eideticker/startup-test-elmo.webm", { NULL }, -1, 377, 2 },
     { "work_with_stagesepx/long.mp4", { NULL }, -1, 275, 2 },
-    { "work_with_stagesepx/short.mp4", { NULL }, -1, 65, 2 },
+    { "work_with_stagesepx/short.mp4", { NULL }, -1, 67, 2 },
     { "stagesepx_with_keras/video_for_forecast.mp4", { NULL }, -1, 285, 2 },
     { "stagesepx_with_keras/video_for_forecast.mp4", { "start", "first-change", NULL }, 107, 285,
       2 },
-    { "stagesepx_with_keras/video_for_train.mp4", { NULL }, -1, 277, 2 },
+    { "stagesepx_with_keras/video_for_train.mp4", { NULL }, -1, 266, 2 },
     { "browsertime/aftonbladet_android.mp4", { NULL }, -1, 118, 2 },
-    { "browsertime/sitespeed_android.mp4", { NULL }, -1, 26, 2 },
+    { "browsertime/sitespeed_android.mp4", { NULL }, -1, 24, 2 },
     { "browsertime/wikipedia_android.mp4", { NULL }, -1, 31, 2 },
 };
 
