@@ -50,6 +50,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->floor_n = 0;
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
+    d->prev_keyframe = 0;
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
@@ -210,7 +211,13 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
 static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
 {
     int faint = r->strong <= d->refresh_limit;
-    if (r->keyframe)
+    /* In an all-intra stream (MJPEG, FFV1, ProRes, raw: every frame a
+     * keyframe) each frame is coded alone and a still picture is coded the
+     * same each time, so a keyframe there is no re-coding: only a keyframe
+     * after a frame that was not one is. */
+    int event = r->keyframe && !d->prev_keyframe;
+    d->prev_keyframe = r->keyframe;
+    if (event)
         d->since_event = faint ? 0 : REFRESH_FOLLOWERS + 1;
     else if (!faint)
         d->since_event = REFRESH_FOLLOWERS + 1;
@@ -521,10 +528,9 @@ int settle_decide_method(SettleDecide *d, int64_t frames)
     return choose_method(d, settle_decide_noise_floor(d), frames);
 }
 
-int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
-                         size_t len)
+int settle_decide_finish(SettleDecide *d, int which, const SettleCaptureEnd *e, SettleResult *r,
+                         char *msg, size_t len)
 {
-    int which = choose_method(d, r->noise_floor, e->frames);
     d->which = which;
     r->method = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID ? SETTLE_METHOD_DIFF
                 : which == SETTLE_T_ENTROPY ? SETTLE_METHOD_ENTROPY

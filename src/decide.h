@@ -75,6 +75,7 @@ typedef struct SettleDecide {
     int64_t floor_n;
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
+    int prev_keyframe;         /* the frame before was a keyframe */
     char reason[400];          /* why the method was chosen */
 } SettleDecide;
 
@@ -117,17 +118,21 @@ typedef struct SettleCaptureEnd {
     double duration;       /* to the end of the last frame */
 } SettleCaptureEnd;
 
-/* The decision at the end of the capture: fills r's method, method_reason
- * (pointing into d, valid until the next settle_decide_begin), start,
- * stable frame, load time, quiet tail, deciding change, longest quiet
- * (--settle), and the first and last change by the chosen method. Returns 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or
- * SETTLE_ERR_NOT_STABLE with the reason in msg (len bytes). */
 /* Whether the capture is camera-like by its noise floor, and whether the
  * block test leaves the status bar out. */
 int settle_decide_camera(const SettleDecide *d, double floor);
 int settle_decide_bar_left_out(const SettleDecide *d, double floor);
 
-int settle_decide_finish(SettleDecide *d, const SettleCaptureEnd *e, SettleResult *r, char *msg,
-                         size_t len);
+/* The decision at the end of the capture by the method `which` (a SETTLE_T_,
+ * from settle_decide_method on all the records, before any
+ * settle_decide_redo_begin: leaving animated areas out redoes the diff
+ * decision, not the choice of method): fills r's method, method_reason
+ * (pointing into d, valid until the next settle_decide_begin), start,
+ * stable frame, load time, quiet tail, deciding change, longest quiet
+ * (--settle), and the first and last change by the chosen method. Returns
+ * 0, or SETTLE_ERR_TOO_SHORT, SETTLE_ERR_NO_START or SETTLE_ERR_NOT_STABLE
+ * with the reason in msg (len bytes). */
+int settle_decide_finish(SettleDecide *d, int which, const SettleCaptureEnd *e, SettleResult *r,
+                         char *msg, size_t len);
 
 #endif

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 settle=$(wrapped "$settle" "$tmp")
 cd "$tmp" || exit 1
-opts=(--diff-threshold 200 --codec-filter off)
+opts=(--diff-threshold 200)
 red=e8175d
 purple=a11fd1
 teal=0a9396

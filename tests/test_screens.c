@@ -36,13 +36,14 @@ static void make(const char *path, const ScreenSpec *s, int n, const int64_t *ti
 
 /* --diff-threshold 200: the clock (768 pixels) and the spinner (1600) count
  * on this small screen, as a status-bar clock does at 4096 on a phone's.
- * --codec-filter off: ffv1 codes every frame as a keyframe, and the spinner's
- * fading steps are faint (under 96 levels), which the filter would take for
- * an encoder re-coding a still picture. */
+ * The codec filter stays on (the default): ffv1 codes every frame as a
+ * keyframe, and the spinner's and the carousel's fading steps are faint
+ * (under 96 levels), which the filter must not take for an encoder re-coding
+ * a still picture in an all-intra stream. */
 static const SettleResult *analyze(const char *path, const char *settle, const char *extra,
                                    const char *extra_v, SettleContext **pc, int *pret)
 {
-    const char *opts[] = { "diff-threshold", "200", "codec-filter", "off",
+    const char *opts[] = { "diff-threshold", "200",
                            "settle", settle ? settle : "0",
                            extra, extra_v, NULL };
     const SettleResult *r = NULL;
@@ -343,7 +344,7 @@ static void test_regions(void **state)
     s.toast_from = 70;
     s.toast_to = 85;
     make("regions.mkv", &s, 120, NULL);
-    const char *opts[] = { "diff-threshold", "200", "codec-filter", "off", "region", list,
+    const char *opts[] = { "diff-threshold", "200", "region", list,
                            "region", last, NULL, NULL, NULL };
     c = open_with(opts);
     ret = settle_analyze_file(c, "regions.mkv", &r);
@@ -366,8 +367,8 @@ static void test_regions(void **state)
     s.block_at[2] = 65;
     s.block_at[3] = 75;
     make("regions-pause.mkv", &s, 150, NULL);
-    opts[8] = "settle";
-    opts[9] = "1.0";
+    opts[6] = "settle";
+    opts[7] = "1.0";
     c = open_with(opts);
     ret = settle_analyze_file(c, "regions-pause.mkv", &r);
     expect_stable(r, ret, 20);
@@ -386,8 +387,8 @@ static void test_regions(void **state)
     char car[64];
     snprintf(car, sizeof(car), "carousel=%d,%d,%d,%d", screen_carousel[0], screen_carousel[1],
              screen_carousel[2], screen_carousel[3]);
-    opts[8] = "region";
-    opts[9] = car;
+    opts[6] = "region";
+    opts[7] = car;
     c = open_with(opts);
     ret = settle_analyze_file(c, "regions-carousel.mkv", &r);
     assert_int_equal(ret, SETTLE_ERR_NOT_STABLE);
