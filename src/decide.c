@@ -286,6 +286,9 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
     r->quiet[SETTLE_T_BLOCKS] = !r->block_change && !r->block_bar;
     r->quiet[SETTLE_T_BLOCKS_NOBAR] = !r->block_change;
+    r->quiet[SETTLE_T_DIFF_SOLID] =
+        r->quiet[SETTLE_T_DIFF] || (d->blocks_on && r->strong <= d->refresh_limit &&
+                                    !r->block_change && !r->block_bar);
     int bar_only = r->block_bar && !r->block_change;
     d->bar_frames += bar_only;
     if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)
@@ -389,6 +392,23 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  "which the block test does not count",
                  (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
         return blk;
+    }
+    /* diff's last changes are the recorder re-coding the still picture (no
+     * pixel moved strongly, no block moved), while the block test settles
+     * later on weak changes only (a touch indicator's ring, a scroll bar
+     * fading out: no block moved by BLOCK_STRONG times its threshold after),
+     * and the picture then stays still BLOCK_QUIET_MIN (not a capture cut
+     * short in the middle of a change) */
+    int64_t sf = settled_at(d, SETTLE_T_DIFF_SOLID, frames);
+    const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
+    if (d->portrait && d->blocks_on && sf < df && d->strong_block <= sf && !s->ignore_animated &&
+        d->last_time - st->settled_time >= BLOCK_QUIET_MIN) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "re-encoded phone picture: diff's changes after frame %lld are faint (many pixels "
+                 "by a few levels, no block moved: an encoder re-coding) and left out; the block "
+                 "test's later changes are weak (no block moved by %.0f times its threshold)",
+                 (long long)sf, BLOCK_STRONG);
+        return SETTLE_T_DIFF_SOLID;
     }
     /* diff's threshold is a count of pixels: on a phone filmed by a camera
      * (the screen a part of the picture, smoothed by the encoder) or a small
@@ -512,7 +532,7 @@ int settle_decide_finish(SettleDecide *d, int which, const SettleCaptureEnd *e, 
                          char *msg, size_t len)
 {
     d->which = which;
-    r->method = which == SETTLE_T_DIFF      ? SETTLE_METHOD_DIFF
+    r->method = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID ? SETTLE_METHOD_DIFF
                 : which == SETTLE_T_ENTROPY ? SETTLE_METHOD_ENTROPY
                                             : SETTLE_METHOD_BLOCKS;
     r->method_reason = d->reason;

@@ -488,8 +488,9 @@ static void find_animated(SettleContext *c, int which, SettleResult *r)
     const SettleTracker *t = &c->decide.tr[SETTLE_T_DIFF];
     r->animated_known = r->nanimated = r->animated_ignored = 0;
     r->animated = NULL;
-    if (which != SETTLE_T_DIFF || t->start_frame < 0 || c->n < 2) {
-        if (c->s.ignore_animated && which != SETTLE_T_DIFF)
+    int diff = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID;
+    if (!diff || t->start_frame < 0 || c->n < 2) {
+        if (c->s.ignore_animated && !diff)
             settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method; "
                        "the %s method was used and nothing is left out", c->name,
                        which == SETTLE_T_ENTROPY ? "entropy" : "block");

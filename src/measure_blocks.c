@@ -42,11 +42,12 @@ int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
     size_t n = (size_t)b->nb;
     b->sum = calloc(n * 3, sizeof(*b->sum));
     b->ref = calloc(n * 3, sizeof(*b->ref));
+    b->last = calloc(n * 3, sizeof(*b->last));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
     b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
     b->colsum = malloc((size_t)w * 3 * sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
-    if (!b->sum || !b->ref || !b->res || !b->scratch || !b->colsum) {
+    if (!b->sum || !b->ref || !b->last || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -61,10 +62,11 @@ void settle_blocks_free(SettleBlocks *b)
 {
     free(b->sum);
     free(b->ref);
+    free(b->last);
     free(b->res);
     free(b->scratch);
     free(b->colsum);
-    b->sum = b->ref = b->res = b->scratch = NULL;
+    b->sum = b->ref = b->last = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
 
@@ -218,23 +220,24 @@ static double clampd(double v, double lo, double hi)
 }
 
 /* cur = a * ref + b for channel c over blocks [from, nb): least squares,
- * again without the blocks more than 3 median residuals off, bounded. */
-static void fit_channel(SettleBlocks *b, int c, int from, double *ga, double *gb)
+ * again without the blocks more than 3 median residuals off, bounded; tmp
+ * holds nb floats. */
+static void fit_channel(const SettleBlocks *b, const float *ref, float *tmp, int c, int from,
+                        double *ga, double *gb)
 {
     double a = 1, o = 0;
-    float *tmp = b->scratch;
     for (int pass = 0; pass < 2; pass++) {
         double lim = INFINITY;
         if (pass == 1) {
             int n = 0;
             for (int k = from; k < b->nb; k++)
-                tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a * b->ref[3 * k + c] + o));
+                tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a * ref[3 * k + c] + o));
             lim = 3.0 * select_k(tmp, n, n / 2);
             lim = lim < 1.0 ? 1.0 : lim;
         }
         double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
         for (int k = from; k < b->nb; k++) {
-            double x = b->ref[3 * k + c], y = b->sum[3 * k + c];
+            double x = ref[3 * k + c], y = b->sum[3 * k + c];
             if (pass == 1 && fabs(y - (a * x + o)) > lim)
                 continue;
             sx += x;
@@ -270,7 +273,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     double gsum = 0, osum = 0;
     for (int c = 0; c < 3; c++) {
         double a, o;
-        fit_channel(b, c, from, &a, &o);
+        fit_channel(b, b->ref, b->scratch, c, from, &a, &o);
         gsum += a;
         osum += o;
         for (int k = 0; k < b->nb; k++)
@@ -380,6 +383,33 @@ static int has_neighbour(const SettleBlocks *b, const float *ratio, int k)
     return 0;
 }
 
+/* The blocks over their threshold judged again against the picture at the
+ * last change, the light since then taken out (a gain and an offset per
+ * channel): an encoder that held a block while the exposure drifted, then
+ * updates it, moves it far from the reference (which followed the held
+ * block) but not from what it showed at the last change. The smaller share
+ * counts. b->res is free for the fit's scratch by then. */
+static void recheck_last(SettleBlocks *b, float *ratio, double scale)
+{
+    int from = b->bar_rows * b->bw;
+    if (from >= b->nb)
+        from = 0;
+    double a[3], o[3];
+    for (int c = 0; c < 3; c++)
+        fit_channel(b, b->last, b->res, c, from, &a[c], &o[c]);
+    for (int k = 0; k < b->nb; k++) {
+        if (ratio[k] <= 1)
+            continue;
+        double m = 0;
+        for (int c = 0; c < 3; c++) {
+            double e = fabs(b->sum[3 * k + c] - (a[c] * b->last[3 * k + c] + o[c]));
+            m = e > m ? e : m;
+        }
+        double r = m / threshold(b, level_of(b->ref + 3 * k)) / scale;
+        ratio[k] = r < ratio[k] ? (float)r : ratio[k];
+    }
+}
+
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
 {
     memset(out, 0, sizeof(*out));
@@ -387,6 +417,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     b->frames++;
     if (!b->have_ref) {
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
+        memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         b->have_ref = 1;
         return;
     }
@@ -415,10 +446,15 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     double med = select_k(tmp, b->nb, b->nb / 2);
     out->spread = med;
     double scale = med <= 1 && SPREAD * med > 1 ? SPREAD * med : 1;
+    int over = 0;
     for (int k = 0; k < b->nb; k++) {
         ratio[k] = (float)(ratio[k] / scale);
-        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
+        over |= ratio[k] > 1;
     }
+    if (over)
+        recheck_last(b, ratio, scale);
+    for (int k = 0; k < b->nb; k++)
+        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
     for (int k = 0; k < b->nb; k++) {
         if (ratio[k] <= 1)
             continue;
@@ -432,6 +468,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     }
     if (out->change || out->change_bar) {
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
+        memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         return;
     }
     for (int k = 0; k < b->nb; k++) {

@@ -55,6 +55,7 @@ typedef struct SettleBlocks {
     int bar_rows;      /* rows of blocks judged apart at the top (0: none) */
     float *sum;        /* nb * 3: the current picture's block means */
     float *ref;        /* nb * 3: the reference */
+    float *last;       /* nb * 3: the picture at the last change */
     float *res;        /* nb: scratch, the residual of each block */
     float *scratch;    /* max(bw, nb) floats */
     uint16_t *colsum;  /* w * 3: a band's column sums */

@@ -6,14 +6,16 @@
 
 #include <stdint.h>
 
-/* The two ways of telling a change, side by side in every record and in the
+/* The ways of telling a change, side by side in every record and in the
  * decide stage's trackers. */
 enum {
     SETTLE_T_DIFF = 0,
     SETTLE_T_ENTROPY = 1,
     SETTLE_T_BLOCKS = 2,       /* the block test (measure_blocks.h) */
     SETTLE_T_BLOCKS_NOBAR = 3, /* the same, a phone's status bar left out */
-    SETTLE_T_COUNT = 4
+    SETTLE_T_DIFF_SOLID = 4,   /* diff without an encoder's re-codes: a frame no pixel
+                                * moved strongly in and no block moved in is quiet */
+    SETTLE_T_COUNT = 5
 };
 
 /* As SETTLE_MAX_REGIONS (checked in lib.c). */

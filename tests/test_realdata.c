@@ -216,6 +216,67 @@ static void test_all_captures(void **state)
     }
 }
 
+/* A real recording, its options, and where its screen finished by eye
+ * (doc/real-recordings.md: how each was found, frame by frame). */
+typedef struct Recording {
+    const char *path; /* under the realdata directory */
+    const char *opts[5];
+    int64_t eye_start; /* the first frame of the start-up by eye, or -1 */
+    int64_t eye;       /* the frame where the screen finished, by eye */
+    int tolerance;     /* frames either side */
+} Recording;
+
+static const Recording recordings[] = {
+    { "eideticker/" CONTACTS, { NULL }, -1, 177, 2 },
+    { "eideticker/startup-test-elmo.webm", { NULL }, -1, 377, 2 },
+    { "work_with_stagesepx/long.mp4", { NULL }, -1, 275, 2 },
+    { "work_with_stagesepx/short.mp4", { NULL }, -1, 67, 2 },
+    { "stagesepx_with_keras/video_for_forecast.mp4", { NULL }, -1, 285, 2 },
+    { "stagesepx_with_keras/video_for_forecast.mp4", { "start", "first-change", NULL }, 107, 285,
+      2 },
+    { "stagesepx_with_keras/video_for_train.mp4", { NULL }, -1, 266, 2 },
+    { "browsertime/aftonbladet_android.mp4", { NULL }, -1, 118, 2 },
+    { "browsertime/sitespeed_android.mp4", { NULL }, -1, 24, 2 },
+    { "browsertime/wikipedia_android.mp4", { NULL }, -1, 31, 2 },
+};
+
+/* Issue 19: with the defaults, every real recording lands within a frame or
+ * two of where its screen finished by eye (and --start first-change within
+ * as much of the start). */
+static void test_recordings_by_eye(void **state)
+{
+    (void)state;
+    int bad = 0;
+    for (size_t i = 0; i < sizeof(recordings) / sizeof(recordings[0]); i++) {
+        const Recording *k = &recordings[i];
+        SettleSettings s;
+        char path[4096], err[256];
+        settle_default_settings(&s);
+        for (int o = 0; k->opts[o]; o += 2)
+            assert_int_equal(settle_settings_set(&s, k->opts[o], k->opts[o + 1], err, sizeof(err)),
+                             0);
+        snprintf(path, sizeof(path), "%s/%s", dir, k->path);
+        SettleContext *c;
+        const SettleResult *r;
+        assert_int_equal(settle_open(&c, &s), 0);
+        int ret = settle_analyze_file(c, path, &r);
+        int64_t d = r->stable_frame - k->eye;
+        int64_t ds = k->eye_start >= 0 ? r->start_frame - k->eye_start : 0;
+        int ok = ret == 0 && d >= -k->tolerance && d <= k->tolerance && ds >= -k->tolerance &&
+                 ds <= k->tolerance;
+        printf("# %-45s %-13s by eye %4lld, settle %4lld (%+lld) [%s]%s\n", k->path,
+               k->opts[0] ? k->opts[1] : "defaults", (long long)k->eye,
+               (long long)r->stable_frame, (long long)d, settle_method_name(r->method),
+               ok ? "" : "  <- off");
+        if (k->eye_start >= 0)
+            printf("#   start by eye %lld, settle %lld (%+lld)\n", (long long)k->eye_start,
+                   (long long)r->start_frame, (long long)ds);
+        bad += !ok;
+        settle_close(&c);
+    }
+    assert_int_equal(bad, 0);
+}
+
 static cJSON *load_json(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -488,6 +549,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_white_balance),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_all_captures),
+        cmocka_unit_test(test_recordings_by_eye),
         cmocka_unit_test(test_browsertime_videos),
         cmocka_unit_test(test_lemons),
     };
