@@ -7,7 +7,7 @@
 
 #include "settle/marks.h"
 
-#include "internal.h"
+#include "outputs.h"
 
 void settle_format_fixed(char *buf, size_t len, double x, int decimals)
 {
@@ -90,24 +90,23 @@ static int write_row(void *opaque, const SettleFrame *f)
     return fputc('\n', out) == EOF ? SETTLE_ERR_IO : 0;
 }
 
-int settle_write_csv(SettleContext *c, FILE *out)
+int settle_csv_write(const SettleOutputs *o, FILE *out)
 {
-    if (!c || !out)
-        return SETTLE_ERR_INVAL;
+    const SettleResult *res = o->res;
     if (fputs("frame,time,diff_pixels,entropy,entropy_delta,quiet,keyframe,codec_refresh,progress,"
               "block_peak,blocks_changed", out) < 0)
         return SETTLE_ERR_IO;
-    Rows rows = { .out = out, .nregions = c->measure.regions.n, .marks = c->marks };
+    Rows rows = { .out = out, .nregions = res->nregions, .marks = o->marks };
     for (int i = 0; i < rows.nregions; i++) {
-        rows.measured[i] = c->measure.regions.t[i].w > 0;
-        if (fprintf(out, ",region_%s", c->s.region_name[i]) < 0)
+        rows.measured[i] = res->regions[i].measured;
+        if (fprintf(out, ",region_%s", o->s->region_name[i]) < 0)
             return SETTLE_ERR_IO;
     }
-    if (fputs(c->marks ? ",marks\n" : "\n", out) < 0)
+    if (fputs(o->marks ? ",marks\n" : "\n", out) < 0)
         return SETTLE_ERR_IO;
-    int ret = settle_foreach_frame(c, write_row, &rows);
-    if (ret == SETTLE_ERR_STATE)
+    if (!o->finished)
         return 0; /* nothing was measured: the header alone */
+    int ret = settle_frames_foreach(&o->frames, write_row, &rows);
     if (ret < 0)
         return ret;
     return ferror(out) ? SETTLE_ERR_IO : 0;

@@ -6,14 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "outputs.h"
 #include "pictures.h"
 
 /* Returned by the hook once the last wanted frame went by: stops decoding. */
 #define FRAMES_DONE (-10001)
 
 typedef struct FrameGrab {
-    SettleContext *parent;
     const int64_t *want;
     int n, box;
     int64_t last;
@@ -23,8 +22,6 @@ typedef struct FrameGrab {
 static int frames_cb(void *opaque, const SettlePicture *p, int64_t index)
 {
     FrameGrab *g = opaque;
-    if (g->parent->interrupted)
-        return SETTLE_ERR_INTERRUPTED;
     if (index > g->last)
         return FRAMES_DONE;
     const SettleImage *copy = NULL;
@@ -75,9 +72,9 @@ void settle_frames_free(SettleImage **imgs, int n)
 }
 
 /* Every wanted frame from the analysis' kept copies: 1 when one is not held. */
-static int from_kept(SettleContext *c, FrameGrab *g)
+static int from_kept(const SettleOutputs *o, FrameGrab *g)
 {
-    const SettleKeep *k = &c->keep;
+    const SettleKeep *k = o->keep;
     if (!k->on || k->failed)
         return 1;
     for (int i = 0; i < g->n; i++)
@@ -99,15 +96,10 @@ static int from_kept(SettleContext *c, FrameGrab *g)
     return 0;
 }
 
-int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
+int settle_frames_pick(const SettleOutputs *o, const int64_t *frames, int n, int box,
                        SettleImage **out)
 {
-    if (!c || !out || n < 0 || (n && !frames) || box < 1 || box > 8192)
-        return SETTLE_ERR_INVAL;
-    *out = NULL;
-    if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
-        return SETTLE_ERR_STATE;
-    FrameGrab g = { .parent = c, .want = frames, .n = n, .box = box, .last = -1 };
+    FrameGrab g = { .want = frames, .n = n, .box = box, .last = -1 };
     g.img = calloc((size_t)n + 1, sizeof(*g.img));
     if (!g.img)
         return SETTLE_ERR_NOMEM;
@@ -117,30 +109,16 @@ int settle_grab_frames(SettleContext *c, const int64_t *frames, int n, int box,
         if (frames[i] > g.last)
             g.last = frames[i];
     }
-    int ret = g.last >= 0 ? settle_foreach_frame(c, times_cb, &g) : 0;
+    int ret = g.last >= 0 ? settle_frames_foreach(&o->frames, times_cb, &g) : 0;
     if (ret > 0)
         ret = 0;
-    int again = ret || g.last < 0 ? 0 : from_kept(c, &g);
+    int again = ret || g.last < 0 ? 0 : from_kept(o, &g);
     if (again < 0)
         ret = again;
-    if (again == 1 && !c->in_known)
+    if (again == 1 && !o->id.in_known)
         ret = SETTLE_ERR_INVAL;
-    if (!ret && again == 1) {
-        SettleContext *gc = NULL;
-        SettleSettings s = c->s;
-        s.log_cb = NULL;
-        s.log_opaque = NULL;
-        if ((ret = settle_open(&gc, &s)) == 0) {
-            gc->grab = frames_cb;
-            gc->grab_opaque = &g;
-            ret = settle_decode_file(gc, c->name);
-            if (ret == FRAMES_DONE)
-                ret = 0;
-            settle_close(&gc);
-        }
-        if (!ret && c->interrupted)
-            ret = SETTLE_ERR_INTERRUPTED;
-    }
+    if (!ret && again == 1)
+        ret = o->read_again(o->read_opaque, frames_cb, &g, FRAMES_DONE);
     if (ret < 0) {
         settle_frames_free(&g.img, n);
         return ret;

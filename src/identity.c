@@ -8,13 +8,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "internal.h"
+#include "outputs.h"
 
-int settle_json_add_input_id(SettleContext *c, cJSON *o, const char *path)
+int settle_json_add_input_id(const SettleIdentity *id, cJSON *o, const char *path)
 {
-    int known = c->in_known;
-    int64_t size = c->in_size, sec = c->in_mtime_sec;
-    long nsec = c->in_mtime_nsec;
+    int known = id->in_known;
+    int64_t size = id->in_size, sec = id->in_mtime_sec;
+    long nsec = id->in_mtime_nsec;
     if (path) {
         struct stat st;
         known = stat(path, &st) == 0;
@@ -33,7 +33,7 @@ int settle_json_add_input_id(SettleContext *c, cJSON *o, const char *path)
                ? -1 : 0;
 }
 
-int settle_json_add_setup(SettleContext *c, cJSON *o)
+int settle_json_add_setup(const SettleSettings *s, const SettleIdentity *id, cJSON *o)
 {
     cJSON *set = cJSON_AddObjectToObject(o, "settings");
     if (!set)
@@ -46,17 +46,17 @@ int settle_json_add_setup(SettleContext *c, cJSON *o)
             continue;
         /* written only when used, so that results without regions stay as
          * they were (and current for --skip-existing) */
-        if (!strcmp(opt->name, "region") && !c->s.nregions)
+        if (!strcmp(opt->name, "region") && !s->nregions)
             continue;
-        if (settle_settings_get(&c->s, opt->name, v, sizeof(v)) >= 0 &&
+        if (settle_settings_get(s, opt->name, v, sizeof(v)) >= 0 &&
             !cJSON_AddStringToObject(set, opt->name, v))
             return -1;
     }
     cJSON *lab = cJSON_AddObjectToObject(o, "labels");
     if (!lab)
         return -1;
-    for (int i = 0; i < c->nlabels; i++)
-        if (!cJSON_AddStringToObject(lab, c->labels[2 * i], c->labels[2 * i + 1]))
+    for (int i = 0; i < id->nlabels; i++)
+        if (!cJSON_AddStringToObject(lab, id->labels[2 * i], id->labels[2 * i + 1]))
             return -1;
     return cJSON_AddStringToObject(o, "settle_version", SETTLE_VERSION) ? 0 : -1;
 }

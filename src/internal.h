@@ -15,13 +15,15 @@
 #include "decide.h"
 #include "keep.h"
 #include "measure.h"
+#include "measure_modules.h"
 #include "records.h"
+#include "outputs.h"
 
 /*
  * The analysis context. Each stage has its own state and is handed only that
- * (read: decode.c; measure: measure.c, visual.c; decide: decide.c; the
- * records for the writers: records.c); lib.c chains them and holds the
- * lifecycle, the result and what identifies it.
+ * (read: decode.c; measure: measure.c and its modules; decide: decide.c; the
+ * records: records.c); lib.c chains them and holds the lifecycle, the result
+ * and what identifies it. The writers read the stage outputs (outputs.h).
  */
 typedef enum SettleState {
     SETTLE_STATE_IDLE = 0,     /* nothing begun, or settle_begin failed early */
@@ -45,9 +47,7 @@ struct SettleContext {
     double t0, last_time, prev_time;
     double last_duration; /* of the last picture, 0 = unknown */
 
-    SettleMeasure measure;
-    int visual_on;
-    SettleVisual visual;
+    SettleMeasure measure; /* and its modules: pixels, blocks, cells, regions, visual */
     SettleDecide decide;
     SettleAnimated anim;  /* the areas that keep changing (src/animated.c) */
     SettleRecords records;
@@ -112,18 +112,5 @@ int settle_decode_file(SettleContext *c, const char *path);
 int settle_decode_io(SettleContext *c, const char *name,
                      int (*read)(void *opaque, uint8_t *buf, int size),
                      int64_t (*seek)(void *opaque, int64_t offset, int whence), void *opaque);
-
-/* Adds the identity of the result to `o`: "input_size", "input_mtime" (from
- * a stat of `path` when given, else from the last analysis), and returns 0 or
- * -1 (out of memory). And the parts that must match for a result to be
- * current: "settings", "labels", "settle_version". */
-struct cJSON;
-int settle_json_add_input_id(SettleContext *c, struct cJSON *o, const char *path);
-int settle_json_add_setup(SettleContext *c, struct cJSON *o);
-/* The attached marks as "marks" (marks_out.c). 0 or -1. */
-int settle_json_add_marks(const struct SettleMarks *m, struct cJSON *o);
-
-/* Writes x with `decimals` digits after a '.', whatever the locale. */
-void settle_format_fixed(char *buf, size_t len, double x, int decimals);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "internal.h"
+#include "outputs.h"
 
 /* Times to the microsecond: enough for any frame rate, and short to read. */
 static int add_time(cJSON *o, const char *k, double v)
@@ -156,19 +156,18 @@ static int add_regions(cJSON *o, const SettleResult *r, int measured)
     return bad ? -1 : 0;
 }
 
-int settle_write_json(SettleContext *c, FILE *out)
+int settle_json_write(const SettleOutputs *out_of, FILE *out)
 {
-    if (!c || !out)
-        return SETTLE_ERR_INVAL;
-    const SettleResult *r = &c->res;
+    const SettleOutputs *c = out_of;
+    const SettleResult *r = c->res;
     int ret = SETTLE_ERR_NOMEM;
     char *text = NULL;
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return SETTLE_ERR_NOMEM;
-    int measured = c->state == SETTLE_STATE_FINISHED && r->frames > 0;
+    int measured = c->finished && r->frames > 0;
     int bad = !cJSON_AddStringToObject(o, "input", r->input ? r->input : "");
-    bad |= settle_json_add_input_id(c, o, NULL);
+    bad |= settle_json_add_input_id(&c->id, o, NULL);
     bad |= add_number(o, "frames", (double)r->frames);
     bad |= add_time(o, "duration", measured ? r->duration : NAN);
     bad |= add_number(o, "width", measured ? r->width : NAN);
@@ -210,18 +209,18 @@ int settle_write_json(SettleContext *c, FILE *out)
     }
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_explanation(o, r, measured);
-    if (c->s.nregions)
+    if (c->s->nregions)
         bad |= add_regions(o, r, measured);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
-    bad |= add_blocks(o, r, measured, !c->s.status_bar);
-    bad |= !cJSON_AddStringToObject(o, "status", c->state == SETTLE_STATE_FINISHED || r->error ? settle_status_name(r->error) : "failed");
+    bad |= add_blocks(o, r, measured, !c->s->status_bar);
+    bad |= !cJSON_AddStringToObject(o, "status", c->finished || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)
         bad |= !cJSON_AddStringToObject(o, "error", r->error_message);
     else
         bad |= !cJSON_AddNullToObject(o, "error");
     SettleWarning w[SETTLE_MAX_WARNINGS];
-    int nw = settle_get_warnings(c, w);
+    int nw = settle_warnings_of(c, w);
     cJSON *wl = cJSON_AddArrayToObject(o, "warnings");
     bad |= !wl;
     for (int i = 0; wl && i < nw; i++) {
@@ -232,7 +231,7 @@ int settle_write_json(SettleContext *c, FILE *out)
     }
     if (c->marks)
         bad |= settle_json_add_marks(c->marks, o);
-    bad |= settle_json_add_setup(c, o);
+    bad |= settle_json_add_setup(c->s, &c->id, o);
     if (bad)
         goto fail;
     text = cJSON_PrintUnformatted(o);

@@ -2,8 +2,9 @@
 /*
  * The public entry points of the analysis and its lifecycle. The work is in
  * the stages, chained here for each picture in one direction:
- *   read (decode.c) -> measure (measure.c, visual.c) -> decide (decide.c)
- *   -> records (records.c) -> writers (csv.c, json.c, pictures.c ...).
+ *   read (decode.c) -> measure (measure.c and its modules) -> decide (decide.c)
+ *   -> records (records.c) -> writers (csv.c, json.c, pictures.c ..., from
+ *   the stage outputs: outputs.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -54,35 +55,32 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
 /* The rectangle every measure looks at, and what depends on its size. */
 static int set_region(SettleContext *c, int x, int y, int w, int h)
 {
-    int ret = settle_measure_set_region(&c->measure, x, y, w, h);
+    settle_decide_set_area(&c->decide, (int64_t)w * h);
+    SettleMeasureSetup setup = { .diff_limit = c->decide.diff_limit, .mobile = c->mobile };
+    int ret = settle_measure_set_region(&c->measure, x, y, w, h, &setup);
     if (ret < 0)
         return ret;
-    settle_decide_set_area(&c->decide, c->measure.npix);
-    settle_decide_set_shape(&c->decide, w, h, c->measure.blocks.bar_rows,
-                            c->measure.blocks.sum != NULL);
-    settle_regions_init(&c->measure.regions, &c->s, x, y, w, h, c->decide.diff_limit);
+    int blocks_on;
+    int bar_rows = settle_measure_bar_rows(&c->measure, &blocks_on);
+    settle_decide_set_shape(&c->decide, w, h, bar_rows, blocks_on);
     settle_animated_free(&c->anim);
-    int ar = settle_animated_init(&c->anim, &c->measure.cells, x, y, c->s.ignore_animated);
+    int ar = settle_animated_init(&c->anim, settle_measure_cells(&c->measure), x, y,
+                                  c->s.ignore_animated);
     if (ar == -1)
         return SETTLE_ERR_NOMEM;
     if (ar == -2)
         settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for --ignore animated; "
                    "nothing is left out", c->name);
-    if (c->s.visual_metrics) {
-        if (settle_visual_init(&c->visual, w, h, c->s.last_change_exact, c->mobile, &c->dsp) < 0)
-            return SETTLE_ERR_NOMEM;
-        c->visual_on = 1;
-        if (!c->visual.spool)
-            settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
-                       "visual metrics are unavailable", c->name);
-    }
+    const SettleVisual *v = settle_measure_visual(&c->measure);
+    if (v && !v->spool)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
+                   "visual metrics are unavailable", c->name);
     return 0;
 }
 
 static void reset(SettleContext *c)
 {
     settle_measure_free(&c->measure);
-    c->measure.regions.n = 0;
     settle_animated_free(&c->anim);
     free(c->name);
     c->name = NULL;
@@ -91,9 +89,6 @@ static void reset(SettleContext *c)
     settle_records_close(&c->records);
     settle_keep_free(&c->keep);
     c->keep.on = 0;
-    if (c->visual_on)
-        settle_visual_free(&c->visual);
-    c->visual_on = 0;
     c->state = SETTLE_STATE_IDLE;
 }
 
@@ -284,45 +279,28 @@ static void stamp(SettleContext *c, const SettlePicture *p, SettleRecord *r)
     r->keyframe = p->keyframe != 0;
 }
 
-/* The visual metrics' share of a frame, once decided (they count from the
- * start the decide stage found). */
-static void visual_frame(SettleContext *c, const SettlePicture *p, const SettleRecord *r)
-{
-    const SettleMeasure *m = &c->measure;
-    const SettleDecide *d = &c->decide;
-    const uint8_t *rgb = p->rgb + m->cy * p->stride + (ptrdiff_t)m->cx * 3;
-    /* --start first-change depends on the method; the visual metrics then
-     * count from the first frame */
-    int first_change = c->s.start == SETTLE_START_FIRST_CHANGE;
-    int is_start = first_change ? r->index == 0 : r->index == d->common_start;
-    settle_visual_frame(&c->visual, rgb, p->stride, r->index, r->time, is_start,
-                        is_start && !first_change ? d->common_start_time : r->time,
-                        c->n ? m->dirty : NULL,
-                        m->use_marker && r->marker >= c->s.marker_coverage);
-}
-
-_Static_assert(SETTLE_RECORD_REGIONS == SETTLE_MAX_REGIONS, "a record holds every region");
-
-/* The animated areas' and the --region areas' share of a decided frame. */
-static void after_decide(SettleContext *c, const SettleRecord *r)
+/* The animated areas' share of a decided frame, then the measures that
+ * count from the start (the --region areas, the visual metrics). */
+static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *r)
 {
     const SettleDecide *d = &c->decide;
+    SettleCells *cells = settle_measure_cells(&c->measure);
     int started = d->tr[SETTLE_T_DIFF].start_frame >= 0;
     /* an encoder re-coding the page (a golden frame, a refresh: faint, all
      * over, no content for the block test) moves no area */
     int recode = d->blocks_on && !r->block_change && !r->block_bar &&
                  r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
-        settle_animated_frame(&c->anim, &c->measure.cells, r->time);
-    if (c->n > 0)
-        settle_regions_frame(&c->measure.regions, r->index, r->time, started);
+        settle_animated_frame(&c->anim, cells, r->time);
     if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
-        settle_animated_spool(&c->anim, &c->measure.cells, r->index) < 0) {
+        settle_animated_spool(&c->anim, cells, r->index) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
         fclose(c->anim.spool);
         c->anim.spool = NULL;
     }
+    return settle_measure_decided(&c->measure, p->rgb, p->stride, c->n == 0, d->common_start,
+                                  d->common_start_time, started, r);
 }
 
 /* What the pictures need of this frame (settle_keep_pictures): the roles
@@ -347,9 +325,10 @@ static int keep_frame(SettleContext *c, const SettlePicture *p, const SettleReco
         }
         f.distinct[t] = tr->start_frame == r->index || (!r->quiet[t] && !r->refresh);
     }
-    if (c->visual_on && c->visual.first_change == r->index)
+    const SettleVisual *v = settle_measure_visual(&c->measure);
+    if (v && v->first_change == r->index)
         f.role[SETTLE_KEEP_VFIRST] = r->index;
-    if (c->visual_on && c->visual.last_change == r->index)
+    if (v && v->last_change == r->index)
         f.role[SETTLE_KEEP_VLAST] = r->index;
     return settle_keep_frame(&c->keep, &f, p->rgb, p->stride, fill, fill_opaque);
 }
@@ -409,11 +388,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (fill && c->n > 0 && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
         return ret;
     settle_decide_frame(&c->decide, &r, c->n == 0);
-    after_decide(c, &r);
-    for (int i = 0; i < SETTLE_RECORD_REGIONS; i++)
-        r.region[i] = i < c->measure.regions.n ? c->measure.regions.t[i].changed : 0;
-    if (c->visual_on)
-        visual_frame(c, p, &r);
+    if ((ret = after_decide(c, p, &r)) < 0)
+        return ret;
     if (c->keep.on && (ret = keep_frame(c, p, &r, fill, fill_opaque)) < 0)
         return ret;
     if (settle_records_append(&c->records, &r) < 0)
@@ -464,47 +440,25 @@ static void set_message(SettleContext *c, int err, const char *msg)
     settle_set_error(c, err, msg);
 }
 
-/* Finds the final picture and integrates the progress. Done whatever the
- * outcome, so that the per-frame progress is coherent; the result fields are
- * filled only when there is a start. */
-static void visual_finish(SettleContext *c, double out[6])
-{
-    SettleVisual *v = &c->visual;
-    for (int i = 0; i < 6; i++)
-        out[i] = NAN;
-    if (v->start_frame < 0)
-        return;
-    if (settle_visual_finish(v, &out[2], &out[3]) < 0) {
-        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read the visual progress back from its "
-                   "temporary file", c->name);
-        v->spool_ok = 0;
-        return;
-    }
-    out[0] = v->first_change >= 0 ? v->first_change_time - v->start_time : 0;
-    out[1] = v->first_change >= 0 ? v->last_change_time - v->start_time : 0;
-}
-
-/* What the block test measured, for the result. */
+/* The decide stage's share of what the block test says (the measure's own
+ * share is the module's flush). */
 static void block_result(SettleContext *c, SettleResult *r)
 {
-    const SettleBlocks *b = &c->measure.blocks;
+    const SettleBlocks *b = settle_measure_blocks(&c->measure);
     const SettleDecide *d = &c->decide;
-    int on = b->sum != NULL && c->measure.use_blocks;
-    r->block_test = on;
+    if (!settle_measure_state(&c->measure, &settle_module_blocks)) {
+        /* nothing was measured: no rectangle, no module */
+        r->block_test = 0;
+        for (int l = 0; l < 8; l++)
+            r->block_noise[l] = r->block_threshold[l] = NAN;
+        r->gain_min = r->gain_max = r->row_offset_max = NAN;
+    }
     r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR;
     r->status_bar_y = 0;
-    r->status_bar_h = on && b->bar_rows > 0 && !settle_decide_camera(d, r->noise_floor)
+    r->status_bar_h = b && b->bar_rows > 0 && !settle_decide_camera(d, r->noise_floor)
                           ? b->bar_rows * SETTLE_BLOCK : 0;
     r->status_bar_frames = d->bar_frames;
-    for (int l = 0; l < 8; l++) {
-        double nz = on ? settle_blocks_noise(b, l) : -1;
-        r->block_noise[l] = nz < 0 ? NAN : nz;
-        r->block_threshold[l] = nz < 0 ? NAN : settle_blocks_threshold(b, l);
-    }
-    r->gain_min = on ? b->gain_min : NAN;
-    r->gain_max = on ? b->gain_max : NAN;
-    r->row_offset_max = on ? b->row_max : NAN;
-    r->faint_frames = on ? d->faint_frames : -1;
+    r->faint_frames = b ? d->faint_frames : -1;
 }
 
 /* --ignore animated: the diff decision again from the records, each change
@@ -607,10 +561,6 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     /* measured some frames but not the whole capture */
     r->partial = c->error != 0 && c->n > 0;
 
-    /* first and last visual change, Speed Index, visually complete 85/95/99 */
-    double visual[6];
-    if (c->visual_on)
-        visual_finish(c, visual);
     r->crop_x = m->cx;
     r->crop_y = m->cy;
     r->crop_w = c->n ? m->w : 0;
@@ -621,25 +571,21 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     int which = settle_decide_method(&c->decide, c->n);
     which = find_animated(c, which, r);
     const SettleTracker *t = &c->decide.tr[which];
-    settle_regions_finish(&c->measure.regions, &c->s, c->n >= 2 ? t->start_frame : -1,
-                          t->start_frame_time, t->start_time, r->duration);
-    r->nregions = c->measure.regions.n;
-    r->regions = c->measure.regions.res;
+    SettleMeasureEnd me = { .frames = c->n, .start_frame = c->n >= 2 ? t->start_frame : -1,
+                            .start_frame_time = t->start_frame_time,
+                            .start_time = t->start_time, .duration = r->duration };
 
     char msg[256];
     SettleCaptureEnd end = { .frames = c->n, .last_time = c->last_time, .duration = r->duration };
     int ret = settle_decide_finish(&c->decide, which, &end, r, msg, sizeof(msg));
     if (ret < 0)
         set_message(c, ret, msg);
+    /* the measures' share: the --region areas, the block test, the visual metrics */
+    const char *failed;
+    if (settle_measure_flush(&c->measure, &me, r, &failed) < 0)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read the %s back from its temporary file",
+                   c->name, !strcmp(failed, "visual") ? "visual progress" : failed);
     block_result(c, r);
-    if (c->visual_on && c->n >= 2 && r->start_frame >= 0) {
-        r->first_visual_change = visual[0];
-        r->last_visual_change = visual[1];
-        r->speed_index = visual[2];
-        r->visually_complete_85 = visual[3];
-        r->visually_complete_95 = visual[4];
-        r->visually_complete_99 = visual[5];
-    }
     r->error = c->error;
     r->error_message = c->error_message;
     if (out)
@@ -649,48 +595,5 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     if (c->error == SETTLE_ERR_DECODE || c->error == SETTLE_ERR_INTERRUPTED ||
         c->error == SETTLE_ERR_IO || c->error == SETTLE_ERR_CROP)
         return c->error;
-    return ret;
-}
-
-int settle_foreach_frame(SettleContext *c, int (*cb)(void *, const SettleFrame *), void *opaque)
-{
-    if (!c || !cb)
-        return SETTLE_ERR_INVAL;
-    if (c->state != SETTLE_STATE_FINISHED)
-        return SETTLE_ERR_STATE;
-    if (settle_records_rewind(&c->records) < 0)
-        return SETTLE_ERR_IO;
-    int which = c->decide.which;
-    SettleVisual *v = &c->visual;
-    int with_progress = c->visual_on && v->start_frame >= 0 && v->spool && v->spool_ok;
-    if (with_progress && (fflush(v->spool) || fseek(v->spool, 0, SEEK_SET)))
-        return SETTLE_ERR_IO;
-    SettleRecord r;
-    SettleVisualRecord vr;
-    int ret = 0;
-    for (int64_t i = 0; i < c->n; i++) {
-        if (settle_records_next(&c->records, &r) < 0) {
-            ret = SETTLE_ERR_IO;
-            break;
-        }
-        double progress = NAN;
-        if (with_progress && r.index >= v->start_frame) {
-            if (fread(&vr, sizeof(vr), 1, v->spool) != 1 || vr.index != r.index) {
-                ret = SETTLE_ERR_IO;
-                break;
-            }
-            progress = settle_visual_progress(v, &vr);
-        }
-        SettleFrame f = {
-            .index = r.index, .time = r.time, .diff_pixels = r.diff, .entropy = r.entropy,
-            .entropy_delta = r.delta, .marker = r.marker, .keyframe = r.keyframe,
-            .codec_refresh = r.refresh, .quiet = r.quiet[which], .progress = progress,
-            .block_peak = r.block_peak, .blocks_changed = r.blocks_changed,
-        };
-        memcpy(f.region_pixels, r.region, sizeof(f.region_pixels));
-        ret = cb(opaque, &f);
-        if (ret)
-            break;
-    }
     return ret;
 }

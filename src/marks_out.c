@@ -41,7 +41,9 @@ int settle_attach_marks(SettleContext *c, SettleMarks *m)
     for (int i = 0; i < m->n; i++)
         m->v[i].frame = -1;
     if (r->frames > 0) {
-        int ret = settle_foreach_frame(c, frame_cb, m);
+        SettleOutputs o;
+        settle_outputs_of(c, &o);
+        int ret = settle_frames_foreach(&o.frames, frame_cb, m);
         if (ret < 0)
             return ret;
     }

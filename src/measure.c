@@ -1,39 +1,39 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The measure stage: the first picture measured whole, then each band only
- * where the source says it may have changed, the histogram kept up to date
- * band by band so that entropy costs nothing for still bands.
+ * where the source says it may have changed, every measure module of the
+ * table seeing each band while its rows are in the cache.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure.h"
+#include "measure_modules.h"
 #include "prefilter.h"
 
-/* A change counts as strong when a channel moved by more than this. Measured
- * on x264, VP8 and VP9 encodes from crf 18 to 45: a keyframe in a still
- * picture moves at most 57 pixels (of 307200) by more than 96 levels, where
- * content appearing moves tens of thousands. */
-#define STRONG_TOLERANCE 96
+/* The measures, in the order they see a band: those that read the previous
+ * picture's rows come before "pixels", whose kernel makes them the new
+ * picture's. A measure added later is its own file and one line here. */
+static const SettleMeasureModule *const modules[] = {
+    &settle_module_cells,
+    &settle_module_regions,
+    &settle_module_pixels,
+    &settle_module_blocks,
+    &settle_module_visual,
+};
+#define NMODULES (int)(sizeof(modules) / sizeof(modules[0]))
+_Static_assert(sizeof(modules) / sizeof(modules[0]) <= SETTLE_MEASURE_MAX_MODULES,
+               "room for every module");
+/* the option table copies enums as int */
+_Static_assert(sizeof(SettleMethod) == sizeof(int) && sizeof(SettleStart) == sizeof(int),
+               "enums stored as int");
 
 int settle_measure_begin(SettleMeasure *m, const SettleSettings *s, const SettleKernels *dsp,
                          int fw, int fh)
 {
-    int nbands = (fh + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     m->s = s;
     m->dsp = dsp;
     m->fw = fw;
     m->fh = fh;
-    m->use_marker = s->start == SETTLE_START_MARKER || s->start == SETTLE_START_MARKER_END;
-    m->use_blocks = s->method == SETTLE_METHOD_AUTO || s->method == SETTLE_METHOD_BLOCKS ||
-                    s->start == SETTLE_START_FIRST_CHANGE;
-    m->prev = malloc((size_t)fw * fh * 3);
-    m->band_hist = malloc((size_t)nbands * SETTLE_HIST_BINS * sizeof(*m->band_hist));
-    m->dirty = malloc((size_t)nbands);
-    m->fresh = calloc((size_t)nbands, 1);
-    if (!m->prev || !m->band_hist || !m->dirty || !m->fresh)
-        return SETTLE_ERR_NOMEM;
     return 0;
 }
 
@@ -65,62 +65,101 @@ static int64_t masked_pixels(const SettleMeasure *m)
     return total;
 }
 
-int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h)
+/* --ignore in the rectangle's coordinates, clipped to it, and the buffers
+ * that --ignore and --blur need. */
+static int set_prefilter(SettleMeasure *m)
 {
     const SettleSettings *s = m->s;
-    m->cx = x;
-    m->cy = y;
-    m->w = w;
-    m->h = h;
-    m->npix = (int64_t)w * h;
-    /* --ignore in the rectangle's coordinates, clipped to it */
     m->nmask = 0;
     for (int i = 0; i < s->nignore; i++) {
         const int *g = s->ignore[i];
-        int x0 = g[0] - x, y0 = g[1] - y;
+        int x0 = g[0] - m->cx, y0 = g[1] - m->cy;
         int x1 = x0 + g[2], y1 = y0 + g[3];
         x0 = x0 < 0 ? 0 : x0;
         y0 = y0 < 0 ? 0 : y0;
-        x1 = x1 > w ? w : x1;
-        y1 = y1 > h ? h : y1;
+        x1 = x1 > m->w ? m->w : x1;
+        y1 = y1 > m->h ? m->h : y1;
         if (x0 >= x1 || y0 >= y1)
             continue;
         int *k = m->mask[m->nmask++];
         k[0] = x0, k[1] = y0, k[2] = x1 - x0, k[3] = y1 - y0;
     }
     m->mask_pix = masked_pixels(m);
-    /* phones draw their status bar in the top 7.5 % of a portrait picture at most */
-    settle_blocks_free(&m->blocks);
-    int bar = h > w ? (int)(h * 0.075) / SETTLE_BLOCK : 0;
-    if (settle_blocks_init(&m->blocks, w, h, bar) < 0)
-        return SETTLE_ERR_NOMEM;
-    m->blocks.sum_rows = m->dsp->sum_rows;
-    settle_cells_free(&m->cells);
-    if (settle_cells_init(&m->cells, w, h) < 0)
-        return SETTLE_ERR_NOMEM;
-    m->cells.change_masks = m->dsp->change_masks;
     m->blur_r = s->blur != SETTLE_BLUR_NONE ? s->blur_radius : 0;
     m->prefilter = m->nmask > 0 || m->blur_r > 0;
     if (m->prefilter) {
-        m->pre_src = malloc((size_t)w * 3 * (SETTLE_BAND_ROWS + 2 * m->blur_r));
-        m->pre_out = malloc((size_t)w * 3 * SETTLE_BAND_ROWS);
-        m->pre_col = malloc((size_t)w * 3 * sizeof(*m->pre_col));
+        m->pre_src = malloc((size_t)m->w * 3 * (SETTLE_BAND_ROWS + 2 * m->blur_r));
+        m->pre_out = malloc((size_t)m->w * 3 * SETTLE_BAND_ROWS);
+        m->pre_col = malloc((size_t)m->w * 3 * sizeof(*m->pre_col));
         if (!m->pre_src || !m->pre_out || !m->pre_col)
             return SETTLE_ERR_NOMEM;
     }
     return 0;
 }
 
+/* Each module's private state, its options filled from the settings, and its init. */
+static int start_modules(SettleMeasure *m, const SettleMeasureArea *a)
+{
+    for (int i = 0; i < NMODULES; i++) {
+        const SettleMeasureModule *mod = modules[i];
+        SettleMeasureSlot *slot = &m->mod[m->nmod];
+        slot->mod = mod;
+        slot->active = 0;
+        slot->priv = calloc(1, mod->priv_size);
+        if (!slot->priv)
+            return SETTLE_ERR_NOMEM;
+        m->nmod++;
+        int ret = settle_module_options_fill(mod->options, (char *)slot->priv + mod->opts_in_priv,
+                                             m->s, NULL, 0);
+        if (ret < 0)
+            return ret;
+        ret = mod->init ? mod->init(slot->priv, a) : 0;
+        if (ret < 0)
+            return ret;
+        slot->active = ret == 0;
+    }
+    return 0;
+}
+
+int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
+                              const SettleMeasureSetup *setup)
+{
+    settle_measure_free(m);
+    m->cx = x;
+    m->cy = y;
+    m->w = w;
+    m->h = h;
+    m->npix = (int64_t)w * h;
+    int nbands = (h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
+    m->prev = malloc((size_t)w * h * 3);
+    m->dirty = calloc((size_t)nbands, 1);
+    if (!m->prev || !m->dirty)
+        return SETTLE_ERR_NOMEM;
+    int ret = set_prefilter(m);
+    if (ret < 0)
+        return ret;
+    SettleMeasureArea a = {
+        .fw = m->fw, .fh = m->fh, .x = x, .y = y, .w = w, .h = h, .npix = m->npix,
+        .mask_pix = m->mask_pix, .diff_limit = setup->diff_limit, .mobile = setup->mobile,
+        .dsp = m->dsp, .s = m->s,
+    };
+    return start_modules(m, &a);
+}
+
 void settle_measure_free(SettleMeasure *m)
 {
+    for (int i = 0; i < m->nmod; i++) {
+        SettleMeasureSlot *slot = &m->mod[i];
+        if (slot->mod->close)
+            slot->mod->close(slot->priv);
+        free(slot->priv);
+        slot->priv = NULL;
+    }
+    m->nmod = 0;
     free(m->prev);
     m->prev = NULL;
-    free(m->band_hist);
-    m->band_hist = NULL;
     free(m->dirty);
     m->dirty = NULL;
-    free(m->fresh);
-    m->fresh = NULL;
     free(m->pre_src);
     m->pre_src = NULL;
     free(m->pre_out);
@@ -128,8 +167,14 @@ void settle_measure_free(SettleMeasure *m)
     free(m->pre_col);
     m->pre_col = NULL;
     m->prefilter = 0;
-    settle_blocks_free(&m->blocks);
-    settle_cells_free(&m->cells);
+}
+
+void *settle_measure_state(const SettleMeasure *m, const SettleMeasureModule *mod)
+{
+    for (int i = 0; i < m->nmod; i++)
+        if (m->mod[i].mod == mod)
+            return m->mod[i].active ? m->mod[i].priv : NULL;
+    return NULL;
 }
 
 /* Rows [y0, y0 + rows) of the measured rectangle as they are measured: the
@@ -158,48 +203,49 @@ static const uint8_t *band_pixels(SettleMeasure *m, const uint8_t *rgb, ptrdiff_
     return m->pre_out;
 }
 
-/* The first picture: every band's histogram and the reference picture. */
-static void measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride)
+/* Every active module's band callback, in the table's order. */
+static int send_band(SettleMeasure *m, const SettleMeasureBand *b)
+{
+    for (int k = 0; k < m->nmod; k++) {
+        const SettleMeasureSlot *slot = &m->mod[k];
+        int ret = slot->active && slot->mod->band ? slot->mod->band(slot->priv, b) : 0;
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* The first picture: every band, then the reference picture. */
+static int measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride)
 {
     int nbands = (m->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
-    memset(m->hist, 0, sizeof(m->hist));
-    m->marker_count = 0;
     for (int i = 0; i < nbands; i++) {
-        uint32_t *bh = m->band_hist + (size_t)i * SETTLE_HIST_BINS;
         int y0 = i * SETTLE_BAND_ROWS;
         int rows = m->h - y0 < SETTLE_BAND_ROWS ? m->h - y0 : SETTLE_BAND_ROWS;
         ptrdiff_t bs;
         const uint8_t *band = band_pixels(m, rgb, stride, y0, rows, &bs);
-        memset(bh, 0, SETTLE_HIST_BINS * sizeof(*bh));
-        m->dsp->histogram_rgb(band, bs, m->w, rows, bh);
-        for (int k = 0; k < SETTLE_HIST_BINS; k++)
-            m->hist[k] += bh[k];
-        if (m->use_marker)
-            m->marker_count += m->dsp->count_color(band, bs, m->w, rows, m->s->marker_rgb,
-                                                   m->s->marker_tolerance);
+        uint8_t *prev = m->prev + (size_t)y0 * m->w * 3;
+        SettleMeasureBand b = { .first = 1, .i = i, .y0 = y0, .rows = rows, .cur = band,
+                                .cstride = bs, .prev = prev, .pstride = (ptrdiff_t)m->w * 3,
+                                .dirty = m->dirty + i };
+        int ret = send_band(m, &b);
+        if (ret < 0)
+            return ret;
         for (int y = 0; y < rows; y++)
-            memcpy(m->prev + (size_t)(y0 + y) * m->w * 3, band + y * bs, (size_t)m->w * 3);
-        if (m->use_blocks)
-            settle_blocks_rows(&m->blocks, band, bs, y0, rows);
+            memcpy(prev + (size_t)y * m->w * 3, band + y * bs, (size_t)m->w * 3);
     }
-    /* the masked pixels are black in every picture: out of the histogram */
-    m->hist[0] -= (uint32_t)m->mask_pix;
-    m->hist[256] -= (uint32_t)m->mask_pix;
-    m->hist[512] -= (uint32_t)m->mask_pix;
+    return 0;
 }
 
 /* A later picture: only the bands that may have changed. */
 static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque, SettleRecord *r)
+                           void *fill_opaque)
 {
-    const SettleSettings *s = m->s;
     int ret;
     if (changed && band_h < 1)
         changed = NULL;
     memset(m->dirty, 0, (size_t)(m->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS);
-    settle_cells_clear(&m->cells);
-    settle_regions_clear(&m->regions);
     for (int y0 = 0, i = 0; y0 < m->h; y0 += SETTLE_BAND_ROWS, i++) {
         int bh = m->h - y0 < SETTLE_BAND_ROWS ? m->h - y0 : SETTLE_BAND_ROWS;
         /* the source rows the band reads: rows of the whole picture; a blur
@@ -218,30 +264,11 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
             return ret;
         ptrdiff_t bs;
         const uint8_t *band = band_pixels(m, rgb, stride, y0, bh, &bs);
-        SettleDelta dl;
-        /* before settle_update_band, which makes prev the new picture */
-        settle_cells_band(&m->cells, band, bs, m->prev + (size_t)y0 * m->w * 3,
-                          (ptrdiff_t)m->w * 3, y0, bh, s->tolerance);
-        settle_regions_band(&m->regions, band, bs, m->prev + (size_t)y0 * m->w * 3,
-                            (ptrdiff_t)m->w * 3, y0, bh, s->tolerance);
-        settle_update_band(m->dsp, band, bs, m->prev + (size_t)y0 * m->w * 3,
-                           (ptrdiff_t)m->w * 3, m->w, bh, s->tolerance, STRONG_TOLERANCE,
-                           m->use_marker ? s->marker_rgb : NULL, s->marker_tolerance,
-                           m->band_hist + (size_t)i * SETTLE_HIST_BINS, m->hist, m->fresh + i,
-                           &dl);
-        if (m->use_blocks)
-            settle_blocks_rows(&m->blocks, band, bs, y0, bh);
-        r->diff += dl.changed;
-        r->strong += dl.strong;
-        m->marker_count += dl.marker;
-        m->dirty[i] = dl.rows > 0;
-    }
-    if (m->cells.box[2] > m->cells.box[0]) {
-        const int *b = m->cells.box;
-        r->box[0] = m->cx + b[0];
-        r->box[1] = m->cy + b[1];
-        r->box[2] = b[2] - b[0];
-        r->box[3] = b[3] - b[1];
+        SettleMeasureBand b = { .first = 0, .i = i, .y0 = y0, .rows = bh, .cur = band,
+                                .cstride = bs, .prev = m->prev + (size_t)y0 * m->w * 3,
+                                .pstride = (ptrdiff_t)m->w * 3, .dirty = m->dirty + i };
+        if ((ret = send_band(m, &b)) < 0)
+            return ret;
     }
     return 0;
 }
@@ -251,26 +278,50 @@ int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
                            void *fill_opaque, SettleRecord *r)
 {
     rgb += m->cy * stride + (ptrdiff_t)m->cx * 3;
-    if (first) {
-        measure_whole(m, rgb, stride);
-    } else {
-        int ret = measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque, r);
+    for (int k = 0; k < m->nmod; k++)
+        if (m->mod[k].active && m->mod[k].mod->begin)
+            m->mod[k].mod->begin(m->mod[k].priv, first);
+    int ret = first ? measure_whole(m, rgb, stride)
+                    : measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque);
+    if (ret < 0)
+        return ret;
+    SettleMeasureFrame f = { .first = first, .rgb = rgb, .stride = stride,
+                             .dirty = first ? NULL : m->dirty, .start = -1 };
+    for (int k = 0; k < m->nmod; k++) {
+        const SettleMeasureSlot *slot = &m->mod[k];
+        if (slot->active && slot->mod->picture && (ret = slot->mod->picture(slot->priv, &f, r)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+int settle_measure_decided(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int first,
+                           int64_t start, double start_time, int started, SettleRecord *r)
+{
+    SettleMeasureFrame f = { .first = first, .rgb = rgb + m->cy * stride + (ptrdiff_t)m->cx * 3,
+                             .stride = stride, .dirty = first ? NULL : m->dirty, .start = start,
+                             .start_time = start_time, .started = started };
+    for (int k = 0; k < m->nmod; k++) {
+        const SettleMeasureSlot *slot = &m->mod[k];
+        int ret = slot->active && slot->mod->decided ? slot->mod->decided(slot->priv, &f, r) : 0;
         if (ret < 0)
             return ret;
     }
-    if (m->use_blocks && m->blocks.sum) {
-        SettleBlocksFrame bf;
-        settle_blocks_frame(&m->blocks, &bf);
-        r->block_peak = bf.peak;
-        r->blocks_changed = bf.changed;
-        r->block_change = (uint8_t)bf.change;
-        r->block_bar = (uint8_t)bf.change_bar;
-    } else {
-        r->block_peak = NAN;
-        r->blocks_changed = -1;
-    }
-    r->entropy = settle_histogram_entropy(m->hist, SETTLE_HIST_BINS);
-    if (m->use_marker)
-        r->marker = (double)m->marker_count / (double)m->npix;
     return 0;
+}
+
+int settle_measure_flush(SettleMeasure *m, const SettleMeasureEnd *e, SettleResult *res,
+                         const char **failed)
+{
+    int first_error = 0;
+    *failed = NULL;
+    for (int k = 0; k < m->nmod; k++) {
+        const SettleMeasureSlot *slot = &m->mod[k];
+        int ret = slot->active && slot->mod->flush ? slot->mod->flush(slot->priv, e, res) : 0;
+        if (ret < 0 && !first_error) {
+            first_error = ret;
+            *failed = slot->mod->name;
+        }
+    }
+    return first_error;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "outputs.h"
 #include "pictures.h"
 
 /* Returned by the grab hook once every wanted frame went by: stops decoding. */
@@ -31,7 +31,7 @@ typedef struct Want {
 } Want;
 
 typedef struct Grab {
-    SettleContext *parent;
+    const SettleOutputs *o;
     int64_t key[NKEYS];   /* frame of each key frame, -1 when none */
     double first_at, last_at; /* times (from the first frame) of the visual changes */
     int64_t from;         /* the filmstrip starts here */
@@ -207,8 +207,6 @@ static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, in
 static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
 {
     Grab *g = opaque;
-    if (g->parent->interrupted)
-        return SETTLE_ERR_INTERRUPTED;
     if (g->cursor >= g->nwant)
         return GRAB_DONE;
     const Want *w = &g->want[g->cursor];
@@ -231,10 +229,10 @@ static int by_frame(const void *a, const void *b)
 
 /* The pictures from what the analysis kept: the key frames and the chosen
  * method's candidates, in their order. 1 when a key frame was not kept. */
-static int from_kept(SettleContext *c, Grab *g)
+static int from_kept(const SettleOutputs *o, Grab *g)
 {
-    const SettleKeep *kp = &c->keep;
-    const SettleKeepList *l = &kp->list[c->decide.which];
+    const SettleKeep *kp = o->keep;
+    const SettleKeepList *l = &kp->list[o->frames.which];
     int ret;
     for (int k = 0; k < NKEYS; k++)
         if (g->key[k] >= 0 && !settle_keep_find(kp, g->key[k])) {
@@ -279,41 +277,22 @@ static int from_kept(SettleContext *c, Grab *g)
 }
 
 /* The pictures from a second reading of the capture. */
-static int reread(SettleContext *c, Grab *g)
+static int reread(const SettleOutputs *o, Grab *g)
 {
-    if (!c->in_known)
+    if (!o->id.in_known)
         return SETTLE_ERR_INVAL;
-    int ret = settle_foreach_frame(c, pick_cb, g);
+    int ret = settle_frames_foreach(&o->frames, pick_cb, g);
     if (ret < 0)
         return ret;
     if (!(g->thumbs = calloc((size_t)g->nwant + 1, sizeof(*g->thumbs))))
         return SETTLE_ERR_NOMEM;
-    SettleSettings s = c->s;
-    s.log_cb = NULL;
-    s.log_opaque = NULL;
-    SettleContext *gc = NULL;
-    if ((ret = settle_open(&gc, &s)) < 0)
-        return ret;
-    gc->grab = grab_cb;
-    gc->grab_opaque = g;
-    ret = settle_decode_file(gc, c->name);
-    settle_close(&gc);
-    if (ret == GRAB_DONE)
-        ret = 0;
-    if (!ret && c->interrupted)
-        ret = SETTLE_ERR_INTERRUPTED;
-    return ret;
+    return o->read_again(o->read_opaque, grab_cb, g, GRAB_DONE);
 }
 
-int settle_grab_pictures(SettleContext *c, SettlePictures **out)
+int settle_pictures_pick(const SettleOutputs *o, SettlePictures **out)
 {
-    if (!c || !out)
-        return SETTLE_ERR_INVAL;
-    *out = NULL;
-    if (c->state != SETTLE_STATE_FINISHED || c->res.frames < 1)
-        return SETTLE_ERR_STATE;
-    const SettleResult *r = &c->res;
-    Grab g = { .parent = c, .thin = CANDIDATES };
+    const SettleResult *r = o->res;
+    Grab g = { .o = o, .thin = CANDIDATES };
     for (int k = 0; k < NKEYS; k++)
         g.key[k] = -1;
     g.key[KEY_START] = r->start_frame;
@@ -325,17 +304,17 @@ int settle_grab_pictures(SettleContext *c, SettlePictures **out)
     SettlePictures *pics = calloc(1, sizeof(*pics));
     int ret = pics ? 0 : SETTLE_ERR_NOMEM;
     if (!ret)
-        ret = settle_foreach_frame(c, count_cb, &g);
+        ret = settle_frames_foreach(&o->frames, count_cb, &g);
     if (ret < 0)
         goto end;
     for (int k = 0; k < 4; k++)
         pics->frame[k].frame = -1;
     g.pics = pics;
     /* the candidates were kept by the method's own start: with no start, read again */
-    int again = c->keep.on && !c->keep.failed && r->start_frame >= 0 ? from_kept(c, &g) : 1;
+    int again = o->keep->on && !o->keep->failed && r->start_frame >= 0 ? from_kept(o, &g) : 1;
     if (again == 1) {
         g.nwant = 0;
-        ret = reread(c, &g);
+        ret = reread(o, &g);
     } else {
         ret = again;
     }

@@ -10,6 +10,7 @@
 #include "settle/marks.h"
 
 #include "internal.h"
+#include "outputs.h"
 
 /* The whole file as a NUL-terminated string, or NULL. Results are one line of
  * a few kilobytes; anything over 1 MiB is not one. */
@@ -71,7 +72,10 @@ int settle_result_is_current(SettleContext *c, const char *input, const char *re
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(stored, "input");
     if (!cJSON_IsString(in) || strcmp(in->valuestring, input))
         goto end;
-    if (settle_json_add_input_id(c, want, input) < 0 || settle_json_add_setup(c, want) < 0) {
+    SettleOutputs out;
+    settle_outputs_of(c, &out);
+    if (settle_json_add_input_id(&out.id, want, input) < 0 ||
+        settle_json_add_setup(out.s, &out.id, want) < 0) {
         ret = SETTLE_ERR_NOMEM;
         goto end;
     }
@@ -250,8 +254,10 @@ int settle_result_info_get(SettleContext *c, SettleResultInfo *info)
         return SETTLE_ERR_NOMEM;
     }
     info->partial = r->partial;
+    SettleOutputs out;
+    settle_outputs_of(c, &out);
     cJSON *o = cJSON_CreateObject();
-    if (!o || settle_json_add_setup(c, o) < 0 ||
+    if (!o || settle_json_add_setup(out.s, &out.id, o) < 0 ||
         !(info->settings = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "settings"))) ||
         !(info->labels = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "labels")))) {
         cJSON_Delete(o);

@@ -4,17 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "outputs.h"
 
-int settle_get_warnings(SettleContext *c, SettleWarning *w)
+int settle_warnings_of(const SettleOutputs *o, SettleWarning *w)
 {
-    if (!c || !w)
-        return SETTLE_ERR_INVAL;
-    const SettleResult *r = &c->res;
+    const SettleResult *r = o->res;
     int n = 0;
-    if (c->state != SETTLE_STATE_FINISHED || r->frames < 1)
+    if (!o->finished || r->frames < 1)
         return 0;
-    double min_tail = c->s.settle > SETTLE_QUIET_TAIL_MIN ? c->s.settle : SETTLE_QUIET_TAIL_MIN;
+    double min_tail = o->s->settle > SETTLE_QUIET_TAIL_MIN ? o->s->settle : SETTLE_QUIET_TAIL_MIN;
     if (r->stable_frame >= 0 && isfinite(r->quiet_tail) && r->quiet_tail < min_tail - 1e-9) {
         long long after = (long long)(r->frames - 1 - r->stable_frame);
         w[n].code = "short_quiet_tail";
@@ -34,7 +32,7 @@ int settle_get_warnings(SettleContext *c, SettleWarning *w)
     }
     if (r->start_frame < 0 && r->error != SETTLE_ERR_INTERRUPTED) {
         char start[128];
-        if (settle_settings_get(&c->s, "start", start, sizeof(start)) < 0)
+        if (settle_settings_get(o->s, "start", start, sizeof(start)) < 0)
             snprintf(start, sizeof(start), "?");
         w[n].code = "no_start";
         snprintf(w[n].message, sizeof(w[n].message),

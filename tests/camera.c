@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "camera.h"
+#include "canvas.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -51,15 +52,14 @@ void camera_screen_box(const CameraSpec *c, int box[4])
     box[3] = (int)floor(b) - box[1];
 }
 
-/* The homography that takes a camera pixel to screen coordinates: solves the
- * eight equations of the four corners by Gaussian elimination. */
-static void homography(const CameraSpec *c, double hm[9])
+void camera_homography(const double corner[4][2], int sw, int sh, double hm[9])
 {
-    const double u[4] = { 0, c->screen_w, c->screen_w, 0 };
-    const double v[4] = { 0, 0, c->screen_h, c->screen_h };
+    /* the eight equations of the four corners, solved by Gaussian elimination */
+    const double u[4] = { 0, sw, sw, 0 };
+    const double v[4] = { 0, 0, sh, sh };
     double a[8][9];
     for (int i = 0; i < 4; i++) {
-        double x = c->corner[i][0], y = c->corner[i][1];
+        double x = corner[i][0], y = corner[i][1];
         double r0[9] = { x, y, 1, 0, 0, 0, -x * u[i], -y * u[i], u[i] };
         double r1[9] = { 0, 0, 0, x, y, 1, -x * v[i], -y * v[i], v[i] };
         memcpy(a[2 * i], r0, sizeof(r0));
@@ -97,16 +97,29 @@ static uint64_t next(uint64_t *s)
     return *s * 0x2545F4914F6CDD1DULL;
 }
 
-static double gaussian(uint64_t *s)
+void camera_gauss_table(double table[4096], uint64_t seed, CameraRandom gen)
 {
-    double a = ((next(s) >> 11) + 0.5) / 9007199254740992.0;
-    double b = ((next(s) >> 11) + 0.5) / 9007199254740992.0;
-    return sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
+    for (int i = 0; i < 4096; i++) {
+        double a = ((gen(&seed) >> 11) + 0.5) / 9007199254740992.0;
+        double b = ((gen(&seed) >> 11) + 0.5) / 9007199254740992.0;
+        table[i] = sqrt(-2 * log(a)) * cos(6.283185307179586 * b);
+    }
 }
 
-static uint8_t clamp8(double v)
+void camera_noise(uint8_t *rgb, int stride, int w, int h, const double table[4096],
+                  double read_noise, double shot_noise, uint64_t seed, CameraRandom gen)
 {
-    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
+    for (int y = 0; y < h; y++) {
+        uint8_t *row = rgb + (ptrdiff_t)y * stride;
+        for (int x = 0; x < 3 * w; x += 4) {
+            uint64_t r = gen(&seed);
+            for (int k = 0; k < 4 && x + k < 3 * w; k++) {
+                double v = row[x + k];
+                double sigma = sqrt(read_noise * read_noise + shot_noise * v);
+                row[x + k] = canvas_clamp8(v + sigma * table[(r >> (12 * k + 8)) & 4095]);
+            }
+        }
+    }
 }
 
 /* Box blur of radius r along rows (dx = 3) or columns (dx = stride). */
@@ -133,13 +146,23 @@ static void box(uint8_t *p, int stride, int w, int h, int r, int vertical, uint8
     }
 }
 
+void camera_box_blur(uint8_t *rgb, int stride, int w, int h, int r)
+{
+    uint8_t *line = malloc((size_t)(w > h ? w : h) * 3);
+    if (!line)
+        return;
+    box(rgb, stride, w, h, r, 0, line);
+    box(rgb, stride, w, h, r, 1, line);
+    free(line);
+}
+
 void camera_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
 {
     CameraSpec *c = opaque;
     int sw = c->screen_w, sh = c->screen_h;
     c->draw(c->opaque, index, c->screen, sw * 3, sw, sh);
     double hm[9];
-    homography(c, hm);
+    camera_homography((const double(*)[2])c->corner, sw, sh, hm);
     double t = c->drift_frames > 0 ? fmin(1.0, (double)index / c->drift_frames) : 0;
     double gain = c->gain * (1 + c->drift * t);
     double bg = c->background * (1 + c->drift * t);
@@ -151,7 +174,7 @@ void camera_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h
             double u = (hm[0] * px + hm[1] * py + hm[2]) / d - 0.5;
             double v = (hm[3] * px + hm[4] * py + hm[5]) / d - 0.5;
             if (u < -0.5 || v < -0.5 || u > sw - 0.5 || v > sh - 0.5) {
-                row[3 * x] = row[3 * x + 1] = row[3 * x + 2] = clamp8(bg);
+                row[3 * x] = row[3 * x + 1] = row[3 * x + 2] = canvas_clamp8(bg);
                 continue;
             }
             /* bilinear */
@@ -165,7 +188,7 @@ void camera_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h
                 double p10 = c->screen[(vb * sw + ua) * 3 + ch];
                 double p11 = c->screen[(vb * sw + ub) * 3 + ch];
                 double s = (p00 * (1 - fu) + p01 * fu) * (1 - fv) + (p10 * (1 - fu) + p11 * fu) * fv;
-                row[3 * x + ch] = clamp8(bg + gain * s * (255 - bg) / 255);
+                row[3 * x + ch] = canvas_clamp8(bg + gain * s * (255 - bg) / 255);
             }
         }
     }
@@ -173,30 +196,14 @@ void camera_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h
         for (int y = c->led[1]; y < c->led[1] + c->led[3] && y < h; y++)
             memset(rgb + (ptrdiff_t)y * stride + c->led[0] * 3, 250, (size_t)c->led[2] * 3);
     }
-    if (c->blur > 0) {
-        uint8_t *line = malloc((size_t)(w > h ? w : h) * 3);
-        if (line) {
-            box(rgb, stride, w, h, c->blur, 0, line);
-            box(rgb, stride, w, h, c->blur, 1, line);
-            free(line);
-        }
-    }
+    if (c->blur > 0)
+        camera_box_blur(rgb, stride, w, h, c->blur);
     if (c->noise > 0) {
         /* a table of Gaussian values, drawn from by the frame's own generator */
         static double table[4096];
-        if (!table[0]) {
-            uint64_t ts = 0x853C49E6748FEA9BULL;
-            for (int i = 0; i < 4096; i++)
-                table[i] = gaussian(&ts);
-        }
-        uint64_t s = 0x9E3779B97F4A7C15ULL * (uint64_t)(index + 1);
-        for (int y = 0; y < h; y++) {
-            uint8_t *row = rgb + (ptrdiff_t)y * stride;
-            for (int x = 0; x < 3 * w; x += 4) {
-                uint64_t r = next(&s);
-                for (int k = 0; k < 4 && x + k < 3 * w; k++)
-                    row[x + k] = clamp8(row[x + k] + c->noise * table[(r >> (12 * k + 8)) & 4095]);
-            }
-        }
+        if (!table[0])
+            camera_gauss_table(table, 0x853C49E6748FEA9BULL, next);
+        camera_noise(rgb, stride, w, h, table, c->noise, 0,
+                     0x9E3779B97F4A7C15ULL * (uint64_t)(index + 1), next);
     }
 }

@@ -43,6 +43,29 @@ void camera_free(CameraSpec *c);
 /* CapgenDraw: opaque is a CameraSpec *. */
 void camera_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h);
 
+/* The pieces of a filmed picture, for other cameras (tests/grid.c) too. */
+
+/* The homography that takes a camera pixel (x, y) to screen coordinates:
+ * u = (h0 x + h1 y + h2) / d, v = (h3 x + h4 y + h5) / d with
+ * d = h6 x + h7 y + h8, for a sw x sh screen whose corners (top left, top
+ * right, bottom right, bottom left) land at `corner`. */
+void camera_homography(const double corner[4][2], int sw, int sh, double hm[9]);
+
+/* The lens: a box blur of radius r along the rows, then the columns. */
+void camera_box_blur(uint8_t *rgb, int stride, int w, int h, int r);
+
+/* A 64-bit generator that advances *state. */
+typedef uint64_t (*CameraRandom)(uint64_t *state);
+
+/* 4096 standard Gaussian values (Box-Muller) drawn from `gen` from `seed`. */
+void camera_gauss_table(double table[4096], uint64_t seed, CameraRandom gen);
+
+/* The sensor: adds to each channel of each pixel, of level v, Gaussian noise
+ * of standard deviation sqrt(read_noise^2 + shot_noise * v), from `table`
+ * by 12 bits of one call of `gen` (from `seed`) per four channels. */
+void camera_noise(uint8_t *rgb, int stride, int w, int h, const double table[4096],
+                  double read_noise, double shot_noise, uint64_t seed, CameraRandom gen);
+
 /* The axis-aligned rectangle that holds the screen's corners, rounded
  * inwards: x, y, w, h. */
 void camera_screen_box(const CameraSpec *c, int box[4]);

@@ -7,14 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "camera.h"
+#include "canvas.h"
 #include "capgen.h"
 
 #define PI 3.14159265358979323846
-
-typedef struct Canvas {
-    uint8_t *p;
-    int stride, w, h;
-} Canvas;
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -34,15 +31,6 @@ static int pick(uint64_t *s, int n)
     return (int)(splitmix(s) % (uint64_t)n);
 }
 
-static uint32_t hash3(uint32_t a, uint32_t b, uint32_t d)
-{
-    uint32_t x = a * 0x9e3779b1u ^ (b + 0x7f4a7c15u) * 0x85ebca6bu ^ (d + 1) * 0xc2b2ae35u;
-    x ^= x >> 15;
-    x *= 0x2c1b3c6du;
-    x ^= x >> 12;
-    return x;
-}
-
 static int imax(int a, int b)
 {
     return a > b ? a : b;
@@ -51,32 +39,6 @@ static int imax(int a, int b)
 static int imin(int a, int b)
 {
     return a < b ? a : b;
-}
-
-static uint8_t clamp8(double v)
-{
-    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
-}
-
-static void rect(const Canvas *c, int x0, int y0, int x1, int y1, const uint8_t col[3])
-{
-    x0 = imax(x0, 0);
-    y0 = imax(y0, 0);
-    x1 = imin(x1, c->w);
-    y1 = imin(y1, c->h);
-    for (int y = y0; y < y1; y++) {
-        uint8_t *px = c->p + (size_t)y * c->stride + 3 * x0;
-        for (int x = x0; x < x1; x++, px += 3)
-            memcpy(px, col, 3);
-    }
-}
-
-static void disc(const Canvas *c, int cx, int cy, int r, const uint8_t col[3])
-{
-    for (int y = imax(cy - r, 0); y <= cy + r && y < c->h; y++)
-        for (int x = imax(cx - r, 0); x <= cx + r && x < c->w; x++)
-            if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
-                memcpy(c->p + (size_t)y * c->stride + 3 * x, col, 3);
 }
 
 static const uint8_t palette[][3] = {
@@ -97,13 +59,13 @@ static void text_line(const Canvas *c, int x0, int x1, int y, int lh, uint32_t s
 {
     int gap = imax(2, c->w / 70), x = x0;
     for (int word = 0; x < x1; word++) {
-        int ww = imax(3, c->w / 40 + (int)(hash3(seed, (uint32_t)line, (uint32_t)word) %
+        int ww = imax(3, c->w / 40 + (int)(canvas_hash3(seed, (uint32_t)line, (uint32_t)word) %
                                          (uint32_t)imax(1, c->w / 9)));
         int end = imin(x + ww, x1);
         /* letters: thin vertical gaps inside the word */
         for (int xx = x; xx < end; xx++)
             if ((xx - x) % 4 != 3)
-                rect(c, xx, y, xx + 1, y + lh, col);
+                canvas_rect(c, xx, y, xx + 1, y + lh, col);
         x = end + gap;
     }
 }
@@ -122,32 +84,32 @@ static void image(const Canvas *c, int x0, int y0, int x1, int y1, uint32_t seed
                 px[ch] = (uint8_t)(a[ch] * m + b[ch] * (1 - m) * (0.6 + 0.4 * v));
         }
     }
-    disc(c, x0 + w * (int)(seed % 5 + 2) / 8, y0 + h / 3, imax(2, h / 6), white);
+    canvas_disc(c, x0 + w * (int)(seed % 5 + 2) / 8, y0 + h / 3, imax(2, h / 6), white);
 }
 
 static void header(const Canvas *c, int bar_h, const uint8_t col[3], uint32_t seed)
 {
     int hh = c->h / 11;
-    rect(c, 0, 0, c->w, bar_h + hh, col);
+    canvas_rect(c, 0, 0, c->w, bar_h + hh, col);
     text_line(c, c->w / 6, c->w / 2, bar_h + hh / 3, imax(3, hh / 4), seed, 99, white);
 }
 
 static void home(const Canvas *c)
 {
     static const uint8_t bg[3] = { 40, 60, 90 };
-    rect(c, 0, 0, c->w, c->h, bg);
+    canvas_rect(c, 0, 0, c->w, c->h, bg);
     int cell = c->w / 4;
     for (int r = 0; r < 5; r++)
         for (int k = 0; k < 4; k++) {
             int x = k * cell + cell / 5, y = c->h / 10 + r * cell * 5 / 4;
-            rect(c, x, y, x + cell * 3 / 5, y + cell * 3 / 5, palette[(r * 4 + k) % NPAL]);
+            canvas_rect(c, x, y, x + cell * 3 / 5, y + cell * 3 / 5, palette[(r * 4 + k) % NPAL]);
         }
 }
 
 static void splash(const Canvas *c, const uint8_t col[3])
 {
-    rect(c, 0, 0, c->w, c->h, col);
-    disc(c, c->w / 2, c->h * 2 / 5, c->w / 7, white);
+    canvas_rect(c, 0, 0, c->w, c->h, col);
+    canvas_disc(c, c->w / 2, c->h * 2 / 5, c->w / 7, white);
 }
 
 static void list_rows(const Canvas *c, int y0, int nrows, uint32_t seed, int skeleton_only, int k)
@@ -163,12 +125,12 @@ static void list_rows(const Canvas *c, int y0, int nrows, uint32_t seed, int ske
             int shade = (int)(20 * sin(0.35 * k - 0.02 * r * rh));
             for (int ch = 0; ch < 3; ch++)
                 sk[ch] = (uint8_t)(skeleton[ch] + shade);
-            disc(c, pad + rh / 3, y + rh / 2, rh / 3, sk);
-            rect(c, pad * 2 + rh * 2 / 3, y + rh / 4, c->w * 3 / 4, y + rh / 4 + rh / 7, sk);
-            rect(c, pad * 2 + rh * 2 / 3, y + rh / 2, c->w / 2, y + rh / 2 + rh / 8, sk);
+            canvas_disc(c, pad + rh / 3, y + rh / 2, rh / 3, sk);
+            canvas_rect(c, pad * 2 + rh * 2 / 3, y + rh / 4, c->w * 3 / 4, y + rh / 4 + rh / 7, sk);
+            canvas_rect(c, pad * 2 + rh * 2 / 3, y + rh / 2, c->w / 2, y + rh / 2 + rh / 8, sk);
             continue;
         }
-        disc(c, pad + rh / 3, y + rh / 2, rh / 3, palette[(seed + r) % NPAL]);
+        canvas_disc(c, pad + rh / 3, y + rh / 2, rh / 3, palette[(seed + r) % NPAL]);
         text_line(c, pad * 2 + rh * 2 / 3, c->w * 3 / 4, y + rh / 4, imax(3, rh / 7), seed, r, ink);
         text_line(c, pad * 2 + rh * 2 / 3, c->w - pad, y + rh / 2, imax(2, rh / 9), seed, r + 50,
                   soft);
@@ -199,7 +161,7 @@ static void app_final(const GridCase *g, const Canvas *c, int bar)
 {
     uint32_t seed = (uint32_t)g->seed ^ (uint32_t)g->index;
     const uint8_t *hc = palette[seed % NPAL];
-    rect(c, 0, 0, c->w, c->h, white);
+    canvas_rect(c, 0, 0, c->w, c->h, white);
     header(c, bar, hc, seed);
     int y0 = bar + c->h / 11 + c->h / 40;
     switch (g->layout) {
@@ -240,7 +202,7 @@ static void app_before(const GridCase *g, const Canvas *c, int k, int bar)
         if (k < p[1]) {
             splash(c, hc);
         } else {
-            rect(c, 0, 0, c->w, c->h, white);
+            canvas_rect(c, 0, 0, c->w, c->h, white);
             header(c, bar, hc, seed);
             list_rows(c, y0, 10, seed, 1, k);
         }
@@ -254,7 +216,7 @@ static void app_before(const GridCase *g, const Canvas *c, int k, int bar)
         int shown = k < p[1] ? 0 : 1 + (k - p[1]) * 5 / imax(1, p[2] - p[1]);
         for (int i = shown; i < 6; i++) {
             int col = i % 2, row = i / 2, cw = c->w / 2;
-            rect(c, col * cw + cw / 12, y0 + row * cw, col * cw + cw * 11 / 12, y0 + row * cw + cw * 5 / 6,
+            canvas_rect(c, col * cw + cw / 12, y0 + row * cw, col * cw + cw * 11 / 12, y0 + row * cw + cw * 5 / 6,
                  skeleton);
         }
         break;
@@ -263,11 +225,11 @@ static void app_before(const GridCase *g, const Canvas *c, int k, int bar)
         app_final(g, c, bar);
         /* paragraphs arrive in three parts */
         int lines = k < p[1] ? 0 : k < p[2] ? 12 : 20;
-        rect(c, 0, y0 + lines * c->h / 34, c->w, c->h, white);
+        canvas_rect(c, 0, y0 + lines * c->h / 34, c->w, c->h, white);
         break;
     }
     default: { /* GRID_ROWS: rows appear one by one under a spinner */
-        rect(c, 0, 0, c->w, c->h, white);
+        canvas_rect(c, 0, 0, c->w, c->h, white);
         header(c, bar, hc, seed);
         /* the last row that fits appears at the truth, with the spinner gone */
         int fit = (c->h - y0) / (c->h / 9);
@@ -283,10 +245,10 @@ static void glyphs(const Canvas *c, int x, int y, int gh, int n, uint32_t seed, 
 {
     int gw = imax(2, gh * 3 / 5);
     for (int i = 0; i < n; i++) {
-        uint32_t bits = hash3(seed, (uint32_t)i, 7);
+        uint32_t bits = canvas_hash3(seed, (uint32_t)i, 7);
         for (int cell = 0; cell < 6; cell++)
             if (bits >> cell & 1)
-                rect(c, x + (cell % 2) * gw / 2, y + (cell / 2) * gh / 3, x + (cell % 2 + 1) * gw / 2,
+                canvas_rect(c, x + (cell % 2) * gw / 2, y + (cell / 2) * gh / 3, x + (cell % 2 + 1) * gw / 2,
                      y + (cell / 2 + 1) * gh / 3, col);
         x += gw + gw / 3;
     }
@@ -301,29 +263,29 @@ static void status_bar(const GridCase *g, const Canvas *c, int k, double t)
         return;
     const uint8_t *bg = c->p + (size_t)(bh + 1) * c->stride + 3;
     uint8_t bgc[3] = { bg[0], bg[1], bg[2] };
-    rect(c, 0, 0, c->w, bh, bgc);
+    canvas_rect(c, 0, 0, c->w, bh, bgc);
     int lum = (bgc[0] * 2 + bgc[1] * 5 + bgc[2]) / 8;
     const uint8_t *fg = lum > 140 ? ink : white;
     int minute = g->clock_tick >= 0 && k >= g->clock_tick ? 42 : 41;
     int gh = bh / 2, y = bh / 4;
     if (g->kind == GRID_SCREEN && g->bar == GRID_BAR_IOS) {
         double a = 0.65 + 0.35 * sin(2 * PI * t / 1.2);
-        uint8_t red[3] = { clamp8(bgc[0] * (1 - a) + 235 * a), clamp8(bgc[1] * (1 - a) + 60 * a),
-                           clamp8(bgc[2] * (1 - a) + 50 * a) };
-        rect(c, c->w / 20, 2, c->w / 20 + c->w / 5, bh - 2, red);
+        uint8_t red[3] = { canvas_clamp8(bgc[0] * (1 - a) + 235 * a), canvas_clamp8(bgc[1] * (1 - a) + 60 * a),
+                           canvas_clamp8(bgc[2] * (1 - a) + 50 * a) };
+        canvas_rect(c, c->w / 20, 2, c->w / 20 + c->w / 5, bh - 2, red);
         glyphs(c, c->w / 20 + c->w / 40, y, gh, 4, (uint32_t)minute, white);
     } else {
         glyphs(c, c->w / 30, y, gh, 4, (uint32_t)minute, fg);
         if (g->kind == GRID_SCREEN && fmod(t, 1.0) < 0.5) {
             static const uint8_t red[3] = { 230, 40, 40 };
-            disc(c, c->w / 30 + gh * 4, bh / 2, imax(2, gh / 3), red);
+            canvas_disc(c, c->w / 30 + gh * 4, bh / 2, imax(2, gh / 3), red);
         }
     }
     /* signal bars and battery */
     for (int i = 0; i < 4; i++)
-        rect(c, c->w * 7 / 10 + i * gh / 2, y + gh - (i + 1) * gh / 4, c->w * 7 / 10 + i * gh / 2 + gh / 3,
+        canvas_rect(c, c->w * 7 / 10 + i * gh / 2, y + gh - (i + 1) * gh / 4, c->w * 7 / 10 + i * gh / 2 + gh / 3,
              y + gh, fg);
-    rect(c, c->w * 85 / 100, y, c->w * 93 / 100, y + gh, fg);
+    canvas_rect(c, c->w * 85 / 100, y, c->w * 93 / 100, y + gh, fg);
 }
 
 static void draw_app(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
@@ -344,7 +306,7 @@ static void draw_app(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < 3 * w; x++) {
                     uint8_t *o = rgb + (size_t)y * stride + x;
-                    *o = clamp8(*o * (1 - a) + tmp[(size_t)y * w * 3 + x] * a);
+                    *o = canvas_clamp8(*o * (1 - a) + tmp[(size_t)y * w * 3 + x] * a);
                 }
             free(tmp);
         }
@@ -356,80 +318,12 @@ static void draw_app(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
 
 /* ---- the camera ---- */
 
-static void homography(const double cor[4][2], int sw, int sh, double hm[9])
-{
-    /* maps camera pixels to screen pixels: solve for the inverse mapping of
-     * the screen's corners */
-    double src[4][2] = { { cor[0][0], cor[0][1] }, { cor[1][0], cor[1][1] },
-                         { cor[2][0], cor[2][1] }, { cor[3][0], cor[3][1] } };
-    double dst[4][2] = { { 0, 0 }, { sw, 0 }, { sw, sh }, { 0, sh } };
-    double a[8][9];
-    for (int i = 0; i < 4; i++) {
-        double x = src[i][0], y = src[i][1], u = dst[i][0], v = dst[i][1];
-        double r0[9] = { x, y, 1, 0, 0, 0, -u * x, -u * y, u };
-        double r1[9] = { 0, 0, 0, x, y, 1, -v * x, -v * y, v };
-        memcpy(a[2 * i], r0, sizeof(r0));
-        memcpy(a[2 * i + 1], r1, sizeof(r1));
-    }
-    for (int col = 0; col < 8; col++) {
-        int best = col;
-        for (int r = col + 1; r < 8; r++)
-            if (fabs(a[r][col]) > fabs(a[best][col]))
-                best = r;
-        for (int k = 0; k < 9; k++) {
-            double tmp = a[col][k];
-            a[col][k] = a[best][k];
-            a[best][k] = tmp;
-        }
-        for (int r = 0; r < 8; r++) {
-            if (r == col)
-                continue;
-            double f = a[r][col] / a[col][col];
-            for (int k = col; k < 9; k++)
-                a[r][k] -= f * a[col][k];
-        }
-    }
-    for (int i = 0; i < 8; i++)
-        hm[i] = a[i][8] / a[i][i];
-    hm[8] = 1;
-}
-
 static double gauss_table[4096];
 
 static void init_gauss(void)
 {
-    if (gauss_table[0] != 0)
-        return;
-    uint64_t s = 0x853C49E6748FEA9BULL;
-    for (int i = 0; i < 4096; i++) {
-        double a = ((splitmix(&s) >> 11) + 0.5) / 9007199254740992.0;
-        double b = ((splitmix(&s) >> 11) + 0.5) / 9007199254740992.0;
-        gauss_table[i] = sqrt(-2 * log(a)) * cos(2 * PI * b);
-    }
-}
-
-static void box_blur(uint8_t *p, int stride, int w, int h, int r)
-{
-    uint8_t *line = malloc((size_t)imax(w, h) * 3);
-    if (!line)
-        return;
-    for (int pass = 0; pass < 2; pass++) {
-        int n = pass ? h : w, lines = pass ? w : h;
-        ptrdiff_t step = pass ? stride : 3, jump = pass ? 3 : stride;
-        for (int l = 0; l < lines; l++) {
-            uint8_t *q = p + l * jump;
-            for (int i = 0; i < n; i++)
-                memcpy(line + 3 * i, q + i * step, 3);
-            for (int i = 0; i < n; i++)
-                for (int ch = 0; ch < 3; ch++) {
-                    int sum = 0, cnt = 0;
-                    for (int k = imax(0, i - r); k <= imin(n - 1, i + r); k++, cnt++)
-                        sum += line[3 * k + ch];
-                    q[i * step + ch] = (uint8_t)((sum + cnt / 2) / cnt);
-                }
-        }
-    }
-    free(line);
+    if (gauss_table[0] == 0)
+        camera_gauss_table(gauss_table, 0x853C49E6748FEA9BULL, splitmix);
 }
 
 static void film(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
@@ -451,7 +345,7 @@ static void film(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
                       (1 - exp(-(g->time_ms[k] - g->time_ms[k - 1]) / 1000.0 / g->ae_tau));
     double gain = 0.85 * g->ae_gain * (1 + g->drift * t / T);
     double hm[9];
-    homography((const double(*)[2])g->corner, sw, sh, hm);
+    camera_homography((const double(*)[2])g->corner, sw, sh, hm);
     double mper = 1.0 / (g->corner[1][0] - g->corner[0][0]) * sw; /* screen px per camera px */
     double period = mper * (0.9 + 0.25 * (double)(g->seed % 7) / 7);
     for (int y = 0; y < h; y++) {
@@ -481,24 +375,14 @@ static void film(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
                 } else {
                     val = 12 + 0.9 * light;
                 }
-                row[3 * x + ch] = clamp8(gain * wb * val);
+                row[3 * x + ch] = canvas_clamp8(gain * wb * val);
             }
         }
     }
     if (g->blur > 0)
-        box_blur(rgb, stride, w, h, g->blur);
-    uint64_t s = g->seed * 31 + (uint64_t)k * 0x9E3779B97F4A7C15ULL + 1;
-    for (int y = 0; y < h; y++) {
-        uint8_t *row = rgb + (ptrdiff_t)y * stride;
-        for (int x = 0; x < 3 * w; x += 4) {
-            uint64_t r = splitmix(&s);
-            for (int j = 0; j < 4 && x + j < 3 * w; j++) {
-                double v = row[x + j];
-                double sigma = sqrt(g->read_noise * g->read_noise + g->shot_noise * v);
-                row[x + j] = clamp8(v + sigma * gauss_table[(r >> (12 * j + 8)) & 4095]);
-            }
-        }
-    }
+        camera_box_blur(rgb, stride, w, h, g->blur);
+    camera_noise(rgb, stride, w, h, gauss_table, g->read_noise, g->shot_noise,
+                 g->seed * 31 + (uint64_t)k * 0x9E3779B97F4A7C15ULL + 1, splitmix);
 }
 
 static void draw(void *opaque, int k, uint8_t *rgb, int stride, int w, int h)

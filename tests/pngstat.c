@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <png.h>
+#include "pngread.h"
 
 int main(int argc, char **argv)
 {
@@ -17,23 +17,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: pngstat FILE [RRGGBB TOL [X Y W H] | X Y W H]\n");
         return 64;
     }
-    png_image im;
-    memset(&im, 0, sizeof(im));
-    im.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&im, argv[1])) {
-        fprintf(stderr, "pngstat: %s: %s\n", argv[1], im.message);
+    unsigned width, height;
+    size_t size;
+    char why[64];
+    unsigned char *px = pngread(argv[1], 3, &width, &height, &size, why);
+    if (!px) {
+        fprintf(stderr, "pngstat: %s: %s\n", argv[1], why);
         return 1;
     }
-    im.format = PNG_FORMAT_RGB;
-    size_t size = PNG_IMAGE_SIZE(im);
-    unsigned char *px = malloc(size);
-    if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
-        fprintf(stderr, "pngstat: %s: %s\n", argv[1], px ? im.message : "out of memory");
-        free(px);
-        png_image_free(&im);
-        return 1;
-    }
-    size_t n = (size_t)im.width * im.height;
+    size_t n = (size_t)width * height;
     if (argc == 2) {
         static unsigned seen[4096];
         unsigned distinct = 0;
@@ -45,11 +37,11 @@ int main(int argc, char **argv)
             if (k == distinct)
                 seen[distinct++] = v;
         }
-        printf("%u %u %u\n", im.width, im.height, distinct);
+        printf("%u %u %u\n", width, height, distinct);
     } else if (argc == 4 || argc == 8) {
         unsigned long rgb = strtoul(argv[2], NULL, 16);
         int tol = atoi(argv[3]), want[3] = { (int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255, (int)rgb & 255 };
-        long x0 = 0, y0 = 0, w = im.width, h = im.height;
+        long x0 = 0, y0 = 0, w = width, h = height;
         if (argc == 8) {
             x0 = atol(argv[4]);
             y0 = atol(argv[5]);
@@ -57,9 +49,9 @@ int main(int argc, char **argv)
             h = atol(argv[7]);
         }
         size_t count = 0;
-        for (long y = y0 < 0 ? 0 : y0; y < y0 + h && y < (long)im.height; y++)
-            for (long x = x0 < 0 ? 0 : x0; x < x0 + w && x < (long)im.width; x++) {
-                const unsigned char *p = px + 3 * ((size_t)y * im.width + (size_t)x);
+        for (long y = y0 < 0 ? 0 : y0; y < y0 + h && y < (long)height; y++)
+            for (long x = x0 < 0 ? 0 : x0; x < x0 + w && x < (long)width; x++) {
+                const unsigned char *p = px + 3 * ((size_t)y * width + (size_t)x);
                 count += abs(p[0] - want[0]) <= tol && abs(p[1] - want[1]) <= tol &&
                          abs(p[2] - want[2]) <= tol;
             }
@@ -67,14 +59,13 @@ int main(int argc, char **argv)
     } else {
         long x0 = atol(argv[2]), y0 = atol(argv[3]), w = atol(argv[4]), h = atol(argv[5]);
         size_t count = 0;
-        for (long y = y0 < 0 ? 0 : y0; y < y0 + h && y < (long)im.height; y++)
-            for (long x = x0 < 0 ? 0 : x0; x < x0 + w && x < (long)im.width; x++) {
-                const unsigned char *p = px + 3 * ((size_t)y * im.width + (size_t)x);
+        for (long y = y0 < 0 ? 0 : y0; y < y0 + h && y < (long)height; y++)
+            for (long x = x0 < 0 ? 0 : x0; x < x0 + w && x < (long)width; x++) {
+                const unsigned char *p = px + 3 * ((size_t)y * width + (size_t)x);
                 count += p[0] < 235 || p[1] < 235 || p[2] < 235;
             }
         printf("%zu\n", count);
     }
     free(px);
-    png_image_free(&im);
     return 0;
 }

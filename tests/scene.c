@@ -3,10 +3,7 @@
 
 #include <string.h>
 
-typedef struct Canvas {
-    uint8_t *p;
-    int stride, w, h;
-} Canvas;
+#include "canvas.h"
 
 /* Icon and avatar colours; none is within 40 levels of the orange marker or
  * of the blue splash the tests use, so marker coverage stays clean. */
@@ -49,33 +46,10 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-static void rect(const Canvas *c, int x0, int y0, int x1, int y1, const uint8_t col[3])
-{
-    x0 = max_int(x0, 0);
-    y0 = max_int(y0, 0);
-    if (x1 > c->w)
-        x1 = c->w;
-    if (y1 > c->h)
-        y1 = c->h;
-    for (int y = y0; y < y1; y++) {
-        uint8_t *row = c->p + (size_t)y * c->stride;
-        for (int x = x0; x < x1; x++)
-            memcpy(row + 3 * x, col, 3);
-    }
-}
-
 static int in_disc(int x, int y, int cx, int cy, int r)
 {
     int dx = x - cx, dy = y - cy;
     return dx * dx + dy * dy <= r * r;
-}
-
-static void disc(const Canvas *c, int cx, int cy, int r, const uint8_t col[3])
-{
-    for (int y = max_int(cy - r, 0); y <= cy + r && y < c->h; y++)
-        for (int x = max_int(cx - r, 0); x <= cx + r && x < c->w; x++)
-            if (in_disc(x, y, cx, cy, r))
-                memcpy(c->p + (size_t)y * c->stride + 3 * x, col, 3);
 }
 
 /* The touch feedback: a half-white veil over a disc. */
@@ -90,15 +64,6 @@ static void whiten_disc(const Canvas *c, int cx, int cy, int r)
                 px[k] = (uint8_t)((px[k] + 255 + 1) / 2);
         }
     }
-}
-
-static uint32_t hash3(uint32_t a, uint32_t b, uint32_t d)
-{
-    uint32_t x = a * 0x9e3779b1u ^ (b + 0x7f4a7c15u) * 0x85ebca6bu ^ (d + 1) * 0xc2b2ae35u;
-    x ^= x >> 15;
-    x *= 0x2c1b3c6du;
-    x ^= x >> 12;
-    return x;
 }
 
 typedef struct Layout {
@@ -129,10 +94,10 @@ static void draw_home(const Canvas *c, int tapped)
 {
     int w = c->w, h = c->h;
     int sb = max_int(4, h / 24);
-    rect(c, 0, 0, w, h, home_bg);
+    canvas_rect(c, 0, 0, w, h, home_bg);
     static const uint8_t status_dark[3] = { 60, 62, 66 };
-    rect(c, 0, 0, w, sb, status_dark);
-    rect(c, sb, sb / 4, sb + w / 10, sb - sb / 4, white);
+    canvas_rect(c, 0, 0, w, sb, status_dark);
+    canvas_rect(c, sb, sb / 4, sb + w / 10, sb - sb / 4, white);
     int cell_w = w / 4, cell_h = (h - sb) / 5;
     int s = (cell_w < cell_h ? cell_w : cell_h) * 3 / 5;
     int tap_x = 0, tap_y = 0;
@@ -141,11 +106,11 @@ static void draw_home(const Canvas *c, int tapped)
             int cx = col * cell_w + cell_w / 2;
             int cy = sb + r * cell_h + cell_h * 2 / 5;
             const uint8_t *ic = palette[(r * 4 + col) % PALETTE_SIZE];
-            rect(c, cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2, ic);
+            canvas_rect(c, cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2, ic);
             const uint8_t *glyph = (r * 4 + col) % PALETTE_SIZE == 13 ? ink : white;
-            rect(c, cx - s / 6, cy - s / 6, cx + s / 6, cy + s / 6, glyph);
+            canvas_rect(c, cx - s / 6, cy - s / 6, cx + s / 6, cy + s / 6, glyph);
             int label_y = cy + s / 2 + max_int(1, s / 8);
-            rect(c, cx - s / 2, label_y, cx + s / 2, label_y + max_int(1, s / 8), white);
+            canvas_rect(c, cx - s / 2, label_y, cx + s / 2, label_y + max_int(1, s / 8), white);
             if (r == 1 && col == 1) {
                 tap_x = cx;
                 tap_y = cy;
@@ -159,28 +124,28 @@ static void draw_home(const Canvas *c, int tapped)
 static void draw_splash(const Canvas *c, const uint8_t bg[3])
 {
     int w = c->w, h = c->h;
-    rect(c, 0, 0, w, h, bg);
+    canvas_rect(c, 0, 0, w, h, bg);
     int r = h / 8, cx = w / 2, cy = h * 2 / 5;
-    disc(c, cx, cy, r, white);
-    rect(c, cx - r / 2, cy - r / 2, cx + r / 2, cy + r / 2, header_rgb);
+    canvas_disc(c, cx, cy, r, white);
+    canvas_rect(c, cx - r / 2, cy - r / 2, cx + r / 2, cy + r / 2, header_rgb);
     int name_y = cy + r + h / 16;
-    rect(c, cx - w / 8, name_y, cx + w / 8, name_y + max_int(2, h / 40), white);
+    canvas_rect(c, cx - w / 8, name_y, cx + w / 8, name_y + max_int(2, h / 40), white);
 }
 
 static void draw_chrome(const Canvas *c, const Layout *l)
 {
     int w = c->w, h = c->h;
-    rect(c, 0, 0, w, h, white);
-    rect(c, 0, 0, w, l->status_h, status_rgb);
+    canvas_rect(c, 0, 0, w, h, white);
+    canvas_rect(c, 0, 0, w, l->status_h, status_rgb);
     int y0 = l->status_h, hb = l->header_h;
-    rect(c, 0, y0, w, y0 + hb, header_rgb);
+    canvas_rect(c, 0, y0, w, y0 + hb, header_rgb);
     /* the menu icon and the title */
     int bar = max_int(1, hb / 12);
     for (int k = -1; k <= 1; k++) {
         int y = y0 + hb / 2 + k * 3 * bar;
-        rect(c, hb / 4, y - bar / 2, hb / 4 + hb / 2, y - bar / 2 + bar, white);
+        canvas_rect(c, hb / 4, y - bar / 2, hb / 4 + hb / 2, y - bar / 2 + bar, white);
     }
-    rect(c, hb, y0 + hb * 3 / 8, hb + w / 3, y0 + hb * 5 / 8, white);
+    canvas_rect(c, hb, y0 + hb * 3 / 8, hb + w / 3, y0 + hb * 5 / 8, white);
 }
 
 /* Skeleton grey brightened by a triangular band centred on bx; the band wraps
@@ -224,9 +189,9 @@ static void draw_progress(const Canvas *c, const Layout *l, int k)
 {
     int w = c->w, h = c->h;
     int y = l->status_h + l->header_h;
-    rect(c, 0, y, w, y + l->bar_h, track_rgb);
+    canvas_rect(c, 0, y, w, y + l->bar_h, track_rgb);
     int seg = w / 3, x = (k * max_int(1, w / 15)) % (w + seg) - seg;
-    rect(c, x, y, x + seg, y + l->bar_h, header_rgb);
+    canvas_rect(c, x, y, x + seg, y + l->bar_h, header_rgb);
 
     int half = max_int(4, w / 4), step = max_int(2, w / 20);
     int bx = (w / 2 + k * step) % w;
@@ -252,10 +217,10 @@ static void draw_text_line(const Canvas *c, int x0, int x1, int y, int lh, uint3
     int w = c->w;
     int gap = max_int(2, w / 80), x = x0;
     for (int word = 0; x < x1; word++) {
-        int ww = max_int(3, w / 40 + (int)(hash3(seed, (uint32_t)line, (uint32_t)word) %
+        int ww = max_int(3, w / 40 + (int)(canvas_hash3(seed, (uint32_t)line, (uint32_t)word) %
                                           (uint32_t)max_int(1, w / 10)));
         int end = x + ww < x1 ? x + ww : x1;
-        rect(c, x, y, end, y + lh, col);
+        canvas_rect(c, x, y, end, y + lh, col);
         x = end + gap;
     }
 }
@@ -274,7 +239,7 @@ static void thumbnail(const Canvas *c, int x0, int y0, int size, int row)
         }
     }
     static const uint8_t sun[3] = { 255, 235, 120 };
-    disc(c, x0 + size * 2 / 3, y0 + size / 4, max_int(1, size / 8), sun);
+    canvas_disc(c, x0 + size * 2 / 3, y0 + size / 4, max_int(1, size / 8), sun);
 }
 
 /* The banner photo at the top of the feed: sky over hills, every channel a
@@ -322,13 +287,13 @@ static void draw_content(const Canvas *c, const Layout *l)
     for (int top = l->rows_y; top + l->row_h <= h; top += l->row_h, row++) {
         thumbnail(c, thumb_x, top + l->pad, thumb, row);
         int cy = top + l->row_h / 2;
-        disc(c, l->pad * 2 + l->avatar_r, cy, l->avatar_r, palette[(row * 7 + 3) % PALETTE_SIZE]);
+        canvas_disc(c, l->pad * 2 + l->avatar_r, cy, l->avatar_r, palette[(row * 7 + 3) % PALETTE_SIZE]);
         /* initials on the avatar */
         int ir = max_int(1, l->avatar_r / 3);
-        rect(c, l->pad * 2 + l->avatar_r - ir, cy - ir, l->pad * 2 + l->avatar_r + ir, cy + ir,
+        canvas_rect(c, l->pad * 2 + l->avatar_r - ir, cy - ir, l->pad * 2 + l->avatar_r + ir, cy + ir,
              (row * 7 + 3) % PALETTE_SIZE == 13 ? ink : white);
-        int name_w = w / 5 + (int)(hash3((uint32_t)row, 99, 1) % (uint32_t)max_int(1, w / 5));
-        rect(c, text_x, top + l->row_h / 8, text_x + name_w, top + l->row_h / 8 + l->line_h, ink);
+        int name_w = w / 5 + (int)(canvas_hash3((uint32_t)row, 99, 1) % (uint32_t)max_int(1, w / 5));
+        canvas_rect(c, text_x, top + l->row_h / 8, text_x + name_w, top + l->row_h / 8 + l->line_h, ink);
         int lh = max_int(2, l->line_h * 3 / 4);
         int ly = top + l->row_h / 8 + l->line_h + max_int(2, l->line_h / 2);
         for (int line = 0; line < 2 && ly + lh <= top + l->row_h - 2; line++) {
@@ -336,7 +301,7 @@ static void draw_content(const Canvas *c, const Layout *l)
                            (uint32_t)row, line, line ? grey_ink : ink);
             ly += lh + max_int(2, lh);
         }
-        rect(c, text_x, top + l->row_h - 1, w, top + l->row_h, rule_rgb);
+        canvas_rect(c, text_x, top + l->row_h - 1, w, top + l->row_h, rule_rgb);
     }
 }
 
@@ -345,8 +310,8 @@ static void draw_toast(const Canvas *c)
     int w = c->w, h = c->h;
     int tw = w * 2 / 5, th = max_int(2, h / 20);
     int x0 = (w - tw) / 2, y0 = h - h / 8 - th;
-    rect(c, x0, y0, x0 + tw, y0 + th, toast_rgb);
-    rect(c, x0 + th / 2, y0 + th * 3 / 8, x0 + th / 2 + tw * 3 / 5, y0 + th * 5 / 8, white);
+    canvas_rect(c, x0, y0, x0 + tw, y0 + th, toast_rgb);
+    canvas_rect(c, x0 + th / 2, y0 + th * 3 / 8, x0 + th / 2 + tw * 3 / 5, y0 + th * 5 / 8, white);
 }
 
 void scene_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
@@ -356,7 +321,7 @@ void scene_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
     Layout l = layout(h);
 
     if (index < s->marker_frames) {
-        rect(&c, 0, 0, w, h, s->marker_rgb);
+        canvas_rect(&c, 0, 0, w, h, s->marker_rgb);
     } else if (index < s->tap) {
         draw_home(&c, 0);
     } else if (index < s->splash) {

@@ -82,75 +82,88 @@ static void series(double *v, SettleTrendPoint *p, double step, int at)
     }
 }
 
-static void test_trend_step(void **state)
-{
-    (void)state;
+/* What the trend tests start from: the default settings and the series
+ * stepping by 0.25 at night 5. */
+typedef struct Trend {
     double v[24];
     SettleTrendPoint p[8];
     SettleTrendSettings ts;
     SettleChange ch[8];
-    size_t n = 99;
-    settle_trend_default_settings(&ts);
-    series(v, p, 0.25, 5);
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 1);
+    size_t n;
+} Trend;
+
+static int setup_trend(void **state)
+{
+    static Trend t;
+    memset(&t, 0, sizeof(t));
+    settle_trend_default_settings(&t.ts);
+    t.n = 99;
+    series(t.v, t.p, 0.25, 5);
+    *state = &t;
+    return 0;
+}
+
+static void test_trend_step(void **state)
+{
+    Trend *t = *state;
+    double *v = t->v;
+    SettleTrendPoint *p = t->p;
+    SettleChange *ch = t->ch;
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 1);
     assert_int_equal(ch[0].at, 5);
     assert_true(fabs(ch[0].step - 0.25) < 0.01);
     assert_true(ch[0].ci_low <= 0.25 && ch[0].ci_high >= 0.25);
     assert_true(ch[0].p < 0.05);
     assert_true(fabs(ch[0].before - 1.2) < 0.01 && fabs(ch[0].after - 1.45) < 0.01);
     /* smaller than the minimum effect: none */
-    ts.min_effect = 0.3;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 0);
+    t->ts.min_effect = 0.3;
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 0);
     /* at the newest night */
-    settle_trend_default_settings(&ts);
+    settle_trend_default_settings(&t->ts);
     series(v, p, 0.25, 7);
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 1);
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 1);
     assert_int_equal(ch[0].at, 7);
     /* a single odd night at 3: none */
     series(v, p, 0, 8);
     for (int c = 0; c < 3; c++)
         v[9 + c] += 0.3;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 0);
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 0);
 }
 
 static void test_trend_edges(void **state)
 {
-    (void)state;
-    double v[24];
-    SettleTrendPoint p[8];
-    SettleTrendSettings ts;
-    SettleChange ch[8];
-    size_t n = 99;
-    settle_trend_default_settings(&ts);
-    series(v, p, 0.25, 5);
-    assert_int_equal(settle_trend_changes(p, 1, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 0);
-    assert_int_equal(settle_trend_changes(p, 0, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 0);
-    ts.max_changes = 0;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 0);
-    settle_trend_default_settings(&ts);
-    ts.permutations = 10;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), SETTLE_ERR_INVAL);
-    settle_trend_default_settings(&ts);
-    ts.alpha = 0;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), SETTLE_ERR_INVAL);
-    settle_trend_default_settings(&ts);
+    Trend *t = *state;
+    double *v = t->v;
+    SettleTrendPoint *p = t->p;
+    SettleChange *ch = t->ch;
+    assert_int_equal(settle_trend_changes(p, 1, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 0);
+    assert_int_equal(settle_trend_changes(p, 0, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 0);
+    t->ts.max_changes = 0;
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 0);
+    settle_trend_default_settings(&t->ts);
+    t->ts.permutations = 10;
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
+    settle_trend_default_settings(&t->ts);
+    t->ts.alpha = 0;
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
+    settle_trend_default_settings(&t->ts);
     p[3].n = 0;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), SETTLE_ERR_INVAL);
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
     p[3].n = 3;
     v[4] = INFINITY;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), SETTLE_ERR_INVAL);
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), SETTLE_ERR_INVAL);
     /* every value the same: nothing to find */
     for (int i = 0; i < 24; i++)
         v[i] = 2;
-    assert_int_equal(settle_trend_changes(p, 8, &ts, ch, 8, &n), 0);
-    assert_int_equal(n, 0);
+    assert_int_equal(settle_trend_changes(p, 8, &t->ts, ch, 8, &t->n), 0);
+    assert_int_equal(t->n, 0);
 }
 
 int main(void)
@@ -159,8 +172,8 @@ int main(void)
         cmocka_unit_test(test_shift_small),
         cmocka_unit_test(test_shift_exact),
         cmocka_unit_test(test_shift_normal),
-        cmocka_unit_test(test_trend_step),
-        cmocka_unit_test(test_trend_edges),
+        cmocka_unit_test_setup(test_trend_step, setup_trend),
+        cmocka_unit_test_setup(test_trend_edges, setup_trend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,8 +193,67 @@ int cli_set_option(SettleSettings *s, const char *name, const char *value)
     return 0;
 }
 
+int cli_parse_number(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi,
+                v);
+        return EXIT_USAGE;
+    }
+    *out = x;
+    return 0;
+}
+
 int cli_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > CLI_MAX_CONTEXTS ? CLI_MAX_CONTEXTS : (int)n;
+}
+
+char *cli_join(const char *dir, const char *stem, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s%s", dir, stem, ext);
+    return p;
+}
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int err = 0;
+    for (;;) {
+        if (n + 4097 > cap) {
+            char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!b) {
+                err = ENOMEM;
+                break;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (!got) {
+            err = ferror(f) ? EIO : 0;
+            break;
+        }
+    }
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = err;
+        return NULL;
+    }
+    buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
 }

@@ -56,7 +56,20 @@ const char *cli_closest(const char *word, size_t len, const char *const *names, 
  * "./-name" pass) or is empty. Returns 0 when it is a file name. */
 int cli_file_value(const char *option, const char *value);
 
+/* A number from lo to hi given to --`opt`: 0 with *out set, or EXIT_USAGE
+ * with the message said ("settle: --alpha: expected a number from ..."). */
+int cli_parse_number(const char *opt, const char *v, double lo, double hi, double *out);
+
 /* Number of online processors, at least 1. */
 int cli_cores(void);
+
+/* "DIR/STEMEXT" in a new string (free with free()), or NULL when out of memory. */
+char *cli_join(const char *dir, const char *stem, const char *ext);
+
+/* The whole file at `path` in memory, NUL-terminated (it may hold NULs
+ * before the end: *len, when len is not NULL, is its length). Reads until
+ * end of file, so a pipe or a FIFO is read whole too. NULL with errno set
+ * (fopen's, ENOMEM, or EIO for a read error). Free with free(). */
+char *cli_read_file(const char *path, size_t *len);
 
 #endif

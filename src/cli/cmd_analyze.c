@@ -204,15 +204,6 @@ static char *csv_name(const char *pattern, const char *input)
     return out;
 }
 
-static char *join(const char *dir, const char *stem, const char *ext)
-{
-    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s%s", dir, stem, ext);
-    return p;
-}
-
 /* Writes a result file through a temporary name. */
 static int write_file(SettleContext *ctx, const char *path, int csv, FILE *err)
 {
@@ -234,34 +225,11 @@ static int write_file(SettleContext *ctx, const char *path, int csv, FILE *err)
     return EXIT_OK;
 }
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    char chunk[4096];
-    size_t got;
-    while (m && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        fwrite(chunk, 1, got, m);
-    int bad = !m || ferror(f);
-    if (m)
-        fclose(m);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* A result that is current: its stored outcome stands for the exit code. */
 static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
 {
     Batch *b = w->b;
-    j->json = read_all(path);
+    j->json = cli_read_file(path, NULL);
     if (!j->json)
         return 0; /* vanished since the check: analyse */
     SettleResultInfo info;
@@ -353,7 +321,7 @@ static int write_encoded(const Batch *b, const Encoded *e, const char *stem, FIL
         const char *role = e->img[k]->role;
         size_t n = strlen(stem) + strlen(role) + 6;
         char *name = malloc(n);
-        char *path = name ? (snprintf(name, n, "%s-%s.png", stem, role), join(b->frames, name, "")) : NULL;
+        char *path = name ? (snprintf(name, n, "%s-%s.png", stem, role), cli_join(b->frames, name, "")) : NULL;
         size_t len;
         const uint8_t *png = encoded_bytes(e, k, &len);
         if (!path) {
@@ -405,7 +373,7 @@ static int answer_pictures(const Batch *b, const SettlePictures *pics, Job *j,
         return EXIT_INTERNAL;
     memcpy(img.rgb, src->rgb, size);
     settle_outline_answer(&img, r);
-    char *path = b->frames ? join(b->frames, stem, "-answer.png") : NULL;
+    char *path = b->frames ? cli_join(b->frames, stem, "-answer.png") : NULL;
     if (b->frames && (!path || out_png_bytes(&img, &png, &len) < 0)) {
         code = EXIT_INTERNAL;
     } else if (b->frames && out_write_file(path, png, len) < 0) {
@@ -637,7 +605,7 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
 {
     Batch *b = w->b;
     const char *in = j->input;
-    char *jpath = b->dir ? join(b->dir, j->stem, ".json") : NULL;
+    char *jpath = b->dir ? cli_join(b->dir, j->stem, ".json") : NULL;
     if (b->dir && !jpath)
         goto nomem;
     if (b->skip_existing) {
@@ -702,7 +670,7 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     if (jpath && ar != SETTLE_ERR_INTERRUPTED) {
         j->code = worse(j->code, write_file(ctx, jpath, 0, err));
         if (b->per_frame && r && r->frames > 0) {
-            char *cpath = join(b->dir, j->stem, ".csv");
+            char *cpath = cli_join(b->dir, j->stem, ".csv");
             if (!cpath)
                 goto nomem;
             j->code = worse(j->code, write_file(ctx, cpath, 1, err));
@@ -738,10 +706,10 @@ static int store_result(Batch *b, Job *j)
 {
     const char *in = j->input;
     char *stem = b->n == 1 ? csv_name("%n", in) : strdup(j->stem ? j->stem : "capture");
-    char *res = b->dir && j->stem ? join(b->dir, j->stem, ".json") : NULL;
-    char *csv = b->per_frame && b->dir && j->stem ? join(b->dir, j->stem, ".csv")
+    char *res = b->dir && j->stem ? cli_join(b->dir, j->stem, ".json") : NULL;
+    char *csv = b->per_frame && b->dir && j->stem ? cli_join(b->dir, j->stem, ".csv")
                 : b->csv && strcmp(b->csv, "-") ? csv_name(b->csv, in) : NULL;
-    char *strip = b->frames && stem ? join(b->frames, stem, "-filmstrip.png") : NULL;
+    char *strip = b->frames && stem ? cli_join(b->frames, stem, "-filmstrip.png") : NULL;
     int code = stem ? cli_store_result(b->hist, b->db, j->rjson, in, res, csv, b->report, strip)
                     : EXIT_INTERNAL;
     free(stem);
@@ -941,9 +909,9 @@ static int plan_outputs(const Batch *b, Plan *p)
         if (b->plot)
             bad |= plan_add(p, "--plot", csv_name(b->plot, j->input), j->input);
         if (b->dir) {
-            bad |= plan_add(p, "-o", join(b->dir, j->stem, ".json"), j->input);
+            bad |= plan_add(p, "-o", cli_join(b->dir, j->stem, ".json"), j->input);
             if (b->per_frame)
-                bad |= plan_add(p, "-o", join(b->dir, j->stem, ".csv"), j->input);
+                bad |= plan_add(p, "-o", cli_join(b->dir, j->stem, ".csv"), j->input);
         }
         char *stem = b->n == 1 ? csv_name("%n", j->input) : strdup(j->stem);
         for (size_t k = 0; b->frames && stem && k < sizeof(roles) / sizeof(*roles); k++) {
@@ -951,7 +919,7 @@ static int plan_outputs(const Batch *b, Plan *p)
             char *name = malloc(n);
             if (name)
                 snprintf(name, n, "-%s.png", roles[k]);
-            bad |= plan_add(p, "--frames", name ? join(b->frames, stem, name) : NULL, j->input);
+            bad |= plan_add(p, "--frames", name ? cli_join(b->frames, stem, name) : NULL, j->input);
             free(name);
         }
         bad |= b->frames && !stem;

@@ -658,23 +658,11 @@ end:
     return ret;
 }
 
-static int parse_double(const char *opt, const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x >= lo && x <= hi)) {
-        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi, v);
-        return EXIT_USAGE;
-    }
-    *out = x;
-    return 0;
-}
-
 /* A whole number in [lo, hi] for --NAME. Returns 0 or EXIT_USAGE (said). */
 static int parse_whole(const char *opt, const char *v, double lo, double hi, int *out)
 {
     double x;
-    int ret = parse_double(opt, v, lo, hi, &x);
+    int ret = cli_parse_number(opt, v, lo, hi, &x);
     if (ret || x != floor(x)) {
         if (!ret)
             fprintf(stderr, "settle: --%s: expected a whole number, got '%s'\n", opt, v);
@@ -777,7 +765,7 @@ static int parse_option(Loader *l, CompareArgs *a, int c, char **argv,
     case OPT_BASE: a->group = 0; return 0;
     case OPT_CAND: a->group = 1; return 0;
     case OPT_MIN_EFFECT: return parse_min_effect(a, optarg);
-    case OPT_ALPHA: return parse_double("alpha", optarg, 1e-9, 0.5, &a->cs.alpha);
+    case OPT_ALPHA: return cli_parse_number("alpha", optarg, 1e-9, 0.5, &a->cs.alpha);
     case OPT_MIN_N: return parse_whole("min-n", optarg, 1, 1e6, &a->cs.min_n);
     case OPT_RESAMPLES: return parse_whole("resamples", optarg, 100, 1e7, &a->cs.resamples);
     case OPT_SEED: return parse_seed(a, optarg);

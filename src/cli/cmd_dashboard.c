@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* settle dashboard: the store (or result folders) as an HTML folder. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,76 +37,49 @@ void usage_dashboard(FILE *f)
 
 typedef struct DashArgs {
     const char *out, *chart, *line, *title;
-    char *by;
     int quiet;
 } DashArgs;
 
-static int parse_p(const char *opt, const char *v, double lo, double hi, double *out)
+/* set->by = the chart key, then the line keys. */
+static int make_by(const DashArgs *a, SeriesSet *set)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x >= lo && x <= hi)) {
-        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi,
-                v);
+    size_t n = strlen(a->chart) + strlen(a->line) + 2;
+    char *by = malloc(n);
+    if (!by)
         return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-/* set->by = chart key, then the line keys (pointers into a->by). */
-static int make_by(DashArgs *a, SeriesSet *set)
-{
-    size_t n = strlen(a->chart) + strlen(a->line) + 2, keys = 2;
-    if (!(a->by = malloc(n)))
-        return -1;
-    snprintf(a->by, n, "%s,%s", a->chart, a->line);
-    for (const char *c = a->by; *c; c++)
-        keys += *c == ',';
-    if (!(set->by = calloc(keys, sizeof(*set->by))))
-        return -1;
-    for (char *save = NULL, *k = strtok_r(a->by, ",", &save); k; k = strtok_r(NULL, ",", &save))
-        set->by[set->nby++] = k;
-    return 0;
+    snprintf(by, n, "%s,%s", a->chart, a->line);
+    int ret = series_set_by(set, by);
+    free(by);
+    return ret;
 }
 
 static int parse_args(int argc, char **argv, DashArgs *a, SeriesSet *set,
                       SettleTrendSettings *ts)
 {
-    enum { OPT_CHART = 1000, OPT_LINE, OPT_ALONG, OPT_METRIC, OPT_ALPHA, OPT_MIN_EFFECT,
-           OPT_TITLE };
+    enum { OPT_CHART = 1000, OPT_LINE, OPT_TITLE };
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
         { "chart", required_argument, NULL, OPT_CHART },
         { "line", required_argument, NULL, OPT_LINE },
-        { "along", required_argument, NULL, OPT_ALONG },
-        { "metric", required_argument, NULL, OPT_METRIC },
-        { "alpha", required_argument, NULL, OPT_ALPHA },
-        { "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+        SERIES_LONGOPTS,
         { "title", required_argument, NULL, OPT_TITLE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int c;
+    int c, r;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:o:qh", opts, NULL)) != -1) {
+        if ((r = series_option(c, optarg, set, ts)) != 0) {
+            if (r != 1)
+                return r;
+            continue;
+        }
         switch (c) {
         case 'o': a->out = optarg; break;
         case OPT_CHART: a->chart = optarg; break;
         case OPT_LINE: a->line = optarg; break;
-        case OPT_ALONG: set->along = optarg; break;
-        case OPT_METRIC: set->metric = optarg; break;
         case OPT_TITLE: a->title = optarg; break;
-        case OPT_ALPHA:
-            if (parse_p("alpha", optarg, 1e-9, 0.5, &ts->alpha) < 0)
-                return EXIT_USAGE;
-            break;
-        case OPT_MIN_EFFECT:
-            if (parse_p("min-effect", optarg, 0, 1e300, &ts->min_effect) < 0)
-                return EXIT_USAGE;
-            break;
         case 'q': a->quiet = 1; break;
         case 'h': usage_dashboard(stdout); return -1;
         default: cli_bad_option("dashboard", argv, opts, c); return EXIT_USAGE;
@@ -141,20 +113,9 @@ int cmd_dashboard(int argc, char **argv)
     SettleTrendSettings ts;
     settle_trend_default_settings(&ts);
     char err[600];
-    int ret = parse_args(argc, argv, &a, &set, &ts);
-    for (int i = optind; ret == 0 && i < argc; i++)
-        if (series_load(&set, argv[i], err, sizeof(err)) < 0) {
-            fprintf(stderr, "settle: %s\n", err);
-            ret = EXIT_INPUT;
-        }
-    int f = ret ? 0 : series_finish(&set, &ts, err, sizeof(err));
-    if (f < 0) {
-        fprintf(stderr, "settle: %s\n", err);
-        ret = f == -2 ? EXIT_INTERNAL : EXIT_INPUT;
-    }
-    if (ret == 0 && !a.quiet && set.no_along)
-        fprintf(stderr, "settle: %ld results have no label '%s' and are left out\n",
-                set.no_along, set.along);
+    int ret = parse_args(argc, argv, &a, &set, &ts), f;
+    if (ret == 0)
+        ret = series_read(&set, argv + optind, argc - optind, &ts, a.quiet);
     if (ret == 0 && (f = dashboard_write(&set, a.out, a.title, err, sizeof(err))) < 0) {
         fprintf(stderr, "settle: %s\n", err);
         ret = f == -2 ? EXIT_INTERNAL : EXIT_OUTPUT;
@@ -162,7 +123,5 @@ int cmd_dashboard(int argc, char **argv)
     if (ret == 0 && !a.quiet)
         fprintf(stderr, "settle: %s/index.html: %zu series written\n", a.out, set.n);
     series_free(&set);
-    free(set.by);
-    free(a.by);
     return ret < 0 ? EXIT_OK : ret;
 }

@@ -141,7 +141,7 @@ int cmd_plot(int argc, char **argv)
         goto end;
     }
     size_t len;
-    char *head = plot_read_file(csv, &len);
+    char *head = cli_read_file(csv, &len);
     if (!head) {
         fprintf(stderr, "settle: plot: %s: %s\n", csv, strerror(errno));
         ret = EXIT_INPUT;
@@ -154,7 +154,7 @@ int cmd_plot(int argc, char **argv)
         ret = EXIT_INPUT;
         goto end;
     }
-    text = plot_read_file(jpath, NULL);
+    text = cli_read_file(jpath, NULL);
     if (!text) {
         if (json)
             fprintf(stderr, "settle: plot: %s: %s\n", jpath, strerror(errno));

@@ -298,15 +298,6 @@ static void log_cb(void *opaque, SettleLogLevel level, const char *msg)
     fprintf(stderr, "settle: %s%s\n", level == SETTLE_LOG_WARNING ? "warning: " : "", msg);
 }
 
-static char *join(const char *dir, const char *stem, const char *ext)
-{
-    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s%s", dir, stem, ext);
-    return p;
-}
-
 static int write_result(SettleContext *ctx, const char *path, int csv)
 {
     OutFile o;
@@ -343,8 +334,8 @@ static int write_outputs(Record *r, SettleContext *ctx, const char *capture, con
     int code = EXIT_OK;
     char *key = input_key(capture);
     char *stem = key ? result_stem(key) : NULL;
-    char *jpath = stem ? join(r->dir, stem, ".json") : NULL;
-    char *cpath = stem ? join(r->dir, stem, ".csv") : NULL;
+    char *jpath = stem ? cli_join(r->dir, stem, ".json") : NULL;
+    char *cpath = stem ? cli_join(r->dir, stem, ".csv") : NULL;
     if (!jpath || !cpath) {
         code = EXIT_INTERNAL;
         goto end;
@@ -589,8 +580,8 @@ static int record_once(Record *r, int k, Run *run)
     else
         snprintf(base, sizeof(base), "%s", r->name);
     snprintf(fname, sizeof(fname), "%s.mkv", base);
-    char *capture = join(r->dir, fname, "");
-    char *part = join(r->dir, fname, ".part");
+    char *capture = cli_join(r->dir, fname, "");
+    char *part = cli_join(r->dir, fname, ".part");
     SettleContext *ctx = NULL;
     SettleCapture *cap = NULL;
     Launch l = { .rec = r, .at = r->preroll };

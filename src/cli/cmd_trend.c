@@ -49,7 +49,6 @@ void usage_trend(FILE *f)
 
 typedef struct TrendArgs {
     const char *format, *influx, *graphite, *prefix;
-    char *by;
     int quiet;
 } TrendArgs;
 
@@ -197,46 +196,15 @@ static int export(const SeriesSet *set, const TrendArgs *a, int graphite)
     return 0;
 }
 
-static int parse_num(const char *opt, const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x >= lo && x <= hi)) {
-        fprintf(stderr, "settle: --%s: expected a number from %g to %g, got '%s'\n", opt, lo, hi,
-                v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-/* Splits --by into set->by (pointers into a->by). */
-static int split_by(TrendArgs *a, SeriesSet *set)
-{
-    size_t n = 1;
-    for (const char *c = a->by; *c; c++)
-        n += *c == ',';
-    if (!(set->by = calloc(n, sizeof(*set->by))))
-        return -1;
-    for (char *save = NULL, *k = strtok_r(a->by, ",", &save); k; k = strtok_r(NULL, ",", &save))
-        set->by[set->nby++] = k;
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
                       SettleTrendSettings *ts)
 {
-    enum { OPT_BY = 1000, OPT_ALONG, OPT_METRIC, OPT_FORMAT, OPT_ALPHA, OPT_MIN_EFFECT,
-           OPT_PERM, OPT_INFLUX, OPT_GRAPHITE, OPT_PREFIX };
+    enum { OPT_BY = 1000, OPT_FORMAT, OPT_INFLUX, OPT_GRAPHITE, OPT_PREFIX };
     static const struct option opts[] = {
         { "by", required_argument, NULL, OPT_BY },
-        { "along", required_argument, NULL, OPT_ALONG },
-        { "metric", required_argument, NULL, OPT_METRIC },
+        SERIES_LONGOPTS,
         { "format", required_argument, NULL, OPT_FORMAT },
-        { "alpha", required_argument, NULL, OPT_ALPHA },
-        { "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
-        { "permutations", required_argument, NULL, OPT_PERM },
+        SERIES_LONGOPT_PERMUTATIONS,
         { "influx", required_argument, NULL, OPT_INFLUX },
         { "graphite", required_argument, NULL, OPT_GRAPHITE },
         { "graphite-prefix", required_argument, NULL, OPT_PREFIX },
@@ -245,28 +213,17 @@ static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
         { NULL, 0, NULL, 0 },
     };
     const char *by = "test,device";
-    double x;
-    int c;
+    int c, r;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
+        if ((r = series_option(c, optarg, set, ts)) != 0) {
+            if (r != 1)
+                return r;
+            continue;
+        }
         switch (c) {
         case OPT_BY: by = optarg; break;
-        case OPT_ALONG: set->along = optarg; break;
-        case OPT_METRIC: set->metric = optarg; break;
         case OPT_FORMAT: a->format = optarg; break;
-        case OPT_ALPHA:
-            if (parse_num("alpha", optarg, 1e-9, 0.5, &ts->alpha) < 0)
-                return EXIT_USAGE;
-            break;
-        case OPT_MIN_EFFECT:
-            if (parse_num("min-effect", optarg, 0, 1e300, &ts->min_effect) < 0)
-                return EXIT_USAGE;
-            break;
-        case OPT_PERM:
-            if (parse_num("permutations", optarg, 99, 1e6, &x) < 0)
-                return EXIT_USAGE;
-            ts->permutations = (int)x;
-            break;
         case OPT_INFLUX: a->influx = optarg; break;
         case OPT_GRAPHITE: a->graphite = optarg; break;
         case OPT_PREFIX: a->prefix = optarg; break;
@@ -294,7 +251,7 @@ static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
         fprintf(stderr, "settle: trend: expected DB or RESULT...; see 'settle help trend'\n");
         return EXIT_USAGE;
     }
-    if (!(a->by = strdup(by)) || split_by(a, set) < 0) {
+    if (series_set_by(set, by) < 0) {
         fprintf(stderr, "settle: out of memory\n");
         return EXIT_INTERNAL;
     }
@@ -325,28 +282,8 @@ int cmd_trend(int argc, char **argv)
     SettleTrendSettings ts;
     settle_trend_default_settings(&ts);
     int ret = parse_args(argc, argv, &a, &set, &ts);
-    if (ret)
+    if (ret || (ret = series_read(&set, argv + optind, argc - optind, &ts, a.quiet)) != 0)
         goto end;
-    char err[512];
-    for (int i = optind; i < argc && !ret; i++)
-        if (series_load(&set, argv[i], err, sizeof(err)) < 0) {
-            fprintf(stderr, "settle: %s\n", err);
-            ret = EXIT_INPUT;
-        }
-    if (ret)
-        goto end;
-    int f = series_finish(&set, &ts, err, sizeof(err));
-    if (f < 0) {
-        fprintf(stderr, "settle: %s\n", err);
-        ret = f == -2 ? EXIT_INTERNAL : EXIT_INPUT;
-        goto end;
-    }
-    if (!a.quiet && set.no_along)
-        fprintf(stderr, "settle: %ld results have no label '%s' and are left out\n",
-                set.no_along, set.along);
-    if (!a.quiet && set.duplicates)
-        fprintf(stderr, "settle: %ld results were given twice and are counted once\n",
-                set.duplicates);
     if ((ret = output(&set, &a)) != 0)
         goto end;
     if (a.influx && (ret = export(&set, &a, 0)) != 0)
@@ -358,7 +295,5 @@ int cmd_trend(int argc, char **argv)
             ret = 1;
 end:
     series_free(&set);
-    free(set.by);
-    free(a.by);
     return ret < 0 ? EXIT_OK : ret;
 }

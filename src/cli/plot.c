@@ -67,43 +67,6 @@ char *plot_temp_file(const char *tag)
     return path;
 }
 
-char *plot_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4097 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got < 4096)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    buf[n] = 0;
-    if (len)
-        *len = n;
-    return buf;
-}
-
 static double num(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -281,7 +244,7 @@ static int run_gnuplot(const char *vars, const char *builtin, const char *script
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status)) {
         /* gnuplot's own last line says what went wrong */
-        char *text = plot_read_file(errf, NULL);
+        char *text = cli_read_file(errf, NULL);
         char *last = NULL;
         for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n"))
             if (strspn(line, " ^") < strlen(line))
@@ -323,7 +286,7 @@ static int render(const char *vars, const char *builtin, const char *script, con
     }
     int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), msg, msglen);
     size_t len = 0;
-    char *pic = ret ? NULL : plot_read_file(tmp, &len);
+    char *pic = ret ? NULL : cli_read_file(tmp, &len);
     if (!ret && !pic) {
         snprintf(msg, msglen, "cannot read the picture back: %s", strerror(errno));
         ret = -1;
@@ -392,7 +355,7 @@ int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8
     }
     int ret = run_gnuplot(vars, settle_plot_gp, script, tmp, 0, msg, msglen);
     free(vars);
-    if (!ret && !(*png = (uint8_t *)plot_read_file(tmp, len))) {
+    if (!ret && !(*png = (uint8_t *)cli_read_file(tmp, len))) {
         snprintf(msg, msglen, "cannot read the plot back: %s", strerror(errno));
         ret = -1;
     }

@@ -68,8 +68,6 @@ int plot_render(const char *vars, const char *builtin, const char *script, const
 /* Writes `s` as a gnuplot string. */
 void plot_put_string(FILE *f, const char *s);
 
-/* Reads a whole file into memory (NUL-terminated). NULL with errno set. */
-char *plot_read_file(const char *path, size_t *len);
 
 /* A new empty file in $TMPDIR (or /tmp) named settle-TAG-XXXXXX; its path
  * (malloc'ed) or NULL with errno set. */

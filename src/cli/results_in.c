@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli.h"
 #include "results_in.h"
 
 int is_sqlite_file(const char *path)
@@ -89,42 +90,6 @@ char *rel_path(const char *from, const char *to)
     return r;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (n + 1 >= cap) {
-            char *g = realloc(buf, cap * 2);
-            if (!g) {
-                free(buf);
-                buf = NULL;
-                errno = ENOMEM;
-                break;
-            }
-            buf = g, cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (!got) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0, *len = n;
-    return buf;
-}
-
 /* path with its ".json" replaced by ext when that file exists, else NULL. */
 static char *beside(const char *abs, const char *ext)
 {
@@ -181,7 +146,7 @@ static int give(const char *json, size_t len, const char *abs, int alone, const 
 static int each_in_file(const char *path, ResultFn fn, void *user, char *err, size_t errlen)
 {
     size_t len = 0;
-    char *text = read_all(path, &len), *abs = abs_path(path);
+    char *text = cli_read_file(path, &len), *abs = abs_path(path);
     int ret = 0;
     if (!text || !abs) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli.h"
 #include "results_in.h"
 #include "series.h"
 
@@ -375,6 +376,66 @@ void series_free(SeriesSet *set)
     free(set->s);
     set->s = NULL;
     set->n = set->cap = 0;
+    free(set->by);
+    free(set->by_text);
+    set->by = NULL;
+    set->by_text = NULL;
+    set->nby = 0;
+}
+
+int series_option(int c, const char *arg, SeriesSet *set, SettleTrendSettings *ts)
+{
+    double x;
+    switch (c) {
+    case SERIES_OPT_ALONG: set->along = arg; return 1;
+    case SERIES_OPT_METRIC: set->metric = arg; return 1;
+    case SERIES_OPT_ALPHA:
+        return cli_parse_number("alpha", arg, 1e-9, 0.5, &ts->alpha) ? EXIT_USAGE : 1;
+    case SERIES_OPT_MIN_EFFECT:
+        return cli_parse_number("min-effect", arg, 0, 1e300, &ts->min_effect) ? EXIT_USAGE : 1;
+    case SERIES_OPT_PERMUTATIONS:
+        if (cli_parse_number("permutations", arg, 99, 1e6, &x))
+            return EXIT_USAGE;
+        ts->permutations = (int)x;
+        return 1;
+    default: return 0;
+    }
+}
+
+int series_set_by(SeriesSet *set, const char *keys)
+{
+    size_t n = 1;
+    for (const char *c = keys; *c; c++)
+        n += *c == ',';
+    if (!(set->by_text = strdup(keys)) || !(set->by = calloc(n, sizeof(*set->by))))
+        return -1;
+    char *save = NULL;
+    for (char *k = strtok_r(set->by_text, ",", &save); k; k = strtok_r(NULL, ",", &save))
+        set->by[set->nby++] = k;
+    return 0;
+}
+
+int series_read(SeriesSet *set, char *const *items, int n, const SettleTrendSettings *ts,
+                int quiet)
+{
+    char err[600];
+    for (int i = 0; i < n; i++)
+        if (series_load(set, items[i], err, sizeof(err)) < 0) {
+            fprintf(stderr, "settle: %s\n", err);
+            return EXIT_INPUT;
+        }
+    int f = series_finish(set, ts, err, sizeof(err));
+    if (f < 0) {
+        fprintf(stderr, "settle: %s\n", err);
+        return f == -2 ? EXIT_INTERNAL : EXIT_INPUT;
+    }
+    if (!quiet && set->no_along)
+        fprintf(stderr, "settle: %ld results have no label '%s' and are left out\n",
+                set->no_along, set->along);
+    if (!quiet && set->duplicates)
+        fprintf(stderr, "settle: %ld results were given twice and are counted once\n",
+                set->duplicates);
+    return 0;
 }
 
 /* Days since 1970-01-01 of a proleptic Gregorian date. */

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include <getopt.h>
+
 #include "settle/stats.h"
 #include "settle/trend.h"
 
@@ -43,7 +45,8 @@ typedef struct Series {
 } Series;
 
 typedef struct SeriesSet {
-    char **by;         /* --by keys */
+    char **by;         /* --by keys (series_set_by), pointers into by_text */
+    char *by_text;
     int nby;
     const char *along, *metric;
     int numeric;       /* every --along value is a number; else they are dates */
@@ -53,7 +56,37 @@ typedef struct SeriesSet {
     long duplicates;   /* a result given twice (same input, mtime and labels) */
 } SeriesSet;
 
-/* set->by, nby, along and metric are set by the caller (and not freed). */
+/* The options trend and dashboard share, as entries of a getopt_long table
+ * (SERIES_LONGOPTS; trend also takes SERIES_OPT_PERMUTATIONS's entry):
+ * --along KEY, --metric NAME, --alpha P (1e-9 to 0.5), --min-effect X (0 or
+ * more), --permutations N (99 to 1000000). */
+enum { SERIES_OPT_ALONG = 900, SERIES_OPT_METRIC, SERIES_OPT_ALPHA, SERIES_OPT_MIN_EFFECT,
+       SERIES_OPT_PERMUTATIONS };
+#define SERIES_LONGOPTS                                                     \
+    { "along", required_argument, NULL, SERIES_OPT_ALONG },                \
+    { "metric", required_argument, NULL, SERIES_OPT_METRIC },              \
+    { "alpha", required_argument, NULL, SERIES_OPT_ALPHA },                \
+    { "min-effect", required_argument, NULL, SERIES_OPT_MIN_EFFECT }
+#define SERIES_LONGOPT_PERMUTATIONS { "permutations", required_argument, NULL, SERIES_OPT_PERMUTATIONS }
+
+/* Takes getopt_long's answer c when it is one of the series options: its
+ * value into set (along, metric; kept as pointers) or ts. Returns 1 when
+ * taken, 0 when c is not a series option, EXIT_USAGE for a bad value (said
+ * on stderr). */
+int series_option(int c, const char *arg, SeriesSet *set, SettleTrendSettings *ts);
+
+/* set->by from comma-separated label keys (copied; series_free frees them).
+ * Returns 0, or -1 when out of memory. */
+int series_set_by(SeriesSet *set, const char *keys);
+
+/* series_load of each of the n items, then series_finish; notes on stderr
+ * (unless quiet) the results left out for want of the --along label and
+ * those given twice. Returns 0 or an exit code (said): EXIT_INPUT,
+ * EXIT_INTERNAL. */
+int series_read(SeriesSet *set, char *const *items, int n, const SettleTrendSettings *ts,
+                int quiet);
+
+/* set->along and metric are set by the caller (and not freed). */
 /* Adds every result of item (results_each). With --metric load_time or
  * stable_time, a result's --region areas ("regions") each add their own
  * value of that field to a series of their own: the same labels and

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <png.h>
+#include "pngread.h"
 
 int main(int argc, char **argv)
 {
@@ -15,26 +15,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: pixels FILE.png\n");
         return 64;
     }
-    png_image im;
-    memset(&im, 0, sizeof(im));
-    im.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&im, argv[1])) {
-        fprintf(stderr, "pixels: %s: %s\n", argv[1], im.message);
+    unsigned w, h;
+    size_t size;
+    char why[64];
+    unsigned char *px = pngread(argv[1], 4, &w, &h, &size, why);
+    if (!px) {
+        fprintf(stderr, "pixels: %s: %s\n", argv[1], why);
         return 1;
     }
-    im.format = PNG_FORMAT_RGBA;
-    size_t size = PNG_IMAGE_SIZE(im);
-    unsigned char *px = malloc(size);
-    if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
-        fprintf(stderr, "pixels: %s: %s\n", argv[1], px ? im.message : "out of memory");
-        free(px);
-        png_image_free(&im);
-        return 1;
-    }
-    int ok = printf("%u %u\n", im.width, im.height) > 0 && fwrite(px, 1, size, stdout) == size &&
+    int ok = printf("%u %u\n", w, h) > 0 && fwrite(px, 1, size, stdout) == size &&
              fflush(stdout) == 0;
     free(px);
-    png_image_free(&im);
     if (!ok) {
         fprintf(stderr, "pixels: %s: write failed\n", argv[1]);
         return 1;

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The measure module "blocks": the block change test (src/measure_blocks.c)
+ * kept up to date band by band, its verdict on each picture into the record
+ * and what it learnt of the capture (noise, light) into the result.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "measure_modules.h"
+
+typedef struct BlockTestOptions {
+    int method;             /* SettleMethod: auto and blocks read the block test */
+    int start;              /* SettleStart: first-change reads it too */
+    double bar_share;       /* the top share of a portrait picture judged apart */
+} BlockTestOptions;
+
+typedef struct BlockTest {
+    BlockTestOptions o;
+    /* the block test runs: methods auto and blocks, and --start first-change
+     * (it costs about a tenth of the analysis; --method diff and entropy
+     * never read it, and their results show null for it) */
+    int use_blocks;
+    SettleBlocks blocks;
+} BlockTest;
+
+#define OPT(field) offsetof(BlockTestOptions, field)
+#define SET(field) offsetof(SettleSettings, field)
+static const SettleModuleOption blocktest_options[] = {
+    { "method", SETTLE_MOPT_INT, OPT(method), SET(method), SETTLE_METHOD_AUTO, 0,
+      SETTLE_METHOD_BLOCKS, "the block test runs for methods auto and blocks" },
+    { "start", SETTLE_MOPT_INT, OPT(start), SET(start), SETTLE_START_FIRST_FRAME, 0,
+      SETTLE_START_MARKER_END, "... and for --start first-change" },
+    /* phones draw their status bar in the top 7.5 % of a portrait picture at most */
+    { "status-bar-share", SETTLE_MOPT_DOUBLE, OPT(bar_share), SETTLE_MOPT_NO_SETTING, 0.075, 0,
+      0.5, "the top share of a portrait picture judged apart (a phone's status bar)" },
+    { NULL, 0, 0, 0, 0, 0, 0, NULL },
+};
+#undef OPT
+#undef SET
+
+static int blocktest_init(void *priv, const SettleMeasureArea *a)
+{
+    BlockTest *t = priv;
+    t->use_blocks = t->o.method == SETTLE_METHOD_AUTO || t->o.method == SETTLE_METHOD_BLOCKS ||
+                    t->o.start == SETTLE_START_FIRST_CHANGE;
+    int bar = a->h > a->w ? (int)(a->h * t->o.bar_share) / SETTLE_BLOCK : 0;
+    if (settle_blocks_init(&t->blocks, a->w, a->h, bar) < 0)
+        return SETTLE_ERR_NOMEM;
+    t->blocks.sum_rows = a->dsp->sum_rows;
+    return 0;
+}
+
+static int blocktest_band(void *priv, const SettleMeasureBand *b)
+{
+    BlockTest *t = priv;
+    if (t->use_blocks)
+        settle_blocks_rows(&t->blocks, b->cur, b->cstride, b->y0, b->rows);
+    return 0;
+}
+
+static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleRecord *r)
+{
+    BlockTest *t = priv;
+    (void)f;
+    if (t->use_blocks && t->blocks.sum) {
+        SettleBlocksFrame bf;
+        settle_blocks_frame(&t->blocks, &bf);
+        r->block_peak = bf.peak;
+        r->blocks_changed = bf.changed;
+        r->block_change = (uint8_t)bf.change;
+        r->block_bar = (uint8_t)bf.change_bar;
+    } else {
+        r->block_peak = NAN;
+        r->blocks_changed = -1;
+    }
+    return 0;
+}
+
+/* What the block test measured; the decide stage's share (the status bar
+ * left out, faint frames) is lib.c's. */
+static int blocktest_flush(void *priv, const SettleMeasureEnd *e, SettleResult *r)
+{
+    const BlockTest *t = priv;
+    const SettleBlocks *b = &t->blocks;
+    int on = b->sum != NULL && t->use_blocks;
+    (void)e;
+    r->block_test = on;
+    for (int l = 0; l < 8; l++) {
+        double nz = on ? settle_blocks_noise(b, l) : -1;
+        r->block_noise[l] = nz < 0 ? NAN : nz;
+        r->block_threshold[l] = nz < 0 ? NAN : settle_blocks_threshold(b, l);
+    }
+    r->gain_min = on ? b->gain_min : NAN;
+    r->gain_max = on ? b->gain_max : NAN;
+    r->row_offset_max = on ? b->row_max : NAN;
+    return 0;
+}
+
+static void blocktest_close(void *priv)
+{
+    BlockTest *t = priv;
+    settle_blocks_free(&t->blocks);
+}
+
+const SettleMeasureModule settle_module_blocks = {
+    .name = "blocks",
+    .priv_size = sizeof(BlockTest),
+    .options = blocktest_options,
+    .opts_in_priv = offsetof(BlockTest, o),
+    .init = blocktest_init,
+    .band = blocktest_band,
+    .picture = blocktest_picture,
+    .flush = blocktest_flush,
+    .close = blocktest_close,
+};
+
+const SettleBlocks *settle_measure_blocks(const SettleMeasure *m)
+{
+    const BlockTest *t = settle_measure_state(m, &settle_module_blocks);
+    return t && t->use_blocks && t->blocks.sum ? &t->blocks : NULL;
+}
+
+int settle_measure_bar_rows(const SettleMeasure *m, int *blocks_on)
+{
+    const BlockTest *t = settle_measure_state(m, &settle_module_blocks);
+    *blocks_on = t && t->blocks.sum != NULL;
+    return t ? t->blocks.bar_rows : 0;
+}
