@@ -32,6 +32,7 @@ void settle_animated_free(SettleAnimated *a)
     free(a->cell);
     free(a->on);
     free(a->regions);
+    free(a->until);
     if (a->spool)
         fclose(a->spool);
     memset(a, 0, sizeof(*a));
@@ -354,14 +355,21 @@ static int in_box(const SettleAnimated *a, const int *b, size_t i)
     return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
 }
 
-/* The cell's last change that was no part of a turn (after `after`, in a
- * turn's extent, or changing in at least SETTLE_ANIM_MIN of its frames as
- * the turn's cells do: a part of the slides that touches no other);
- * -INFINITY when every change it kept was (and it kept them all). */
-static double own_last(const SettleAnimated *a, const Turns *g, size_t i, double after)
+/* The ring slot of the cell's k-th latest change. */
+static int slot(const SettleAnimCell *c, int k)
+{
+    return (int)((c->n - k) % SETTLE_ANIM_RING);
+}
+
+/* Which of the cell's kept changes (a bit per ring slot) were a turn's: after
+ * `after`, in a turn's extent, or in a turn in which the cell changed in at
+ * least SETTLE_ANIM_MIN frames as the turn's cells do (a part of the slides
+ * that touches no other). Every change of an animated cell is its own. */
+static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, double after)
 {
     const SettleAnimCell *c = &a->cell[i];
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    uint32_t bits = 0;
     for (int k = 1; k <= have; k++) {
         double t = latest(c, k)->time;
         int lo = 0, hi = g->n; /* the turns are in order: the last starting at or before t */
@@ -373,8 +381,47 @@ static double own_last(const SettleAnimated *a, const Turns *g, size_t i, double
                 hi = mid;
         }
         int w = lo - 1;
-        if (!(t > after && !g->none && w >= 0 && t <= g->t1[w] && g->frames[w] >= SETTLE_ANIM_MIN &&
-              (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], g->t1[w]) >= SETTLE_ANIM_MIN)))
+        if (a->on[i] ||
+            (t > after && !g->none && w >= 0 && t <= g->t1[w] && g->frames[w] >= SETTLE_ANIM_MIN &&
+             (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], g->t1[w]) >= SETTLE_ANIM_MIN)))
+            bits |= (uint32_t)1 << slot(c, k);
+    }
+    return bits;
+}
+
+/* 1 when a cell touching cell i (8 neighbours) changed at time t as an
+ * animated cell or in a turn (mine: each cell's turn_changes): what an
+ * encoder spills around a moving area (ringing, the macroblocks it
+ * straddles, B-frames catching up) changes the cells around it in some of
+ * its frames only. */
+static int spill(const SettleAnimated *a, const uint32_t *mine, size_t i, double t)
+{
+    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int x = cx + dx, y = cy + dy;
+            size_t j = (size_t)y * a->nx + x;
+            if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || j == i || !mine[j])
+                continue;
+            const SettleAnimCell *c = &a->cell[j];
+            int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+            for (int k = 1; k <= have && latest(c, k)->time >= t - 1e-9; k++)
+                if (fabs(latest(c, k)->time - t) < 1e-9 && (mine[j] >> slot(c, k) & 1))
+                    return 1;
+        }
+    return 0;
+}
+
+/* The cell's last change after `after` that was neither a turn's nor a
+ * touching cell's spilling (spill); -INFINITY when every change it kept was
+ * (and it kept them all). */
+static double own_last(const SettleAnimated *a, const uint32_t *mine, size_t i, double after)
+{
+    const SettleAnimCell *c = &a->cell[i];
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    for (int k = 1; k <= have; k++) {
+        double t = latest(c, k)->time;
+        if (!(mine[i] >> slot(c, k) & 1) && !(t > after && spill(a, mine, i, t)))
             return t;
     }
     return c->n > SETTLE_ANIM_RING ? latest(c, have)->time : -INFINITY;
@@ -384,9 +431,10 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
 {
     size_t n = (size_t)a->nx * a->ny;
     double *theta = malloc(n * sizeof(*theta)), *own = malloc(n * sizeof(*own));
+    uint32_t *mine = malloc(n * sizeof(*mine));
     Turns g = { 0 };
     int ret = -1;
-    if (!theta || !own)
+    if (!theta || !own || !mine)
         goto fail;
     free(a->regions);
     a->regions = NULL;
@@ -411,11 +459,13 @@ again:
         for (double after = start;; after = rest) {
             turns_fill(a, &g, after);
             rest = start;
+            for (size_t i = 0; i < n; i++)
+                mine[i] = a->cell[i].n ? turn_changes(a, &g, i, after) : 0;
             for (size_t i = 0; i < n; i++) {
                 own[i] = -INFINITY;
                 if (a->on[i] || !a->cell[i].n)
                     continue;
-                own[i] = own_last(a, &g, i, after);
+                own[i] = own_last(a, mine, i, after);
                 rest = own[i] > rest ? own[i] : rest;
             }
             if (rest <= after)
@@ -437,18 +487,22 @@ again:
     for (size_t i = 0; i < n; i++)
         if (!a->on[i] && a->cell[i].n && latest(&a->cell[i], 1)->time > rest &&
             own[i] <= rest)
-            a->on[i] = 1;
+            a->on[i] = 2;
     for (size_t i = 0; i < n; i++)
-        a->count += a->on[i];
+        a->count += a->on[i] != 0;
     if ((size_t)a->count * 2 > n) {
         memset(a->on, 0, n);
         a->count = 0;
     }
+    free(a->until);
+    a->until = own; /* a joined cell's changes up to its own last are the rest's */
+    own = NULL;
     ret = a->count ? join(a, rest) : 0;
 fail:
     turns_free(&g);
     free(theta);
     free(own);
+    free(mine);
     return ret;
 }
 
@@ -482,7 +536,8 @@ int settle_animated_rewind(SettleAnimated *a)
     return a->spool && !fflush(a->spool) && !fseek(a->spool, 0, SEEK_SET) ? 0 : -1;
 }
 
-int settle_animated_read(SettleAnimated *a, int64_t index, int64_t *pixels, int box[4])
+int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
+                         int box[4])
 {
     *pixels = 0;
     box[0] = box[1] = box[2] = box[3] = 0;
@@ -501,7 +556,7 @@ int settle_animated_read(SettleAnimated *a, int64_t index, int64_t *pixels, int 
         SettleAnimEntry e;
         if (fread(&e, sizeof(e), 1, a->spool) != 1 || e.cell >= (uint32_t)(a->nx * a->ny))
             return -1;
-        if (a->on[e.cell])
+        if (a->on[e.cell] == 1 || (a->on[e.cell] == 2 && time > a->until[e.cell]))
             continue;
         *pixels += e.count;
         int cx = (int)(e.cell % (uint32_t)a->nx), cy = (int)(e.cell / (uint32_t)a->nx);

@@ -21,8 +21,12 @@
  * of the turn; only the turns after the rest settled count (the least such
  * time that the rest's own changes do not pass); none counts when the turns
  * fill over a quarter of the recording (a scroll, a pan) or would leave
- * nothing changing after the start. The cells whose changes after the rest
- * settled were all turns join the animated set. doc/screens.md: where this
+ * nothing changing after the start. On an encoded capture a moving area
+ * spills into the cells around it in some of its frames only (ringing, the
+ * macroblocks it straddles, B-frames catching up): a change after the rest
+ * settled in a frame in which a touching cell changed as an animated cell
+ * or in a turn is that area's too. The cells whose changes after the rest
+ * settled were all turns' or spills join the animated set. doc/screens.md: where this
  * is not sound (a scroll painted in bursts). Animated cells that touch
  * (8-connected) form one area, reported as the rectangle of the pixels they
  * changed after the rest settled; an area inside another's rectangle is part
@@ -56,7 +60,11 @@ typedef struct SettleAnimated {
     int nx, ny;
     int ox, oy, w, h;      /* the measured rectangle in the input picture */
     SettleAnimCell *cell;
-    uint8_t *on;           /* per cell, after settle_animated_find: animated */
+    uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
+                            * (every change after the rest settled was a turn's or a
+                            * spill: those changes are the area's) */
+    double *until;         /* per cell, after settle_animated_find: a joined cell's last
+                            * change of its own (the rest's); -INFINITY: none */
     int count;             /* animated cells */
     SettleAnimatedRegion *regions;
     int nregions;
@@ -91,9 +99,11 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
 int settle_animated_find(SettleAnimated *a, double start, double end);
 
 /* Reading the spool back in frame order: the changed cells of frame `index`
- * (none when it was not spooled) without the animated ones: their pixels
+ * at `time` (none when it was not spooled) without the animated ones (a
+ * joined cell's only after its last change of its own): their pixels
  * and rectangle in the input picture (box w 0: none). 0 or -1 (read error). */
 int settle_animated_rewind(SettleAnimated *a);
-int settle_animated_read(SettleAnimated *a, int64_t index, int64_t *pixels, int box[4]);
+int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
+                         int box[4]);
 
 #endif

@@ -48,6 +48,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->common_start_time = NAN;
     memset(d->floor_hist, 0, sizeof(d->floor_hist));
     d->floor_n = 0;
+    d->local_frames = 0;
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
     d->prev_keyframe = 0;
@@ -57,6 +58,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->portrait = d->bar_rows = d->blocks_on = 0;
     d->bar_frames = d->faint_frames = 0;
     d->last_hard = -1;
+    d->last_spread = -1;
     d->strong_block = -1;
     d->strong_block_time = d->strong_block_peak = NAN;
     d->strong_block_diff = 0;
@@ -76,6 +78,7 @@ void settle_decide_set_area(SettleDecide *d, int64_t npix)
     const SettleSettings *s = d->s;
     d->diff_limit = s->diff_threshold_percent > 0 ? floor(npix * s->diff_threshold_percent / 100.0)
                                                   : s->diff_threshold;
+    d->npix = npix;
     /* A keyframe whose strong changes stay under a tenth of the diff
      * threshold (and under 0.2 % of the picture) is codec noise. */
     int64_t lim = (int64_t)(d->diff_limit / 10);
@@ -295,6 +298,8 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->faint_frames++;
     if (!r->quiet[SETTLE_T_DIFF] && r->strong > d->refresh_limit && !bar_only)
         d->last_hard = r->index;
+    if (!r->quiet[SETTLE_T_DIFF] && !bar_only && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix)
+        d->last_spread = r->index;
     if (r->block_change && r->block_peak >= BLOCK_STRONG) {
         d->strong_block = r->index;
         d->strong_block_time = r->time;
@@ -315,6 +320,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     if (!first && !r->refresh) {
         d->floor_hist[floor_bin(r->diff)]++;
         d->floor_n++;
+        d->local_frames += r->diff > d->diff_limit / 4 && (int64_t)r->box[2] * r->box[3] * 16 < d->npix;
     }
     if (d->common_start < 0)
         common_start(d, r);
@@ -325,11 +331,13 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 void settle_decide_redo_begin(SettleDecide *d)
 {
     tracker_init(&d->tr[SETTLE_T_DIFF], d->s->settle);
+    tracker_init(&d->tr[SETTLE_T_DIFF_SOLID], d->s->settle);
 }
 
 void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r)
 {
     tracker_frame(d, SETTLE_T_DIFF, r);
+    tracker_frame(d, SETTLE_T_DIFF_SOLID, r);
 }
 
 /* The frame a tracker settled on, or the capture's length when it never did
@@ -345,10 +353,12 @@ static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
 }
 
 /* Whether a camera-like capture: a clean one repeats a still picture almost
- * exactly; a camera's sensor noise changes pixels in every frame. */
+ * exactly; a camera's sensor noise changes pixels in every frame, all over
+ * the picture. A clean capture with a spinner that never stops changes as
+ * many pixels in every frame, but in one small place. */
 int settle_decide_camera(const SettleDecide *d, double floor)
 {
-    return !(isnan(floor) || floor <= d->diff_limit / 4);
+    return !(isnan(floor) || floor <= d->diff_limit / 4) && d->local_frames * 2 < d->floor_n;
 }
 
 /* Whether the status bar is left out: a portrait screen recording whose top
@@ -385,7 +395,11 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     /* a phone's picture (portrait): its own recorder re-codes it; HDMI and
      * desktop captures (landscape) keep diff, as before the block test */
     int64_t df = settled_at(d, SETTLE_T_DIFF, frames), bf = settled_at(d, blk, frames);
-    if (d->portrait && bf < df && d->last_hard <= bf) {
+    /* an encoder re-coding converges; faint changes in one small place to
+     * the end are something moving there (a spinner), left to diff, which
+     * names it as an animated area */
+    int local_to_end = df == frames && d->last_spread <= bf;
+    if (d->portrait && bf < df && d->last_hard <= bf && !local_to_end) {
         snprintf(d->reason, sizeof(d->reason),
                  "re-encoded phone picture or status-bar changes: after frame %lld every change "
                  "diff counts is faint (many pixels by a few levels: an encoder re-coding)%s, "

@@ -63,6 +63,8 @@ typedef struct SettleDecide {
     int64_t bar_frames;        /* frames in which only the top band changed */
     int64_t faint_frames;      /* diff changes that the block test judged not content */
     int64_t last_hard;         /* last strong diff change not only in the top band */
+    int64_t last_spread;       /* last diff change not only in the top band whose changed
+                                * pixels' rectangle covers a sixteenth of the picture or more */
     /* the last frame where the block test saw a block below the top band
      * move by far more than its threshold (content filling a block), with
      * that frame's time, peak and diff count */
@@ -73,6 +75,10 @@ typedef struct SettleDecide {
     double last_time;          /* the time of the last frame decided on */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;
+    int64_t npix;              /* the measured rectangle's pixels */
+    int64_t local_frames;      /* of floor_n, frames changing over a quarter of the diff
+                                * threshold within a sixteenth of the picture: something
+                                * moving in one place (a spinner), not a camera's noise */
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
     int prev_keyframe;         /* the frame before was a keyframe */
@@ -105,9 +111,11 @@ double settle_decide_noise_floor(const SettleDecide *d);
  * --method auto it can change until the end. */
 int settle_decide_method(SettleDecide *d, int64_t frames);
 
-/* The diff method's decision again from the first record (--ignore
- * animated): settle_decide_redo_begin, then settle_decide_redo_frame for each
- * record in order, with r->quiet[SETTLE_T_DIFF] as it should now count. */
+/* The diff method's decision (both diff trackers: SETTLE_T_DIFF and
+ * SETTLE_T_DIFF_SOLID) again from the first record (--ignore animated):
+ * settle_decide_redo_begin, then settle_decide_redo_frame for each record in
+ * order, with r->quiet[SETTLE_T_DIFF] and r->quiet[SETTLE_T_DIFF_SOLID] as
+ * they should now count. */
 void settle_decide_redo_begin(SettleDecide *d);
 void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r);
 

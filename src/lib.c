@@ -286,9 +286,13 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
     const SettleDecide *d = &c->decide;
     SettleCells *cells = settle_measure_cells(&c->measure);
     int started = d->tr[SETTLE_T_DIFF].start_frame >= 0;
-    if (!r->quiet[SETTLE_T_DIFF] && started)
+    /* an encoder re-coding the page (a golden frame, a refresh: faint, all
+     * over, no content for the block test) moves no area */
+    int recode = d->blocks_on && !r->block_change && !r->block_bar &&
+                 r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
+    if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
         settle_animated_frame(&c->anim, cells, r->time);
-    if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
+    if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
         settle_animated_spool(&c->anim, cells, r->index) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
@@ -462,6 +466,7 @@ static void block_result(SettleContext *c, SettleResult *r)
 static int replay_without_animated(SettleContext *c)
 {
     SettleTracker keep = c->decide.tr[SETTLE_T_DIFF];
+    SettleTracker keep_solid = c->decide.tr[SETTLE_T_DIFF_SOLID];
     SettleRecord r;
     if (settle_records_rewind(&c->records) < 0 || settle_animated_rewind(&c->anim) < 0)
         return SETTLE_ERR_IO;
@@ -470,46 +475,68 @@ static int replay_without_animated(SettleContext *c)
         if (settle_records_next(&c->records, &r) < 0)
             goto fail;
         if (!r.quiet[SETTLE_T_DIFF]) {
-            if (settle_animated_read(&c->anim, r.index, &r.diff, r.box) < 0)
+            if (settle_animated_read(&c->anim, r.index, r.time, &r.diff, r.box) < 0)
                 goto fail;
             r.quiet[SETTLE_T_DIFF] = r.diff <= r.limit;
+            /* quiet without the encoder's faint re-codes: as before, or now
+             * quiet by diff */
+            r.quiet[SETTLE_T_DIFF_SOLID] |= r.quiet[SETTLE_T_DIFF];
         }
         settle_decide_redo_frame(&c->decide, &r);
     }
     return 0;
 fail:
     c->decide.tr[SETTLE_T_DIFF] = keep;
+    c->decide.tr[SETTLE_T_DIFF_SOLID] = keep_solid;
     return SETTLE_ERR_IO;
 }
 
-/* The animated areas, and --ignore animated. */
-static void find_animated(SettleContext *c, int which, SettleResult *r)
+/* The animated areas, and --ignore animated; returns the method that
+ * decides: a clean capture that auto gave to the block test is decided by
+ * diff when animated areas are to be left out (only diff's changes are
+ * known cell by cell). */
+static int find_animated(SettleContext *c, int which, SettleResult *r)
 {
     const SettleTracker *t = &c->decide.tr[SETTLE_T_DIFF];
+    SettleDecide *d = &c->decide;
     r->animated_known = r->nanimated = r->animated_ignored = 0;
     r->animated = NULL;
     int diff = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID;
-    if (!diff || t->start_frame < 0 || c->n < 2) {
+    int clean_blocks = (which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR) &&
+                       c->s.method == SETTLE_METHOD_AUTO && c->s.ignore_animated &&
+                       !settle_decide_camera(d, settle_decide_noise_floor(d));
+    if ((!diff && !clean_blocks) || t->start_frame < 0 || c->n < 2) {
         if (c->s.ignore_animated && !diff)
             settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method; "
                        "the %s method was used and nothing is left out", c->name,
                        which == SETTLE_T_ENTROPY ? "entropy" : "block");
-        return;
+        return which;
     }
     if (settle_animated_find(&c->anim, t->start_frame_time, r->duration) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: out of memory looking for animated areas", c->name);
-        return;
+        return which;
     }
     r->animated_known = 1;
     r->nanimated = c->anim.nregions;
     r->animated = c->anim.regions;
     if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
-        if (replay_without_animated(c) < 0)
+        if (replay_without_animated(c) < 0) {
             settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
                        "--ignore animated leaves nothing out", c->name);
-        else
+        } else {
             r->animated_ignored = 1;
+            if (!diff) {
+                size_t len = strlen(d->reason);
+                snprintf(d->reason + len, sizeof(d->reason) - len,
+                         "; --ignore animated: diff, which leaves the animated areas out");
+                which = SETTLE_T_DIFF;
+            }
+        }
+    } else if (c->s.ignore_animated && which != SETTLE_T_DIFF) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated: no animated area found; the "
+                   "block method was used", c->name);
     }
+    return which;
 }
 
 int settle_finish(SettleContext *c, const SettleResult **out)
@@ -548,7 +575,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         r->visually_complete_99 = NAN;
 
     int which = settle_decide_method(&c->decide, c->n);
-    find_animated(c, which, r);
+    which = find_animated(c, which, r);
     const SettleTracker *t = &c->decide.tr[which];
     SettleMeasureEnd me = { .frames = c->n, .start_frame = c->n >= 2 ? t->start_frame : -1,
                             .start_frame_time = t->start_frame_time,

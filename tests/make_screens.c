@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * make_screens OUT FRAMES [KEY=VALUE...]: writes a capture of tests/screens.c
- * (320x480, 30 fps, lossless ffv1, one keyframe) for the program's tests.
+ * (320x480 unless size= says, 30 fps, lossless ffv1, one keyframe) for the
+ * program's tests and scripts/screens-grid.
  *   b0=F .. b3=F         content block i appears at frame F
  *   toast=FROM:TO        the toast shows over frames FROM..TO-1
  *   carousel=FROM:EVERY  the carousel turns at FROM, FROM + EVERY, ...
  *   slide=FRAMES         each turn fades over FRAMES frames (tests/screens.h)
+ *   move=FRAMES          each turn slides the next slide in from the right over
+ *                        FRAMES frames
+ *   caret=FROM:EVERY     a text caret blinks from FROM, shown and hidden in turn
+ *                        every EVERY frames
+ *   size=WxH             the picture's size (even); the parts scale with it
  *   clock=PHASE:EVERY    the status-bar clock changes at PHASE + k * EVERY
  *   spinner=FROM:FADE    the spinner spins from FROM, fades from FADE
  * Prints the rectangles x,y,w,h of the parts, a line each:
  * "block0 16,200,288,40", ... "toast ...", "clock ...", "carousel ...",
- * "spinner ...".
+ * "spinner ...", "caret ...", then "last F": the last frame in which
+ * anything changes (0: none).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +31,10 @@ static int pair(const char *v, int *a, int *b)
     return sscanf(v, "%d:%d", a, b) == 2 ? 0 : -1;
 }
 
-static void put(const char *name, const int r[4])
+static void put(const ScreenSpec *s, const char *name, const int r0[4])
 {
+    int r[4];
+    screen_rect(s, r0, r);
     printf("%s %d,%d,%d,%d\n", name, r[0], r[1], r[2], r[3]);
 }
 
@@ -55,6 +64,13 @@ int main(int argc, char **argv)
             s.carousel_slide = atoi(v);
         else if (!strncmp(a, "clock=", 6))
             bad = pair(v, &s.clock_phase, &s.clock_period);
+        else if (!strncmp(a, "move=", 5))
+            s.carousel_move = atoi(v);
+        else if (!strncmp(a, "caret=", 6))
+            bad = pair(v, &s.caret_from, &s.caret_period);
+        else if (!strncmp(a, "size=", 5))
+            bad = sscanf(v, "%dx%d", &s.width, &s.height) != 2 || s.width < 16 || s.height < 16 ||
+                  s.width % 2 || s.height % 2 || s.width > 4096 || s.height > 4096;
         else if (!strncmp(a, "spinner=", 8))
             bad = pair(v, &s.spinner_from, &s.spinner_fade);
         else
@@ -65,7 +81,8 @@ int main(int argc, char **argv)
         return 64;
     }
     CapgenSpec c = {
-        .path = argv[1], .encoder = "ffv1", .width = SCREEN_W, .height = SCREEN_H,
+        .path = argv[1], .encoder = "ffv1",
+        .width = s.width > 0 ? s.width : SCREEN_W, .height = s.height > 0 ? s.height : SCREEN_H,
         .nb_frames = n, .fps = 30, .gop = 100000, .draw = screen_draw, .opaque = &s,
     };
     int ret = capgen_write(&c);
@@ -77,11 +94,18 @@ int main(int argc, char **argv)
     char name[16];
     for (int i = 0; i < SCREEN_BLOCKS; i++) {
         snprintf(name, sizeof(name), "block%d", i);
-        put(name, screen_block[i]);
+        put(&s, name, screen_block[i]);
     }
-    put("toast", screen_toast);
-    put("clock", screen_clock);
-    put("carousel", screen_carousel);
-    put("spinner", screen_spinner);
+    put(&s, "toast", screen_toast);
+    put(&s, "clock", screen_clock);
+    put(&s, "carousel", screen_carousel);
+    put(&s, "spinner", screen_spinner);
+    put(&s, "caret", screen_caret);
+    int *at = malloc((size_t)n * sizeof(*at));
+    if (!at)
+        return EXIT_FAILURE;
+    int k = screen_changes(&s, n, at);
+    printf("last %d\n", k ? at[k - 1] : 0);
+    free(at);
     return 0;
 }
