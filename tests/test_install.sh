@@ -40,6 +40,17 @@ api_major=$(grep -o "api_version = '[0-9]*" "$src/meson.build" | grep -o "[0-9]*
   [ -L "$(dirname "$lib")/libsettle.so.$api_major" ] && [ -L "$(dirname "$lib")/libsettle.so" ]
 check $? "soname $soname (API major $api_major) and its links, beside $(basename "$lib")"
 
+# the shared library exports the public API and nothing else: every function
+# the installed headers declare, and no internal settle_ symbol
+incdir=$(dirname "$(find "$tmp/root" -path '*/settle/settle.h' | head -n 1)")
+cat "$incdir"/*.h | grep -o 'settle_[a-z0-9_]*(' | tr -d '(' | sort -u >"$tmp/declared"
+readelf --dyn-syms -W "$lib" | awk '$4 == "FUNC" && $5 == "GLOBAL" && $7 != "UND" {print $8}' |
+  sed 's/@.*//' | sort -u >"$tmp/exported"
+extra=$(comm -23 "$tmp/exported" "$tmp/declared" | head -n 3 | tr '\n' ' ')
+missing=$(comm -13 "$tmp/exported" "$tmp/declared" | head -n 3 | tr '\n' ' ')
+[ -s "$tmp/exported" ] && [ -z "$extra" ] && [ -z "$missing" ]
+check $? "exports the $(wc -l <"$tmp/declared") functions of the headers and no other (extra: ${extra:-none}; missing: ${missing:-none})"
+
 cat >"$tmp/user.c" <<'C'
 #include <math.h>
 #include <stdio.h>
