@@ -27,6 +27,10 @@
  * every block a little: a block counts against SPREAD times the frame's own
  * median residual, when that is larger than the noise model's threshold */
 #define SPREAD 6.0
+/* the fade test: a block moved when its step from the previous picture (the
+ * light taken out) is over max(FADE_K x noise, FADE_MIN) levels */
+#define FADE_K 3.0
+#define FADE_MIN 1.5
 
 int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
 {
@@ -43,11 +47,13 @@ int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
     b->sum = calloc(n * 3, sizeof(*b->sum));
     b->ref = calloc(n * 3, sizeof(*b->ref));
     b->last = calloc(n * 3, sizeof(*b->last));
+    b->prev = calloc(n * 3, sizeof(*b->prev));
+    b->step = calloc(n * 3, sizeof(*b->step));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
     b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
     b->colsum = malloc((size_t)w * 3 * sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
-    if (!b->sum || !b->ref || !b->last || !b->res || !b->scratch || !b->colsum) {
+    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -63,10 +69,12 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->sum);
     free(b->ref);
     free(b->last);
+    free(b->prev);
+    free(b->step);
     free(b->res);
     free(b->scratch);
     free(b->colsum);
-    b->sum = b->ref = b->last = b->res = b->scratch = NULL;
+    b->sum = b->ref = b->last = b->prev = b->step = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
 
@@ -410,6 +418,48 @@ static void recheck_last(SettleBlocks *b, float *ratio, double scale)
     }
 }
 
+static double noise_of(const SettleBlocks *b, int l)
+{
+    return b->noise[l] >= 0 ? b->noise[l] : b->noise_all;
+}
+
+/* The fade test: each block's step from the previous picture, a gain and an
+ * offset per channel taken out (exposure), against its step before. Content
+ * that fades in (or out, or slides) moves its blocks the same way frame after
+ * frame towards the final picture, by similar steps; an encoder re-coding
+ * moves them a few levels either way, and its refinement after a change
+ * converges (each step a fraction of the one before). tmp holds nb floats. */
+static void fade_step(SettleBlocks *b, float *tmp, SettleBlocksFrame *out)
+{
+    int from = b->bar_rows * b->bw;
+    if (from >= b->nb)
+        from = 0;
+    double a[3], o[3];
+    for (int c = 0; c < 3; c++)
+        fit_channel(b, b->prev, tmp, c, from, &a[c], &o[c]);
+    for (int k = 0; k < b->nb; k++) {
+        float *st = b->step + 3 * k;
+        double d[3], mag = 0, pmag = 0, dot = 0;
+        for (int c = 0; c < 3; c++) {
+            d[c] = b->sum[3 * k + c] - (a[c] * b->prev[3 * k + c] + o[c]);
+            mag = fabs(d[c]) > mag ? fabs(d[c]) : mag;
+            pmag = fabsf(st[c]) > pmag ? fabsf(st[c]) : pmag;
+            dot += d[c] * st[c];
+            st[c] = (float)d[c];
+        }
+        double n = noise_of(b, level_of(b->ref + 3 * k)), m = FADE_K * n;
+        m = m > FADE_MIN ? m : FADE_MIN;
+        if (!b->have_step || k < from || mag <= m || pmag <= m)
+            continue;
+        if (dot > 0 && 3 * mag >= pmag)
+            out->coherent++;
+        else if (dot < 0)
+            out->opposed++;
+    }
+    b->have_step = 1;
+    memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
+}
+
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
 {
     memset(out, 0, sizeof(*out));
@@ -418,9 +468,11 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (!b->have_ref) {
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
+        memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
         b->have_ref = 1;
         return;
     }
+    fade_step(b, b->res, out);
     double gain, rows;
     compensate(b, &gain, &rows);
     out->gain = gain;

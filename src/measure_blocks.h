@@ -56,6 +56,9 @@ typedef struct SettleBlocks {
     float *sum;        /* nb * 3: the current picture's block means */
     float *ref;        /* nb * 3: the reference */
     float *last;       /* nb * 3: the picture at the last change */
+    float *prev;       /* nb * 3: the previous picture */
+    float *step;       /* nb * 3: the previous picture's step from the one before,
+                        * the light taken out (the fade test) */
     float *res;        /* nb: scratch, the residual of each block */
     float *scratch;    /* max(bw, nb) floats */
     uint16_t *colsum;  /* w * 3: a band's column sums */
@@ -63,6 +66,7 @@ typedef struct SettleBlocks {
      * the scalar one; the caller may put its CPU's in) */
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
     int have_ref;
+    int have_step;
     uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
     uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */
     uint32_t med_n[SETTLE_BLOCK_LEVELS];
@@ -89,6 +93,12 @@ typedef struct SettleBlocksFrame {
     double peak;       /* largest residual / threshold */
     double spread;     /* the frame's median residual / threshold */
     double gain;       /* luma gain fitted against the reference */
+    /* the fade test: blocks that moved by more than the fade step both on
+     * this picture and on the one before, the light taken out, in the same
+     * direction and by at least a third as much (coherent: a fade, content
+     * going on moving towards its final picture) or the other way (opposed:
+     * an encoder re-coding, converging nowhere); below the top band */
+    int coherent, opposed;
 } SettleBlocksFrame;
 
 /* Sets up for w x h pictures; bar_rows rows of blocks at the top judged

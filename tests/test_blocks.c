@@ -59,6 +59,7 @@ typedef struct Camera {
     int bar_pulse;         /* the top rows change */
     double hold;           /* > 0: the photo is drawn with this gain (an encoder
                             * holding its blocks while the exposure drifts) */
+    double text;           /* 0..1: a paragraph of thin text fading in at the bottom */
 } Camera;
 
 static void draw(Pic *p, const Camera *cam, int frame)
@@ -68,6 +69,9 @@ static void draw(Pic *p, const Camera *cam, int frame)
         for (int x = 0; x < W; x++)
             for (int c = 0; c < 3; c++) {
                 double v = scene(x, y, c, cam->extra);
+                if (cam->text > 0 && y > 428 && y < 476 && x > 24 && x < 296 && (y % 12) < 3 &&
+                    (x % 8) < 5)
+                    v += (30 - v) * cam->text;
                 if (cam->bar_pulse && y < 16 && x > 16 && x < 80)
                     v = (frame & 1) ? 230 : 40;
                 int held = cam->hold > 0 && x > 20 && x < 300 && y > 80 && y < 200;
@@ -181,6 +185,60 @@ static void flicker(Camera *cam, int f)
 static void refine(Camera *cam, int f)
 {
     cam->refine = f >= 10 && f < 40 && (f % 3) == 0 ? 0.3 : 0;
+}
+
+/* a paragraph fades in over frames 20..27 (the final picture at 27): each
+ * step moves its blocks by about 4 levels, under their threshold */
+static void text_fade(Camera *cam, int f)
+{
+    cam->text = f < 20 ? 0 : f >= 27 ? 1 : (f - 19) / 8.0;
+}
+
+/* the fade test's counts of frames 0..n-1 */
+static void run_counts(Camera cam, Step step, int n, int *coherent, int *opposed)
+{
+    SettleBlocks b;
+    assert_int_equal(settle_blocks_init(&b, W, H, 0), 0);
+    Pic *p = pic_new(777);
+    for (int f = 0; f < n; f++) {
+        step(&cam, f);
+        draw(p, &cam, f);
+        send(&b, p);
+        SettleBlocksFrame out;
+        settle_blocks_frame(&b, &out);
+        coherent[f] = out.coherent;
+        opposed[f] = out.opposed;
+    }
+    free(p);
+    settle_blocks_free(&b);
+}
+
+static void test_fade_counts(void **state)
+{
+    (void)state;
+    int coh[50], opp[50];
+    /* the paragraph's 50 blocks move the same way from the fade's second
+     * step to its last, and nothing moves after */
+    run_counts(camera(0, 0), text_fade, 40, coh, opp);
+    for (int f = 0; f < 40; f++) {
+        if (f >= 21 && f <= 27)
+            assert_true(coh[f] >= 45);
+        else
+            assert_int_equal(coh[f], 0);
+        assert_int_equal(opp[f], 0);
+    }
+    run_counts(camera(1.5, 0.05), text_fade, 40, coh, opp);
+    for (int f = 21; f <= 27; f++)
+        assert_true(coh[f] >= 40);
+    /* an encoder re-coding a third of the blocks a few levels either way
+     * and back: opposed, never coherent */
+    run_counts(camera(0, 0), refine, 50, coh, opp);
+    int opposed = 0;
+    for (int f = 0; f < 50; f++) {
+        assert_int_equal(coh[f], 0);
+        opposed += opp[f] > 100;
+    }
+    assert_int_equal(opposed, 10);
 }
 
 static void test_noise_alone(void **state)
@@ -315,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_refinement),
         cmocka_unit_test(test_held_update),   cmocka_unit_test(test_flat_change),
         cmocka_unit_test(test_status_bar),   cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_fade_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
