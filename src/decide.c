@@ -151,6 +151,13 @@ static SettleBox record_box(const SettleRecord *r)
     return b;
 }
 
+/* Content for the block test: a change, or content fading in (many faint
+ * steps the same way, which the block test alone takes for a re-code). */
+static int block_content(const SettleRecord *r)
+{
+    return r->block_change || r->block_fade;
+}
+
 /* --start first-change: a change that starts the measurement is content for
  * the block test too. Phones' recorders re-code the whole still picture now
  * and then (many pixels by a few levels): diff and entropy count such a
@@ -161,7 +168,7 @@ static int starts(const SettleDecide *d, int which, const SettleRecord *r)
         return 0;
     if (!d->blocks_on || which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR)
         return 1;
-    return r->block_change || r->block_bar;
+    return block_content(r) || r->block_bar;
 }
 
 static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
@@ -287,11 +294,11 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     r->quiet[SETTLE_T_DIFF] = r->refresh || r->diff <= limit;
     r->limit = limit;
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
-    r->quiet[SETTLE_T_BLOCKS] = !r->block_change && !r->block_bar;
-    r->quiet[SETTLE_T_BLOCKS_NOBAR] = !r->block_change;
+    r->quiet[SETTLE_T_BLOCKS] = !block_content(r) && !r->block_bar;
+    r->quiet[SETTLE_T_BLOCKS_NOBAR] = !block_content(r);
     r->quiet[SETTLE_T_DIFF_SOLID] =
         r->quiet[SETTLE_T_DIFF] || (d->blocks_on && r->strong <= d->refresh_limit &&
-                                    !r->block_change && !r->block_bar);
+                                    !block_content(r) && !r->block_bar);
     int bar_only = r->block_bar && !r->block_change;
     d->bar_frames += bar_only;
     if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)

@@ -31,6 +31,21 @@
  * light taken out) is over max(FADE_K x noise, FADE_MIN) levels */
 #define FADE_K 3.0
 #define FADE_MIN 1.5
+/* ... for FADE_RUN steps in a row; a picture whose blocks all moved by less
+ * than FADE_REPEAT levels repeats the previous one */
+#define FADE_RUN 2
+#define FADE_REPEAT 0.5
+/* ... and more than FADE_HOLD repeats in a row are a still picture */
+#define FADE_HOLD 2
+/* a picture is a change when at least FADE_AREA fading blocks have a fading
+ * neighbour and the fading blocks are FADE_SHARE times those that moved back */
+#define FADE_AREA 4
+#define FADE_SHARE 2
+/* ... and a fading block moved in all by FADE_FAR times its threshold (20
+ * levels at the 10-level floor): content moves the blocks it touches by 25
+ * to 200; an encoder whose B-frames converge on the next keyframe's
+ * re-coding moves a few by 10-15 over three frames the same way */
+#define FADE_FAR 2.0
 
 int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
 {
@@ -43,17 +58,20 @@ int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
     b->bh = (h + SETTLE_BLOCK - 1) / SETTLE_BLOCK;
     b->nb = b->bw * b->bh;
     b->bar_rows = bar_rows < 0 ? 0 : bar_rows >= b->bh ? 0 : bar_rows;
+    b->fade_on = h > w;
     size_t n = (size_t)b->nb;
     b->sum = calloc(n * 3, sizeof(*b->sum));
     b->ref = calloc(n * 3, sizeof(*b->ref));
     b->last = calloc(n * 3, sizeof(*b->last));
     b->prev = calloc(n * 3, sizeof(*b->prev));
     b->step = calloc(n * 3, sizeof(*b->step));
+    b->run = calloc(n, sizeof(*b->run));
+    b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
     b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
     b->colsum = malloc((size_t)w * 3 * sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
-    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->res || !b->scratch || !b->colsum) {
+    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -71,6 +89,10 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->last);
     free(b->prev);
     free(b->step);
+    free(b->run);
+    free(b->moved);
+    b->run = NULL;
+    b->moved = NULL;
     free(b->res);
     free(b->scratch);
     free(b->colsum);
@@ -425,39 +447,81 @@ static double noise_of(const SettleBlocks *b, int l)
 
 /* The fade test: each block's step from the previous picture, a gain and an
  * offset per channel taken out (exposure), against its step before. Content
- * that fades in (or out, or slides) moves its blocks the same way frame after
- * frame towards the final picture, by similar steps; an encoder re-coding
- * moves them a few levels either way, and its refinement after a change
- * converges (each step a fraction of the one before). tmp holds nb floats. */
-static void fade_step(SettleBlocks *b, float *tmp, SettleBlocksFrame *out)
+ * that fades in (or out) moves its blocks the same way frame after frame
+ * towards the final picture, by similar steps; an encoder re-coding moves
+ * them a few levels either way, and its refinement after a change converges
+ * (each step a fraction of the one before, or two steps at most: a B-frame
+ * and the keyframe after it). A block fades when its last FADE_RUN steps went
+ * the same way, each at least a third of the one before, and moved it in all
+ * by more than FADE_FAR times its threshold (as far as content moves it). A picture that
+ * repeats the previous one (a recorder's duplicated frame) leaves the steps
+ * as they were (up to FADE_HOLD in a row). Below the top band only. */
+static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
 {
     int from = b->bar_rows * b->bw;
     if (from >= b->nb)
         from = 0;
-    double a[3], o[3];
+    float *d = b->res; /* 3 * nb: this picture's steps; the fit's scratch before */
+    double a[3], o[3], most = 0;
     for (int c = 0; c < 3; c++)
-        fit_channel(b, b->prev, tmp, c, from, &a[c], &o[c]);
+        fit_channel(b, b->prev, d, c, from, &a[c], &o[c]);
+    for (int k = 0; k < 3 * b->nb; k++) {
+        d[k] = b->sum[k] - (float)(a[k % 3] * b->prev[k] + o[k % 3]);
+        if (k >= 3 * from)
+            most = fabsf(d[k]) > most ? fabsf(d[k]) : most;
+    }
+    memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
+    if (most < FADE_REPEAT) {
+        /* a still picture: the steps before it are stale */
+        if (++b->repeats > FADE_HOLD) {
+            b->have_step = 0;
+            memset(b->run, 0, (size_t)b->nb);
+        }
+        return;
+    }
+    b->repeats = 0;
     for (int k = 0; k < b->nb; k++) {
         float *st = b->step + 3 * k;
-        double d[3], mag = 0, pmag = 0, dot = 0;
+        const float *dk = d + 3 * k;
+        double mag = 0, pmag = 0, dot = 0;
         for (int c = 0; c < 3; c++) {
-            d[c] = b->sum[3 * k + c] - (a[c] * b->prev[3 * k + c] + o[c]);
-            mag = fabs(d[c]) > mag ? fabs(d[c]) : mag;
+            mag = fabsf(dk[c]) > mag ? fabsf(dk[c]) : mag;
             pmag = fabsf(st[c]) > pmag ? fabsf(st[c]) : pmag;
-            dot += d[c] * st[c];
-            st[c] = (float)d[c];
+            dot += (double)dk[c] * st[c];
+            st[c] = dk[c];
         }
         double n = noise_of(b, level_of(b->ref + 3 * k)), m = FADE_K * n;
         m = m > FADE_MIN ? m : FADE_MIN;
-        if (!b->have_step || k < from || mag <= m || pmag <= m)
-            continue;
-        if (dot > 0 && 3 * mag >= pmag)
-            out->coherent++;
-        else if (dot < 0)
-            out->opposed++;
+        int moved = b->have_step && k >= from && mag > m && pmag > m;
+        int coherent = moved && dot > 0 && 3 * mag >= pmag;
+        b->run[k] = coherent ? (uint8_t)(b->run[k] < 255 ? b->run[k] + 1 : 255) : 0;
+        float *acc = b->moved + 3 * k;
+        double amax = 0;
+        for (int c = 0; c < 3; c++) {
+            acc[c] = coherent ? acc[c] + dk[c] : dk[c];
+            amax = fabsf(acc[c]) > amax ? fabsf(acc[c]) : amax;
+        }
+        /* a fade ends where content does: the run moved the block as far */
+        if (b->run[k] >= FADE_RUN && amax <= FADE_FAR * threshold(b, level_of(b->ref + 3 * k)))
+            b->run[k] = FADE_RUN - 1;
+        out->coherent += coherent;
+        out->opposed += moved && dot < 0;
     }
     b->have_step = 1;
-    memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
+    for (int k = from; k < b->nb; k++) {
+        if (b->run[k] < FADE_RUN)
+            continue;
+        out->fading++;
+        int bx = k % b->bw, by = k / b->bw, near = 0;
+        for (int y = by - 1; y <= by + 1 && !near; y++)
+            for (int x = bx - 1; x <= bx + 1; x++)
+                if ((x != bx || y != by) && x >= 0 && x < b->bw && y * b->bw >= from && y < b->bh &&
+                    b->run[y * b->bw + x] >= FADE_RUN) {
+                    near = 1;
+                    break;
+                }
+        out->fading_area += near;
+    }
 }
 
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
@@ -472,7 +536,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         b->have_ref = 1;
         return;
     }
-    fade_step(b, b->res, out);
+    if (b->fade_on)
+        fade_step(b, out);
     double gain, rows;
     compensate(b, &gain, &rows);
     out->gain = gain;
@@ -518,7 +583,13 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
                 out->change = 1;
         }
     }
-    if (out->change || out->change_bar) {
+    /* content fading in: each step under the threshold, but an area of
+     * blocks moving the same way step after step, more of them than blocks
+     * moving back (an encoder re-coding). A verdict of its own, which
+     * moves the reference as a change does */
+    out->fade = !out->change && out->fading_area >= FADE_AREA &&
+                out->fading >= FADE_SHARE * out->opposed;
+    if (out->change || out->change_bar || out->fade) {
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         return;

@@ -59,6 +59,8 @@ typedef struct SettleBlocks {
     float *prev;       /* nb * 3: the previous picture */
     float *step;       /* nb * 3: the previous picture's step from the one before,
                         * the light taken out (the fade test) */
+    uint8_t *run;      /* nb: steps in a row each block went the same way */
+    float *moved;      /* nb * 3: how far those steps moved it */
     float *res;        /* nb: scratch, the residual of each block */
     float *scratch;    /* max(bw, nb) floats */
     uint16_t *colsum;  /* w * 3: a band's column sums */
@@ -66,7 +68,11 @@ typedef struct SettleBlocks {
      * the scalar one; the caller may put its CPU's in) */
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
     int have_ref;
+    /* the fade test runs (init: on a portrait picture, a phone's: landscape
+     * captures, HDMI and desktop, keep the block test of before it) */
+    int fade_on;
     int have_step;
+    int repeats;       /* pictures in a row that repeated the one before */
     uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
     uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */
     uint32_t med_n[SETTLE_BLOCK_LEVELS];
@@ -93,12 +99,17 @@ typedef struct SettleBlocksFrame {
     double peak;       /* largest residual / threshold */
     double spread;     /* the frame's median residual / threshold */
     double gain;       /* luma gain fitted against the reference */
-    /* the fade test: blocks that moved by more than the fade step both on
-     * this picture and on the one before, the light taken out, in the same
-     * direction and by at least a third as much (coherent: a fade, content
-     * going on moving towards its final picture) or the other way (opposed:
-     * an encoder re-coding, converging nowhere); below the top band */
-    int coherent, opposed;
+    /* the fade test, below the top band: blocks that moved by more than the
+     * fade step both on this picture and on the one before, the light taken
+     * out, in the same direction and by at least a third as much (coherent:
+     * content going on moving towards its final picture) or the other way
+     * (opposed: an encoder re-coding, converging nowhere); fading: coherent
+     * on the last FADE_RUN pictures in a row; fading_area: of those, the ones
+     * with a fading neighbour */
+    int coherent, opposed, fading, fading_area;
+    int fade;          /* not a change by the block test, but content fading in:
+                        * at least FADE_AREA fading blocks with a fading
+                        * neighbour, FADE_SHARE times as many as opposed ones */
 } SettleBlocksFrame;
 
 /* Sets up for w x h pictures; bar_rows rows of blocks at the top judged

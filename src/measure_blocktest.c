@@ -70,6 +70,7 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
         r->blocks_changed = bf.changed;
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
+        r->block_fade = (uint8_t)bf.fade;
     } else {
         r->block_peak = NAN;
         r->blocks_changed = -1;

@@ -34,6 +34,8 @@ typedef struct SettleRecord {
     double block_peak; /* measure: the block test's largest residual / threshold */
     int32_t blocks_changed; /* measure: blocks over their threshold */
     uint8_t block_change, block_bar; /* measure: content below the top band, in it */
+    uint8_t block_fade; /* measure: below the top band, no block_change but content fading
+                         * in (the block test's fade test) */
     uint8_t quiet[SETTLE_T_COUNT]; /* decide: no change, by each SETTLE_T_ */
     double limit;      /* decide: the diff threshold this frame was judged by */
     int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input

@@ -60,6 +60,7 @@ typedef struct Camera {
     double hold;           /* > 0: the photo is drawn with this gain (an encoder
                             * holding its blocks while the exposure drifts) */
     double text;           /* 0..1: a paragraph of thin text fading in at the bottom */
+    int page;              /* ... a page of it, over the whole picture */
 } Camera;
 
 static void draw(Pic *p, const Camera *cam, int frame)
@@ -69,8 +70,8 @@ static void draw(Pic *p, const Camera *cam, int frame)
         for (int x = 0; x < W; x++)
             for (int c = 0; c < 3; c++) {
                 double v = scene(x, y, c, cam->extra);
-                if (cam->text > 0 && y > 428 && y < 476 && x > 24 && x < 296 && (y % 12) < 3 &&
-                    (x % 8) < 5)
+                if (cam->text > 0 && y > (cam->page ? 4 : 428) && y < 476 && x > 24 && x < 296 &&
+                    (y % 12) < 5 && (x % 8) < 5)
                     v += (30 - v) * cam->text;
                 if (cam->bar_pulse && y < 16 && x > 16 && x < 80)
                     v = (frame & 1) ? 230 : 40;
@@ -124,7 +125,7 @@ static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_ch
         send(&b, p);
         SettleBlocksFrame out;
         settle_blocks_frame(&b, &out);
-        if (out.change && f < 64)
+        if ((out.change || out.fade) && f < 64)
             changes |= 1ULL << f;
         if (out.change_bar && f < 64)
             bars |= 1ULL << f;
@@ -195,7 +196,7 @@ static void text_fade(Camera *cam, int f)
 }
 
 /* the fade test's counts of frames 0..n-1 */
-static void run_counts(Camera cam, Step step, int n, int *coherent, int *opposed)
+static void run_counts(Camera cam, Step step, int n, int *coherent, int *opposed, int *fading)
 {
     SettleBlocks b;
     assert_int_equal(settle_blocks_init(&b, W, H, 0), 0);
@@ -208,6 +209,7 @@ static void run_counts(Camera cam, Step step, int n, int *coherent, int *opposed
         settle_blocks_frame(&b, &out);
         coherent[f] = out.coherent;
         opposed[f] = out.opposed;
+        fading[f] = out.fading_area;
     }
     free(p);
     settle_blocks_free(&b);
@@ -216,29 +218,62 @@ static void run_counts(Camera cam, Step step, int n, int *coherent, int *opposed
 static void test_fade_counts(void **state)
 {
     (void)state;
-    int coh[50], opp[50];
-    /* the paragraph's 50 blocks move the same way from the fade's second
-     * step to its last, and nothing moves after */
-    run_counts(camera(0, 0), text_fade, 40, coh, opp);
+    int coh[50], opp[50], fad[50];
+    /* the paragraph's blocks move the same way from the fade's second step
+     * to its last, and nothing moves after; they fade once two steps in a
+     * row went the same way and the fade moved them by more than twice
+     * their threshold (20 levels): the darker ones from the third step, all
+     * from the fifth */
+    run_counts(camera(0, 0), text_fade, 40, coh, opp, fad);
     for (int f = 0; f < 40; f++) {
         if (f >= 21 && f <= 27)
-            assert_true(coh[f] >= 45);
+            assert_true(coh[f] >= 50);
         else
             assert_int_equal(coh[f], 0);
+        if (f >= 24 && f <= 27)
+            assert_true(fad[f] >= 45);
+        else if (f < 22 || f > 27)
+            assert_int_equal(fad[f], 0);
         assert_int_equal(opp[f], 0);
     }
-    run_counts(camera(1.5, 0.05), text_fade, 40, coh, opp);
-    for (int f = 21; f <= 27; f++)
-        assert_true(coh[f] >= 40);
+    run_counts(camera(1.5, 0.05), text_fade, 40, coh, opp, fad);
+    for (int f = 0; f < 40; f++) {
+        if (f >= 24 && f <= 27)
+            assert_true(fad[f] >= 40);
+        else if (f < 22 || f > 27)
+            assert_int_equal(fad[f], 0);
+    }
     /* an encoder re-coding a third of the blocks a few levels either way
-     * and back: opposed, never coherent */
-    run_counts(camera(0, 0), refine, 50, coh, opp);
+     * and back: opposed, never fading */
+    run_counts(camera(0, 0), refine, 50, coh, opp, fad);
     int opposed = 0;
     for (int f = 0; f < 50; f++) {
-        assert_int_equal(coh[f], 0);
+        assert_int_equal(fad[f], 0);
         opposed += opp[f] > 100;
     }
     assert_int_equal(opposed, 10);
+}
+
+/* the fade's last step is a change, and nothing after it; without the
+ * fade test each step stays under the threshold and the whole-picture rule
+ * takes the last ones for a re-code */
+static void test_fade_change(void **state)
+{
+    (void)state;
+    Camera cam = camera(0, 0);
+    cam.page = 1;
+    uint64_t c = run(cam, text_fade, 40, 0, NULL);
+    assert_true(c & 1ULL << 27);
+    assert_int_equal(c >> 28, 0);
+    cam = camera(1.5, 0.05);
+    cam.page = 1;
+    c = run(cam, text_fade, 40, 0, NULL);
+    assert_true(c & 1ULL << 27);
+    assert_int_equal(c >> 28, 0);
+    /* a paragraph alone: its blocks stand out of the rest, which stays */
+    c = run(camera(0, 0), text_fade, 40, 0, NULL);
+    assert_true(c & 1ULL << 27);
+    assert_int_equal(c >> 28, 0);
 }
 
 static void test_noise_alone(void **state)
@@ -373,7 +408,7 @@ int main(void)
         cmocka_unit_test(test_refinement),
         cmocka_unit_test(test_held_update),   cmocka_unit_test(test_flat_change),
         cmocka_unit_test(test_status_bar),   cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_fade_counts),
+        cmocka_unit_test(test_fade_counts),  cmocka_unit_test(test_fade_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
