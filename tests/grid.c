@@ -53,6 +53,23 @@ static const uint8_t ink[3] = { 33, 33, 33 };
 static const uint8_t soft[3] = { 120, 120, 120 };
 static const uint8_t skeleton[3] = { 215, 215, 215 };
 
+/* the page's colours: light, or dark mode (light text on a near-black page) */
+typedef struct Theme {
+    const uint8_t *page, *ink, *soft, *skeleton;
+} Theme;
+static const uint8_t dark_page[3] = { 18, 18, 20 }, dark_ink[3] = { 232, 232, 232 },
+                     dark_soft[3] = { 150, 150, 155 }, dark_skeleton[3] = { 48, 48, 52 };
+
+static Theme theme(const GridCase *g)
+{
+    Theme t = { white, ink, soft, skeleton };
+    if (g->dark) {
+        Theme d = { dark_page, dark_ink, dark_soft, dark_skeleton };
+        t = d;
+    }
+    return t;
+}
+
 /* words as dark bars with gaps: text at the scale of a phone */
 static void text_line(const Canvas *c, int x0, int x1, int y, int lh, uint32_t seed, int line,
                       const uint8_t col[3])
@@ -112,7 +129,8 @@ static void splash(const Canvas *c, const uint8_t col[3])
     canvas_disc(c, c->w / 2, c->h * 2 / 5, c->w / 7, white);
 }
 
-static void list_rows(const Canvas *c, int y0, int nrows, uint32_t seed, int skeleton_only, int k)
+static void list_rows(const Canvas *c, const Theme *th, int y0, int nrows, uint32_t seed,
+                      int skeleton_only, int k)
 {
     int rh = c->h / 9, pad = c->w / 24;
     for (int r = 0; r < nrows; r++) {
@@ -124,16 +142,16 @@ static void list_rows(const Canvas *c, int y0, int nrows, uint32_t seed, int ske
             uint8_t sk[3];
             int shade = (int)(20 * sin(0.35 * k - 0.02 * r * rh));
             for (int ch = 0; ch < 3; ch++)
-                sk[ch] = (uint8_t)(skeleton[ch] + shade);
+                sk[ch] = canvas_clamp8(th->skeleton[ch] + shade);
             canvas_disc(c, pad + rh / 3, y + rh / 2, rh / 3, sk);
             canvas_rect(c, pad * 2 + rh * 2 / 3, y + rh / 4, c->w * 3 / 4, y + rh / 4 + rh / 7, sk);
             canvas_rect(c, pad * 2 + rh * 2 / 3, y + rh / 2, c->w / 2, y + rh / 2 + rh / 8, sk);
             continue;
         }
         canvas_disc(c, pad + rh / 3, y + rh / 2, rh / 3, palette[(seed + r) % NPAL]);
-        text_line(c, pad * 2 + rh * 2 / 3, c->w * 3 / 4, y + rh / 4, imax(3, rh / 7), seed, r, ink);
+        text_line(c, pad * 2 + rh * 2 / 3, c->w * 3 / 4, y + rh / 4, imax(3, rh / 7), seed, r, th->ink);
         text_line(c, pad * 2 + rh * 2 / 3, c->w - pad, y + rh / 2, imax(2, rh / 9), seed, r + 50,
-                  soft);
+                  th->soft);
     }
 }
 
@@ -156,19 +174,20 @@ static int bar_height(const GridCase *g, int h)
     return g->bar == GRID_BAR_IOS ? h * 55 / 1000 : g->bar == GRID_BAR_ANDROID ? h * 36 / 1000 : 0;
 }
 
-/* The app's final picture, drawn at frame k with `alpha` of it over what was before. */
-static void app_final(const GridCase *g, const Canvas *c, int bar)
+/* The app's final picture; with `late`, the line of text that appears last. */
+static void app_final(const GridCase *g, const Canvas *c, int bar, int late)
 {
     uint32_t seed = (uint32_t)g->seed ^ (uint32_t)g->index;
     const uint8_t *hc = palette[seed % NPAL];
-    canvas_rect(c, 0, 0, c->w, c->h, white);
+    Theme th = theme(g);
+    canvas_rect(c, 0, 0, c->w, c->h, th.page);
     header(c, bar, hc, seed);
     int y0 = bar + c->h / 11 + c->h / 40;
     switch (g->layout) {
     case GRID_LIST:
     case GRID_SPLASH:
         image(c, c->w / 24, y0, c->w - c->w / 24, y0 + c->h / 5, seed);
-        list_rows(c, y0 + c->h / 5 + c->h / 40, 8, seed, 0, 0);
+        list_rows(c, &th, y0 + c->h / 5 + c->h / 40, 8, seed, 0, 0);
         break;
     case GRID_IMAGES:
         for (int i = 0; i < 6; i++) {
@@ -179,18 +198,25 @@ static void app_final(const GridCase *g, const Canvas *c, int bar)
         break;
     case GRID_TEXT:
         for (int l = 0; l < 24; l++)
-            text_line(c, c->w / 16, c->w * 15 / 16, y0 + l * c->h / 34, imax(3, c->h / 90), seed, l, ink);
+            text_line(c, c->w / 16, c->w * 15 / 16, y0 + l * c->h / 34, imax(3, c->h / 90), seed, l, th.ink);
         break;
     default:
-        list_rows(c, y0, 8, seed, 0, 0);
+        list_rows(c, &th, y0, 8, seed, 0, 0);
         break;
     }
+    /* a short line of small text under the header ("updated just now"),
+     * which an app draws once its data came back: a fraction of diff's
+     * 4096 pixels */
+    if (late)
+        text_line(c, c->w / 2, c->w * 15 / 16, bar + c->h / 11 + 2, imax(3, c->h / 100), seed, 77,
+                  th.soft);
 }
 
 static void app_before(const GridCase *g, const Canvas *c, int k, int bar)
 {
     uint32_t seed = (uint32_t)g->seed ^ (uint32_t)g->index;
     const uint8_t *hc = palette[seed % NPAL];
+    Theme th = theme(g);
     int y0 = bar + c->h / 11 + c->h / 40;
     const int *p = g->phase;
     if (k < p[0]) {
@@ -202,39 +228,39 @@ static void app_before(const GridCase *g, const Canvas *c, int k, int bar)
         if (k < p[1]) {
             splash(c, hc);
         } else {
-            canvas_rect(c, 0, 0, c->w, c->h, white);
+            canvas_rect(c, 0, 0, c->w, c->h, th.page);
             header(c, bar, hc, seed);
-            list_rows(c, y0, 10, seed, 1, k);
+            list_rows(c, &th, y0, 10, seed, 1, k);
         }
         break;
     case GRID_SPLASH:
         splash(c, hc);
         break;
     case GRID_IMAGES: {
-        app_final(g, c, bar);
+        app_final(g, c, bar, 0);
         /* images not yet loaded are grey placeholders; one more every few frames */
         int shown = k < p[1] ? 0 : 1 + (k - p[1]) * 5 / imax(1, p[2] - p[1]);
         for (int i = shown; i < 6; i++) {
             int col = i % 2, row = i / 2, cw = c->w / 2;
             canvas_rect(c, col * cw + cw / 12, y0 + row * cw, col * cw + cw * 11 / 12, y0 + row * cw + cw * 5 / 6,
-                 skeleton);
+                 th.skeleton);
         }
         break;
     }
     case GRID_TEXT: {
-        app_final(g, c, bar);
+        app_final(g, c, bar, 0);
         /* paragraphs arrive in three parts */
         int lines = k < p[1] ? 0 : k < p[2] ? 12 : 20;
-        canvas_rect(c, 0, y0 + lines * c->h / 34, c->w, c->h, white);
+        canvas_rect(c, 0, y0 + lines * c->h / 34, c->w, c->h, th.page);
         break;
     }
     default: { /* GRID_ROWS: rows appear one by one under a spinner */
-        canvas_rect(c, 0, 0, c->w, c->h, white);
+        canvas_rect(c, 0, 0, c->w, c->h, th.page);
         header(c, bar, hc, seed);
         /* the last row that fits appears at the truth, with the spinner gone */
         int fit = (c->h - y0) / (c->h / 9);
         int n = k < p[1] ? 0 : 1 + (k - p[1]) * (fit - 1) / imax(1, p[2] - p[1]);
-        list_rows(c, y0, imin(n, fit - 1), seed, 0, 0);
+        list_rows(c, &th, y0, imin(n, fit - 1), seed, 0, 0);
         spinner(c, c->w / 2, c->h * 7 / 8, c->w / 14, k, hc);
         break;
     }
@@ -288,21 +314,24 @@ static void status_bar(const GridCase *g, const Canvas *c, int k, double t)
     canvas_rect(c, c->w * 85 / 100, y, c->w * 93 / 100, y + gh, fg);
 }
 
+/* Picture k of the recording: the app's frame src[k] (the recorder may
+ * repeat a picture), the status bar of that moment. */
 static void draw_app(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
 {
     Canvas c = { rgb, stride, w, h };
-    int bar = bar_height(g, h);
+    int bar = bar_height(g, h), f = g->final;
+    k = g->src[k];
     double t = g->time_ms[k] / 1000.0;
-    if (k >= g->truth) {
-        app_final(g, &c, bar);
-    } else if (g->fade > 0 && k >= g->truth - g->fade) {
-        /* the last frames before the truth blend towards the final picture */
-        double a = (double)(k - (g->truth - g->fade) + 1) / (g->fade + 1);
+    if (k >= f) {
+        app_final(g, &c, bar, g->late && k >= g->late_at);
+    } else if (g->fade > 0 && k >= f - g->fade) {
+        /* the last frames before the content is final blend towards it */
+        double a = (double)(k - (f - g->fade) + 1) / (g->fade + 1);
         uint8_t *tmp = malloc((size_t)w * h * 3);
         if (tmp) {
-            Canvas f = { tmp, w * 3, w, h };
-            app_before(g, &c, g->truth - g->fade - 1, bar);
-            app_final(g, &f, bar);
+            Canvas fin = { tmp, w * 3, w, h };
+            app_before(g, &c, f - g->fade - 1, bar);
+            app_final(g, &fin, bar, 0);
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < 3 * w; x++) {
                     uint8_t *o = rgb + (size_t)y * stride + x;
@@ -394,6 +423,40 @@ static void draw(void *opaque, int k, uint8_t *rgb, int stride, int w, int h)
         draw_app(g, k, rgb, stride, w, h);
 }
 
+/* Version 2's conditions (dark mode, a late line, long fades, repeated
+ * pictures), from their own stream; sets src[] and the truth. */
+static int more_conditions(GridCase *g, uint64_t seed, int index, int last)
+{
+    uint64_t s2 = g->seed2;
+    (void)seed;
+    (void)index;
+    g->dark = pick(&s2, 3) == 0;
+    /* fades as long as a platform's cross-fade (150-300 ms) */
+    if (g->fade > 0 && pick(&s2, 3) == 0)
+        g->fade = 8 + pick(&s2, 8);
+    g->fade = imin(g->fade, g->final - 2);
+    g->fade = g->fade < 0 ? 0 : g->fade;
+    /* the small line 0.3-1.0 s after the content, still 1.2 s before the end */
+    int at = g->final + (int)(uni(&s2, 0.3, 1.0) * g->fps);
+    g->late = pick(&s2, 4) == 0 && at <= last;
+    g->late_at = g->late ? at : -1;
+    g->src = malloc((size_t)g->nb_frames * sizeof(*g->src));
+    if (!g->src)
+        return -1;
+    /* a quarter to a half of the pictures repeat the one before */
+    double rep = g->dup ? uni(&s2, 0.25, 0.5) : 0;
+    for (int k = 0; k < g->nb_frames; k++)
+        g->src[k] = k > 0 && uni(&s2, 0, 1) < rep ? g->src[k - 1] : k;
+    int want = g->late ? g->late_at : g->final;
+    g->truth = g->nb_frames - 1;
+    for (int k = 0; k < g->nb_frames; k++)
+        if (g->src[k] >= want) {
+            g->truth = k;
+            break;
+        }
+    return 0;
+}
+
 int grid_case(GridCase *g, uint64_t seed, int index)
 {
     memset(g, 0, sizeof(*g));
@@ -407,6 +470,16 @@ int grid_case(GridCase *g, uint64_t seed, int index)
     static const int rates[] = { 24, 25, 30, 30, 60 };
     g->fps = rates[pick(&s, 5)];
     g->vfr = g->kind == GRID_SCREEN && pick(&s, 3) == 0;
+    /* conditions added in version 2 come from a stream of their own, so
+     * that every other condition of a seed stays as it was drawn */
+    uint64_t s2 = seed * 0xD1342543DE82EF95ULL + (uint64_t)index * 0x94D049BB133111EBULL + 2;
+    splitmix(&s2);
+    /* a recorder that writes a constant 30 fps and repeats the picture
+     * whenever the app had not drawn a new one in time */
+    g->dup = g->kind == GRID_SCREEN && !g->vfr && pick(&s2, 4) == 0;
+    if (g->dup)
+        g->fps = 30;
+    g->seed2 = s2;
     double secs = uni(&s, 3.0, 5.0);
     g->nb_frames = (int)(secs * g->fps);
     g->time_ms = malloc((size_t)g->nb_frames * sizeof(*g->time_ms));
@@ -423,13 +496,15 @@ int grid_case(GridCase *g, uint64_t seed, int index)
     }
     /* the truth: between 35 % and 60 % of the capture, at least 1.2 s before the end */
     int last = g->nb_frames - (int)(1.2 * g->fps);
-    g->truth = imin((int)(g->nb_frames * uni(&s, 0.35, 0.6)), last);
-    g->phase[0] = imax(2, g->truth / 6);
-    g->phase[1] = g->phase[0] + imax(2, (g->truth - g->phase[0]) / 3);
-    g->phase[2] = g->truth;
+    g->final = imin((int)(g->nb_frames * uni(&s, 0.35, 0.6)), last);
+    g->phase[0] = imax(2, g->final / 6);
+    g->phase[1] = g->phase[0] + imax(2, (g->final - g->phase[0]) / 3);
+    g->phase[2] = g->final;
     g->fade = pick(&s, 4) == 0 ? 2 + pick(&s, 6) : 0;
     g->clock_tick = g->kind == GRID_SCREEN && pick(&s, 3) == 0
-                        ? g->truth + pick(&s, g->nb_frames - g->truth) : -1;
+                        ? g->final + pick(&s, g->nb_frames - g->final) : -1;
+    if (more_conditions(g, seed, index, last) < 0)
+        return -1;
     /* encoders as capture programs use them */
     static const char *const enc[] = { "libx264", "libx264", "libx264", "libx265", "libvpx",
                                        "libvpx-vp9" };
@@ -489,8 +564,10 @@ void grid_free(GridCase *g)
 {
     free(g->time_ms);
     free(g->scratch);
+    free(g->src);
     g->time_ms = NULL;
     g->scratch = NULL;
+    g->src = NULL;
 }
 
 static const char *const layout_names[] = { "list", "images", "text", "splash", "rows" };
@@ -504,36 +581,53 @@ static const char *enc_name(const GridCase *g)
                                             : "vp9";
 }
 
+/* version 2's conditions, as " dark late=N dup" */
+static void more_describe(const GridCase *g, char *buf, int len)
+{
+    snprintf(buf, (size_t)len, "%s%s%s", g->dark ? " dark" : "", g->late ? " late" : "",
+             g->dup ? " dup" : "");
+}
+
 void grid_describe(const GridCase *g, char *buf, int len)
 {
+    char more[64];
+    more_describe(g, more, sizeof(more));
     if (g->kind == GRID_SCREEN)
-        snprintf(buf, (size_t)len, "screen %s %s q%d gop%d bar=%s %s fade=%d tick=%d", layout_names[g->layout],
+        snprintf(buf, (size_t)len, "screen %s %s q%d gop%d bar=%s %s fade=%d tick=%d%s", layout_names[g->layout],
                  enc_name(g), g->quality, g->gop, bar_names[g->bar], g->vfr ? "vfr" : "cfr", g->fade,
-                 g->clock_tick);
+                 g->clock_tick, more);
     else
         snprintf(buf, (size_t)len,
                  "camera %s %s q%d gop%d %dfps noise=%.1f+%.2f drift=%.2f ae=%.2f mains=%d/%.2f rolling=%.3f "
-                 "blur=%d moire=%.2f fade=%d",
+                 "blur=%d moire=%.2f fade=%d%s",
                  layout_names[g->layout], enc_name(g), g->quality, g->gop, g->fps, g->read_noise,
                  g->shot_noise, g->drift, g->ae, g->mains, g->flicker, g->rolling, g->blur, g->moire,
-                 g->fade);
+                 g->fade, more);
+}
+
+static const char *fade_class(const GridCase *g)
+{
+    return !g->fade ? "no" : g->fade < 8 ? "2-7" : "8-15";
 }
 
 void grid_classes(const GridCase *g, char *buf, int len)
 {
     const char *kind = g->kind == GRID_SCREEN ? "screen" : "camera";
     if (g->kind == GRID_SCREEN) {
-        snprintf(buf, (size_t)len, "%s|layout=%s|encoder=%s|bar=%s|rate=%s|fade=%s", kind,
-                 layout_names[g->layout], enc_name(g), bar_names[g->bar],
-                 g->vfr ? "vfr" : g->fps == 60 ? "60" : "24-30", g->fade ? "yes" : "no");
+        snprintf(buf, (size_t)len, "%s|layout=%s|encoder=%s|bar=%s|rate=%s|fade=%s|dark=%s|late=%s|dup=%s",
+                 kind, layout_names[g->layout], enc_name(g), bar_names[g->bar],
+                 g->vfr ? "vfr" : g->fps == 60 ? "60" : "24-30", fade_class(g), g->dark ? "yes" : "no",
+                 g->late ? "yes" : "no", g->dup ? "yes" : "no");
         return;
     }
     double n = g->read_noise * g->read_noise + g->shot_noise * 128;
     snprintf(buf, (size_t)len,
-             "%s|layout=%s|encoder=%s|rate=%s|noise=%s|flicker=%d|shutter=%s|ae=%s|blur=%d|moire=%s|fade=%s",
+             "%s|layout=%s|encoder=%s|rate=%s|noise=%s|flicker=%d|shutter=%s|ae=%s|blur=%d|moire=%s|fade=%s|"
+             "dark=%s|late=%s",
              kind, layout_names[g->layout], enc_name(g), g->fps == 60 ? "60" : "24-30",
              n < 4 ? "low" : n < 12 ? "mid" : "high", g->mains, g->rolling > 0 ? "rolling" : "global",
-             g->ae > 0 ? "yes" : "no", g->blur, g->moire > 0 ? "yes" : "no", g->fade ? "yes" : "no");
+             g->ae > 0 ? "yes" : "no", g->blur, g->moire > 0 ? "yes" : "no", fade_class(g),
+             g->dark ? "yes" : "no", g->late ? "yes" : "no");
 }
 
 int grid_write(GridCase *g, const char *path)

@@ -12,7 +12,11 @@
  * white-balance drift, auto-exposure reacting to the screen, 50/60 Hz mains
  * flicker with or without a rolling shutter, moire). Each is coded with one
  * of libx264 (several CRFs, with and without B-frames), libx265, libvpx or
- * libvpx-vp9, at a constant or variable frame rate.
+ * libvpx-vp9, at a constant or variable frame rate. Version 2 adds, from a
+ * stream of its own (every other condition of a seed as in version 1): dark
+ * mode, fades of 8-15 frames, a short line of small text that appears
+ * 0.3-1.0 s after the content (then the truth), and a recorder that writes
+ * a constant 30 fps and repeats pictures the app had not redrawn.
  *
  * Truth: from frame `truth` on, the app's own pixels never change again; the
  * status bar, the camera and the encoder may.
@@ -20,6 +24,11 @@
 #ifndef SETTLE_TESTS_GRID_H
 #define SETTLE_TESTS_GRID_H
 #include <stdint.h>
+
+/* Bumped whenever a seed draws other captures: scripts/accuracy keeps its
+ * captures per version. 2: dark mode, a late line of text, long fades, a
+ * recorder that repeats pictures. */
+#define GRID_VERSION 2
 
 enum { GRID_SCREEN = 0, GRID_CAMERA = 1 };
 enum { GRID_LIST = 0, GRID_IMAGES, GRID_TEXT, GRID_SPLASH, GRID_ROWS, GRID_NB_LAYOUTS };
@@ -33,6 +42,12 @@ typedef struct GridCase {
     int bar;                  /* GRID_BAR_* */
     int clock_tick;           /* frame at which the clock's minute changes, -1 none */
     int fade;                 /* frames the final content takes to fade in (0: one frame) */
+    int dark;                 /* 1: the app in dark mode (light text on a dark page) */
+    int final;                /* the frame from which the app's main content is final */
+    int late, late_at;        /* 1: a small line of text appears after that, at app frame late_at */
+    int dup;                  /* 1: the recorder repeats pictures (src[k] < k) */
+    int *src;                 /* nb_frames entries: the app's frame each picture shows */
+    uint64_t seed2;           /* the stream of version 2's conditions */
     int width, height;        /* the coded picture */
     int screen_w, screen_h;   /* the app's picture (= width, height for a screen recording) */
     int nb_frames;
@@ -41,7 +56,9 @@ typedef struct GridCase {
     int64_t *time_ms;         /* nb_frames entries, always filled */
     const char *encoder;
     int quality, bframes, gop;
-    int truth;                /* the frame from which the app's picture is final */
+    int truth;                /* the frame from which the app's picture is final: `final`,
+                               * or the late line's, moved to the first picture that shows
+                               * it when the recorder repeated pictures */
     int phase[4];             /* the layout's own phase frames */
     /* camera */
     double read_noise, shot_noise; /* sigma^2 = read^2 + shot * level */

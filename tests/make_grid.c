@@ -3,6 +3,8 @@
  * make_grid DIR SEED FROM TO: writes cases FROM..TO-1 of the grid drawn from
  * SEED (tests/grid.h) into DIR, and prints one line per case, tab-separated:
  * file, truth time (s), tolerance (s), truth frame, classes, description.
+ * make_grid --version prints GRID_VERSION (a seed draws other captures when
+ * it changes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,10 @@
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--version")) {
+        printf("%d\n", GRID_VERSION);
+        return 0;
+    }
     if (argc != 5) {
         fprintf(stderr, "usage: make_grid DIR SEED FROM TO\n");
         return 64;
