@@ -75,8 +75,11 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
     return NULL;
 }
 
+/* A copy of the picture; with tr, its thumbnail made band by band from the
+ * rows just copied, while they are in the cache (one reading of the picture
+ * from memory instead of two). */
 static SettleKept *copy_picture(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
-                                ptrdiff_t stride)
+                                ptrdiff_t stride, SettleThumbRows *tr)
 {
     SettleKept *p = k->nspare ? k->spare[--k->nspare] : calloc(1, sizeof(*p));
     size_t row = (size_t)k->w * 3;
@@ -85,8 +88,14 @@ static SettleKept *copy_picture(SettleKeep *k, const SettleKeepFrame *f, const u
         return NULL;
     }
     p->refs = 0;
-    for (int y = 0; y < k->h; y++)
-        memcpy(p->rgb + row * (size_t)y, rgb + stride * y, row);
+    for (int y = 0; y < k->h;) {
+        int end = tr ? settle_thumb_band_end(tr) : k->h;
+        end = end > y ? end : y + 1;
+        for (; y < end; y++)
+            memcpy(p->rgb + row * (size_t)y, rgb + stride * y, row);
+        if (tr)
+            settle_thumb_rows(tr, p->rgb, (ptrdiff_t)row, end);
+    }
     p->frame = f->index;
     p->time = f->time;
     return p;
@@ -182,20 +191,33 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     int ret;
     if ((full || thumb) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) < 0)
         return ret;
-    SettleKept *cur = NULL;
-    if (full && !(cur = copy_picture(k, f, rgb, stride)))
+    SettleKeptThumb *t = NULL;
+    SettleThumbRows tr;
+    if (thumb && (!(t = calloc(1, sizeof(*t))) ||
+                  settle_thumb_begin(&tr, k->w, k->h, SETTLE_THUMB_BOX, &t->img) < 0)) {
+        free(t);
         return give_up(k);
+    }
+    SettleKept *cur = NULL;
+    if (full && !(cur = copy_picture(k, f, rgb, stride, t ? &tr : NULL))) {
+        if (t) {
+            settle_thumb_end(&tr);
+            free(t->img.rgb);
+            free(t);
+        }
+        return give_up(k);
+    }
+    if (t) {
+        if (!full)
+            settle_thumb_rows(&tr, rgb, stride, k->h);
+        settle_thumb_end(&tr);
+    }
     if (cur)
         cur->refs = 1; /* held while the roles move */
     move_roles(k, f, cur);
     kept_release(k, cur);
-    if (!thumb)
+    if (!t)
         return 0;
-    SettleKeptThumb *t = calloc(1, sizeof(*t));
-    if (!t || settle_thumbnail(rgb, stride, k->w, k->h, SETTLE_THUMB_BOX, &t->img) < 0) {
-        free(t);
-        return give_up(k);
-    }
     t->frame = f->index;
     t->time = f->time;
     t->refs = 1;
