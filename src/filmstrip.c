@@ -91,6 +91,13 @@ void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride,
     }
 }
 
+void settle_thumb_copy_row(SettleThumbRows *t, const uint8_t *row)
+{
+    const SettleImage *d = t->dst;
+    if (t->y < d->height)
+        memcpy(d->rgb + (size_t)t->y++ * d->stride, row, (size_t)d->stride);
+}
+
 void settle_thumb_end(SettleThumbRows *t)
 {
     free(t->x0);

@@ -38,6 +38,9 @@ int settle_thumb_begin(SettleThumbRows *t, int w, int h, int box, SettleImage *d
 int settle_thumb_band_end(const SettleThumbRows *t);
 /* Makes every thumbnail row whose band lies in the picture's rows [0, upto). */
 void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride, int upto);
+/* The next thumbnail row as a copy of `row` (that row of a thumbnail of a
+ * picture whose rows in this band are the same). */
+void settle_thumb_copy_row(SettleThumbRows *t, const uint8_t *row);
 /* Frees t's work space (not dst). */
 void settle_thumb_end(SettleThumbRows *t);
 
