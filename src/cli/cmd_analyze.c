@@ -489,18 +489,15 @@ static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, Se
     return code;
 }
 
-/* --plot and the report's plot, from the per-frame CSV. */
-static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, FILE *err)
+/* --plot and the report's plot, from the per-frame CSV at tcsv (ok: it was
+ * written, else errno was err_no). */
+static int plots(Worker *w, Job *j, const SettleResult *r, const char *tcsv, int ok, int err_no,
+                 FILE *err)
 {
     Batch *b = w->b;
     const char *in = j->input;
     int code = EXIT_OK;
     char msg[512];
-    char *tcsv = plot_temp_file("csv");
-    FILE *f = tcsv ? fopen(tcsv, "w") : NULL;
-    int ok = f && settle_write_csv(ctx, f) == 0;
-    if (f && fclose(f))
-        ok = 0;
     PlotInfo pi = {
         .name = in, .method = settle_method_name(r->method),
         .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
@@ -516,7 +513,7 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
         cli_marks_plot(&b->marks, &pi);
     if (!ok) {
         fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
-                strerror(errno ? errno : EIO));
+                strerror(err_no ? err_no : EIO));
         code = worse(code, EXIT_OUTPUT);
     } else {
         char *name = b->plot ? csv_name(b->plot, in) : NULL;
@@ -543,10 +540,64 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
             j->plot_note = strdup(msg);
         }
     }
-    if (tcsv)
-        unlink(tcsv);
-    free(tcsv);
     return code;
+}
+
+/* The plots drawn on a thread of their own while the pictures are picked
+ * and encoded, gnuplot's start-up and drawing hidden; their messages kept
+ * (msgs) and said after the pictures', in the order they always came. */
+typedef struct Plots {
+    Worker *w;
+    Job *j;
+    const SettleResult *r;
+    char *tcsv;
+    int ok, err_no, code;
+    char *text;
+    size_t len;
+    FILE *msgs;
+    pthread_t th;
+    int started;
+} Plots;
+
+static void *plots_thread(void *opaque)
+{
+    Plots *p = opaque;
+    p->code = plots(p->w, p->j, p->r, p->tcsv, p->ok, p->err_no, p->msgs);
+    return NULL;
+}
+
+/* Writes the per-frame CSV (the records are read here, before the pictures
+ * read them), then starts the plots. */
+static void plots_begin(Plots *p, Worker *w, SettleContext *ctx, Job *j, const SettleResult *r)
+{
+    memset(p, 0, sizeof(*p));
+    p->w = w;
+    p->j = j;
+    p->r = r;
+    p->tcsv = plot_temp_file("csv");
+    FILE *f = p->tcsv ? fopen(p->tcsv, "w") : NULL;
+    p->ok = f && settle_write_csv(ctx, f) == 0;
+    if (f && fclose(f))
+        p->ok = 0;
+    p->err_no = errno;
+    p->msgs = open_memstream(&p->text, &p->len);
+    p->started = p->msgs && pthread_create(&p->th, NULL, plots_thread, p) == 0;
+}
+
+/* Waits for the plots (or draws them now) and says their messages. */
+static int plots_end(Plots *p, FILE *err)
+{
+    if (p->started)
+        pthread_join(p->th, NULL);
+    else
+        p->code = plots(p->w, p->j, p->r, p->tcsv, p->ok, p->err_no, p->msgs ? p->msgs : err);
+    if (p->msgs && fclose(p->msgs) == 0 && p->text)
+        fputs(p->text, err);
+    free(p->text);
+    if (p->tcsv)
+        unlink(p->tcsv);
+    free(p->tcsv);
+    return p->code;
 }
 
 /* --frames, --plot and --report's pictures of one analysed capture. */
@@ -559,10 +610,13 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     memset(&e, 0, sizeof(e));
     pthread_t th[2];
     int started[2] = { 0, 0 };
+    Plots pl;
+    if (b->plot || b->report)
+        plots_begin(&pl, w, ctx, j, r);
     if (b->frames || b->report)
         code = grab(w, ctx, j, r, &pics, &e, th, started, err);
-    if ((b->plot || b->report) && code != EXIT_INTERNAL)
-        code = worse(code, plots(w, ctx, j, r, err));
+    if (b->plot || b->report)
+        code = worse(code, plots_end(&pl, err));
     for (int t = 0; t < 2; t++)
         if (started[t])
             pthread_join(th[t], NULL);
