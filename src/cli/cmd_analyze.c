@@ -153,6 +153,7 @@ typedef struct Worker {
     pthread_t thread;
     int started, ret;
     Progress progress;
+    PlotWarm warm;     /* --plot, --report: gnuplot started with the analysis */
 } Worker;
 
 static int worse(int a, int b)
@@ -521,7 +522,7 @@ static int plots(Worker *w, Job *j, const SettleResult *r, const char *tcsv, int
             code = EXIT_INTERNAL;
         } else if (b->plot && plot_draw_keep(&pi, tcsv, name, b->plot_script,
                                              b->report ? &j->plot_png : NULL, &j->plot_len,
-                                             msg, sizeof(msg)) < 0) {
+                                             &w->warm, msg, sizeof(msg)) < 0) {
             if (!strcmp(msg, PLOT_NO_GNUPLOT))
                 no_gnuplot(b, "--plot", err);
             else
@@ -531,8 +532,8 @@ static int plots(Worker *w, Job *j, const SettleResult *r, const char *tcsv, int
         free(name);
         /* the report's plot is --plot's PNG when there is one */
         if (b->report && code != EXIT_INTERNAL && !j->plot_png &&
-            plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, msg,
-                          sizeof(msg)) < 0) {
+            plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, &w->warm,
+                          msg, sizeof(msg)) < 0) {
             if (!strcmp(msg, PLOT_NO_GNUPLOT))
                 no_gnuplot(b, "--report", err);
             else
@@ -729,6 +730,9 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
 
     const SettleResult *r = NULL;
     progress_begin(&w->progress, in, NULL);
+    /* gnuplot starts and draws its first picture while the capture is read */
+    if (b->plot || b->report)
+        plot_warm_start(&w->warm);
     int ar = settle_analyze_file(ctx, in, &r);
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
@@ -809,6 +813,7 @@ nomem:
     fprintf(err, "settle: %s: out of memory\n", in);
     j->code = worse(j->code, EXIT_INTERNAL);
 end:
+    plot_warm_stop(&w->warm);
     free(jpath);
 }
 
