@@ -38,14 +38,46 @@ void settle_animated_free(SettleAnimated *a)
     memset(a, 0, sizeof(*a));
 }
 
-void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time)
+int settle_animated_recoded(const SettleCells *g, int keyframe)
+{
+    int64_t strong = 0, weak = 0;
+    int x0 = g->nx, y0 = g->ny, x1 = -1, y1 = -1;
+    for (int cy = 0; cy < g->ny; cy++) {
+        if (!g->dirty[cy])
+            continue;
+        for (int cx = 0; cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            if (!g->strong[i]) {
+                weak += g->count[i];
+                continue;
+            }
+            strong += g->count[i];
+            x0 = cx < x0 ? cx : x0;
+            y0 = cy < y0 ? cy : y0;
+            x1 = cx > x1 ? cx : x1;
+            y1 = cy > y1 ? cy : y1;
+        }
+    }
+    /* the strong change within half of the picture (a carousel, a spinner;
+     * not a video playing, a page sliding in, whose faint parts are theirs) */
+    int part = (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) * 2 <= (int64_t)g->nx * g->ny;
+    return strong && weak && part && (keyframe || strong > weak);
+}
+
+/* The cell's change counts: not a faint one in a frame the encoder re-coded. */
+static int counts(const SettleCells *g, size_t i, int recoded)
+{
+    return g->count[i] && (!recoded || g->strong[i]);
+}
+
+void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int recoded)
 {
     for (int cy = 0; cy < g->ny; cy++) {
         if (!g->dirty[cy])
             continue;
         for (int cx = 0; cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!g->count[i])
+            if (!counts(g, i, recoded))
                 continue;
             SettleAnimCell *c = &a->cell[i];
             if (!c->n)
@@ -506,12 +538,12 @@ fail:
     return ret;
 }
 
-int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index)
+int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded)
 {
     uint32_t k = 0;
     for (int cy = 0; cy < g->ny; cy++)
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            k += g->count[(size_t)cy * g->nx + cx] != 0;
+            k += counts(g, (size_t)cy * g->nx + cx, recoded);
     if (!k)
         return 0;
     if (fwrite(&index, sizeof(index), 1, a->spool) != 1 || fwrite(&k, sizeof(k), 1, a->spool) != 1)
@@ -519,7 +551,7 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     for (int cy = 0; cy < g->ny; cy++) {
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!g->count[i])
+            if (!counts(g, i, recoded))
                 continue;
             SettleAnimEntry e = { .cell = (uint32_t)i, .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);

@@ -87,11 +87,22 @@ typedef struct SettleAnimEntry {
 int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool);
 void settle_animated_free(SettleAnimated *a);
 
-/* A frame after the start that counted as a change, with its cells. */
-void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time);
+/* 1 when the frame's faint changes are an encoder re-coding the picture
+ * around its strong ones: some cells changed strongly (a pixel beyond the
+ * strong tolerance) and others only faintly, and the strong cells changed
+ * more pixels than the faint ones, or the frame is a keyframe (x264 re-codes
+ * the whole page at a scene cut, and re-quantizes it while a slide moves).
+ * Such a frame's faint cells are not counted below: they move no area and
+ * --ignore animated does not count them. Content that fades in (faint steps)
+ * while something larger moves strongly is lost with them, for those frames. */
+int settle_animated_recoded(const SettleCells *g, int keyframe);
+
+/* A frame after the start that counted as a change, with its cells
+ * (recoded: settle_animated_recoded's answer for it). */
+void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int recoded);
 
 /* Spools the frame's changed cells (--ignore animated). 0 or -1. */
-int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index);
+int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* Finds the animated cells and areas for a recording whose measurement began
  * at `start` and that ends at `end` (seconds from the first frame). 0 or -1

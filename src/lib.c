@@ -290,10 +290,11 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
      * over, no content for the block test) moves no area */
     int recode = d->blocks_on && !r->block_change && !r->block_bar &&
                  r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
+    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode && settle_animated_recoded(cells, r->keyframe);
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
-        settle_animated_frame(&c->anim, cells, r->time);
+        settle_animated_frame(&c->anim, cells, r->time, recoded);
     if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
-        settle_animated_spool(&c->anim, cells, r->index) < 0) {
+        settle_animated_spool(&c->anim, cells, r->index, recoded) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
         fclose(c->anim.spool);
