@@ -18,7 +18,8 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     size_t n = (size_t)g->nx * g->ny;
     a->cell = calloc(n, sizeof(*a->cell));
     a->on = calloc(n, 1);
-    if (!a->cell || !a->on) {
+    a->seen = calloc(n, sizeof(*a->seen));
+    if (!a->cell || !a->on || !a->seen) {
         settle_animated_free(a);
         return -1;
     }
@@ -31,6 +32,7 @@ void settle_animated_free(SettleAnimated *a)
 {
     free(a->cell);
     free(a->on);
+    free(a->seen);
     free(a->regions);
     free(a->until);
     if (a->spool)
@@ -38,30 +40,52 @@ void settle_animated_free(SettleAnimated *a)
     memset(a, 0, sizeof(*a));
 }
 
-int settle_animated_recoded(const SettleCells *g, int keyframe)
+int settle_animated_recoded(const SettleCells *g)
 {
-    int64_t strong = 0, weak = 0;
-    int x0 = g->nx, y0 = g->ny, x1 = -1, y1 = -1;
+    int weak = 0, x0 = g->nx, y0 = g->ny, x1 = -1, y1 = -1;
     for (int cy = 0; cy < g->ny; cy++) {
         if (!g->dirty[cy])
             continue;
         for (int cx = 0; cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!g->strong[i]) {
-                weak += g->count[i];
+            weak |= g->count[i] && !g->strong[i];
+            if (!g->strong[i])
                 continue;
-            }
-            strong += g->count[i];
             x0 = cx < x0 ? cx : x0;
             y0 = cy < y0 ? cy : y0;
             x1 = cx > x1 ? cx : x1;
             y1 = cy > y1 ? cy : y1;
         }
     }
-    /* the strong change within half of the picture (a carousel, a spinner;
-     * not a video playing, a page sliding in, whose faint parts are theirs) */
-    int part = (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) * 2 <= (int64_t)g->nx * g->ny;
-    return strong && weak && part && (keyframe || strong > weak);
+    /* the strong change within half of the picture (a carousel, a spinner,
+     * a clock; not a video playing or a page sliding in, whose faint parts
+     * are theirs) */
+    return weak && x1 >= 0 && (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) * 2 <= (int64_t)g->nx * g->ny;
+}
+
+int settle_animated_residue(const SettleAnimated *a, const SettleCells *g, int64_t index)
+{
+    size_t cells = 0, n = (size_t)g->nx * g->ny;
+    for (int cy = 0; cy < g->ny; cy++) {
+        if (!g->dirty[cy])
+            continue;
+        for (int cx = 0; cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            if (!g->count[i])
+                continue;
+            if (g->strong[i] || a->seen[i] == index || ++cells * 64 > n)
+                return 0;
+        }
+    }
+    return cells > 0;
+}
+
+void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index)
+{
+    for (int cy = 0; cy < g->ny; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
+            if (g->count[(size_t)cy * g->nx + cx])
+                a->seen[(size_t)cy * g->nx + cx] = index + 1;
 }
 
 /* The cell's change counts: not a faint one in a frame the encoder re-coded. */

@@ -60,6 +60,7 @@ typedef struct SettleAnimated {
     int nx, ny;
     int ox, oy, w, h;      /* the measured rectangle in the input picture */
     SettleAnimCell *cell;
+    int64_t *seen;         /* per cell: 1 + the index of the last frame that changed it, 0: none */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
                             * spill: those changes are the area's) */
@@ -89,13 +90,23 @@ void settle_animated_free(SettleAnimated *a);
 
 /* 1 when the frame's faint changes are an encoder re-coding the picture
  * around its strong ones: some cells changed strongly (a pixel beyond the
- * strong tolerance) and others only faintly, and the strong cells changed
- * more pixels than the faint ones, or the frame is a keyframe (x264 re-codes
- * the whole page at a scene cut, and re-quantizes it while a slide moves).
- * Such a frame's faint cells are not counted below: they move no area and
- * --ignore animated does not count them. Content that fades in (faint steps)
- * while something larger moves strongly is lost with them, for those frames. */
-int settle_animated_recoded(const SettleCells *g, int keyframe);
+ * strong tolerance, 96 levels), within half of the picture (their bounding
+ * box of cells), and others only faintly (x264 re-quantizes the page while a
+ * slide moves, and re-codes it at a scene cut, by under 70 levels; content
+ * moves by over 128). Such a frame's faint cells are not counted below: they
+ * move no area and --ignore animated does not count them. Where content
+ * fades in (faint steps) while something else moves strongly, its steps in
+ * those frames are lost with them (doc/screens.md). */
+int settle_animated_recoded(const SettleCells *g);
+
+/* 1 when the frame is an encoder's faint spot of its own (VP8 and VP9 re-code
+ * a few places in frames of their own after a change): no pixel changed
+ * strongly, its changed cells are few (at most a 64th of the grid) and none
+ * of them changed in the frame before it (a fade changes its cells frame
+ * after frame). Such a frame moves no area and --ignore animated does not
+ * count it. Then settle_animated_seen, for every frame. */
+int settle_animated_residue(const SettleAnimated *a, const SettleCells *g, int64_t index);
+void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index);
 
 /* A frame after the start that counted as a change, with its cells
  * (recoded: settle_animated_recoded's answer for it). */

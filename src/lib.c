@@ -290,7 +290,13 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
      * over, no content for the block test) moves no area */
     int recode = d->blocks_on && !r->block_change && !r->block_bar &&
                  r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
-    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode && settle_animated_recoded(cells, r->keyframe);
+    /* ... nor does a faint spot of its own (VP8, VP9) */
+    if (cells && c->anim.seen) {
+        recode = recode || (!r->quiet[SETTLE_T_DIFF] &&
+                            settle_animated_residue(&c->anim, cells, r->index));
+        settle_animated_seen(&c->anim, cells, r->index);
+    }
+    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode && settle_animated_recoded(cells);
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
         settle_animated_frame(&c->anim, cells, r->time, recoded);
     if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
