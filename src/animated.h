@@ -88,29 +88,33 @@ typedef struct SettleAnimEntry {
 int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool);
 void settle_animated_free(SettleAnimated *a);
 
-/* 1 when the frame's faint changes are an encoder re-coding the picture
- * around its strong ones: some cells changed strongly (a pixel beyond the
- * strong tolerance, 96 levels), within half of the picture (their bounding
- * box of cells), and others only faintly (x264 re-quantizes the page while a
- * slide moves, and re-codes it at a scene cut, by under 70 levels; content
- * moves by over 128). Such a frame's faint cells are not counted below: they
- * move no area and --ignore animated does not count them. Where content
- * fades in (faint steps) while something else moves strongly, its steps in
- * those frames are lost with them (doc/screens.md). */
-int settle_animated_recoded(const SettleCells *g);
-
-/* 1 when the frame is an encoder's faint spot of its own (VP8 and VP9 re-code
- * a few places in frames of their own after a change): no pixel changed
- * strongly, its changed cells are few (at most a 64th of the grid) and none
- * of them changed in the frame before it (a fade changes its cells frame
- * after frame). Such a frame moves no area and --ignore animated does not
- * count it. Then settle_animated_seen, for every frame. */
-int settle_animated_residue(const SettleAnimated *a, const SettleCells *g, int64_t index);
+/* What an encoder did in a frame, from how strongly its cells changed (a
+ * pixel beyond the strong tolerance, 96 levels: content moves by over 128,
+ * an encoder re-coding a place by under 70):
+ * SETTLE_ANIM_RECODED: some cells changed strongly, within half of the
+ * picture (their bounding box of cells), others only faintly: x264
+ * re-quantizes the page while a slide moves and re-codes it at a scene cut;
+ * the faint cells are the encoder's.
+ * SETTLE_ANIM_SPOTS: no pixel changed strongly, and at most 8 cells changed,
+ * or at most a 64th of the grid none of which changed in the frame before
+ * (frame index - 1): VP8 and VP9 re-code faint spots in frames of their own
+ * after a change; such a frame's cells that neither changed nor touch a cell
+ * that changed in the frame before are those spots (a fade changes its cells
+ * frame after frame).
+ * 0: neither. What the encoder did moves no area and --ignore animated does
+ * not count it (settle_animated_frame, _spool). Where content fades in (faint
+ * steps) while something else moves strongly, or changes faintly in one
+ * small place in a frame of its own, those changes are lost with it
+ * (doc/screens.md). Then settle_animated_seen, for every frame. */
+#define SETTLE_ANIM_RECODED 1
+#define SETTLE_ANIM_SPOTS 2
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index);
 void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index);
 
-/* A frame after the start that counted as a change, with its cells
+/* A frame (index) after the start that counted as a change, with its cells
  * (recoded: settle_animated_recoded's answer for it). */
-void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int recoded);
+void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
+                           int recoded);
 
 /* Spools the frame's changed cells (--ignore animated). 0 or -1. */
 int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
