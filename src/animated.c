@@ -18,7 +18,8 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     size_t n = (size_t)g->nx * g->ny;
     a->cell = calloc(n, sizeof(*a->cell));
     a->on = calloc(n, 1);
-    if (!a->cell || !a->on) {
+    a->seen = calloc(n, sizeof(*a->seen));
+    if (!a->cell || !a->on || !a->seen) {
         settle_animated_free(a);
         return -1;
     }
@@ -31,6 +32,7 @@ void settle_animated_free(SettleAnimated *a)
 {
     free(a->cell);
     free(a->on);
+    free(a->seen);
     free(a->regions);
     free(a->until);
     if (a->spool)
@@ -38,14 +40,77 @@ void settle_animated_free(SettleAnimated *a)
     memset(a, 0, sizeof(*a));
 }
 
-void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time)
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index)
+{
+    int weak = 0, on = 0, x0 = g->nx, y0 = g->ny, x1 = -1, y1 = -1;
+    size_t cells = 0, n = (size_t)g->nx * g->ny;
+    for (int cy = 0; cy < g->ny; cy++) {
+        if (!g->dirty[cy])
+            continue;
+        for (int cx = 0; cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            cells += g->count[i] != 0;
+            on |= g->count[i] && a->seen && a->seen[i] == index;
+            weak |= g->count[i] && !g->strong[i];
+            if (!g->strong[i])
+                continue;
+            x0 = cx < x0 ? cx : x0;
+            y0 = cy < y0 ? cy : y0;
+            x1 = cx > x1 ? cx : x1;
+            y1 = cy > y1 ? cy : y1;
+        }
+    }
+    /* no strong pixel: faint spots of their own, when few (the cells that
+     * went on from the frame before there are no spots), or when small and
+     * no cell went on (a larger faint change that goes on is a fade) */
+    if (x1 < 0)
+        return a->seen && cells && (cells <= 8 || (cells * 64 <= n && !on)) ? SETTLE_ANIM_SPOTS : 0;
+    /* the strong change within half of the picture (a carousel, a spinner,
+     * a clock; not a video playing or a page sliding in, whose faint parts
+     * are theirs) */
+    return weak && (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) * 2 <= (int64_t)n ? SETTLE_ANIM_RECODED
+                                                                             : 0;
+}
+
+void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index)
+{
+    for (int cy = 0; cy < g->ny; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
+            if (g->count[(size_t)cy * g->nx + cx])
+                a->seen[(size_t)cy * g->nx + cx] = index + 1;
+}
+
+/* 1 when cell i or a cell touching it changed in the frame before frame
+ * `index`. */
+static int went_on(const SettleAnimated *a, size_t i, int64_t index)
+{
+    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
+    for (int y = cy - 1; y <= cy + 1; y++)
+        for (int x = cx - 1; x <= cx + 1; x++)
+            if (x >= 0 && y >= 0 && x < a->nx && y < a->ny && a->seen[(size_t)y * a->nx + x] == index)
+                return 1;
+    return 0;
+}
+
+/* The cell's change counts: not a faint one in a frame the encoder re-coded
+ * around a strong change, nor a faint spot that did not go on from the frame
+ * before there (index: the frame's). */
+static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
+                  int64_t index)
+{
+    return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && g->strong[i]) ||
+                           (recoded == SETTLE_ANIM_SPOTS && went_on(a, i, index)));
+}
+
+void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
+                           int recoded)
 {
     for (int cy = 0; cy < g->ny; cy++) {
         if (!g->dirty[cy])
             continue;
         for (int cx = 0; cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!g->count[i])
+            if (!counts(a, g, i, recoded, index))
                 continue;
             SettleAnimCell *c = &a->cell[i];
             if (!c->n)
@@ -506,12 +571,12 @@ fail:
     return ret;
 }
 
-int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index)
+int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded)
 {
     uint32_t k = 0;
     for (int cy = 0; cy < g->ny; cy++)
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            k += g->count[(size_t)cy * g->nx + cx] != 0;
+            k += counts(a, g, (size_t)cy * g->nx + cx, recoded, index);
     if (!k)
         return 0;
     if (fwrite(&index, sizeof(index), 1, a->spool) != 1 || fwrite(&k, sizeof(k), 1, a->spool) != 1)
@@ -519,7 +584,7 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     for (int cy = 0; cy < g->ny; cy++) {
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!g->count[i])
+            if (!counts(a, g, i, recoded, index))
                 continue;
             SettleAnimEntry e = { .cell = (uint32_t)i, .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);

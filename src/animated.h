@@ -60,6 +60,7 @@ typedef struct SettleAnimated {
     int nx, ny;
     int ox, oy, w, h;      /* the measured rectangle in the input picture */
     SettleAnimCell *cell;
+    int64_t *seen;         /* per cell: 1 + the index of the last frame that changed it, 0: none */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
                             * spill: those changes are the area's) */
@@ -87,11 +88,36 @@ typedef struct SettleAnimEntry {
 int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool);
 void settle_animated_free(SettleAnimated *a);
 
-/* A frame after the start that counted as a change, with its cells. */
-void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time);
+/* What an encoder did in a frame, from how strongly its cells changed (a
+ * pixel beyond the strong tolerance, 96 levels: content moves by over 128,
+ * an encoder re-coding a place by under 70):
+ * SETTLE_ANIM_RECODED: some cells changed strongly, within half of the
+ * picture (their bounding box of cells), others only faintly: x264
+ * re-quantizes the page while a slide moves and re-codes it at a scene cut;
+ * the faint cells are the encoder's.
+ * SETTLE_ANIM_SPOTS: no pixel changed strongly, and at most 8 cells changed,
+ * or at most a 64th of the grid none of which changed in the frame before
+ * (frame index - 1): VP8 and VP9 re-code faint spots in frames of their own
+ * after a change; such a frame's cells that neither changed nor touch a cell
+ * that changed in the frame before are those spots (a fade changes its cells
+ * frame after frame).
+ * 0: neither. What the encoder did moves no area and --ignore animated does
+ * not count it (settle_animated_frame, _spool). Where content fades in (faint
+ * steps) while something else moves strongly, or changes faintly in one
+ * small place in a frame of its own, those changes are lost with it
+ * (doc/screens.md). Then settle_animated_seen, for every frame. */
+#define SETTLE_ANIM_RECODED 1
+#define SETTLE_ANIM_SPOTS 2
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index);
+void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index);
+
+/* A frame (index) after the start that counted as a change, with its cells
+ * (recoded: settle_animated_recoded's answer for it). */
+void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
+                           int recoded);
 
 /* Spools the frame's changed cells (--ignore animated). 0 or -1. */
-int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index);
+int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* Finds the animated cells and areas for a recording whose measurement began
  * at `start` and that ends at `end` (seconds from the first frame). 0 or -1

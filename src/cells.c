@@ -12,12 +12,13 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->nx = (w + SETTLE_CELL - 1) / SETTLE_CELL;
     g->ny = (h + SETTLE_CELL - 1) / SETTLE_CELL;
     g->count = calloc((size_t)g->nx * g->ny, sizeof(*g->count));
+    g->strong = calloc((size_t)g->nx * g->ny, sizeof(*g->strong));
     g->cbox = calloc((size_t)g->nx * g->ny, sizeof(*g->cbox));
     g->dirty = calloc((size_t)g->ny, 1);
     g->masks = malloc((size_t)g->nx * SETTLE_CELL * sizeof(*g->masks));
     g->change_masks = settle_change_masks;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
-    if (!g->count || !g->cbox || !g->dirty || !g->masks) {
+    if (!g->count || !g->strong || !g->cbox || !g->dirty || !g->masks) {
         settle_cells_free(g);
         return -1;
     }
@@ -27,12 +28,14 @@ int settle_cells_init(SettleCells *g, int w, int h)
 void settle_cells_free(SettleCells *g)
 {
     free(g->count);
+    free(g->strong);
     free(g->dirty);
     free(g->cbox);
     free(g->masks);
     g->cbox = NULL;
     g->masks = NULL;
     g->count = NULL;
+    g->strong = NULL;
     g->dirty = NULL;
     g->nx = g->ny = 0;
 }
@@ -40,8 +43,10 @@ void settle_cells_free(SettleCells *g)
 void settle_cells_clear(SettleCells *g)
 {
     for (int cy = 0; cy < g->ny; cy++) {
-        if (g->dirty[cy])
+        if (g->dirty[cy]) {
             memset(g->count + (size_t)cy * g->nx, 0, (size_t)g->nx * sizeof(*g->count));
+            memset(g->strong + (size_t)cy * g->nx, 0, (size_t)g->nx * sizeof(*g->strong));
+        }
         g->dirty[cy] = 0;
     }
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
@@ -56,18 +61,21 @@ static inline int popcount64(uint64_t m)
     return (int)(m * 0x0101010101010101ull >> 56);
 }
 
+/* Bit 3 * i of a mask word: pixel i changed; the bit after it: strongly. */
+#define PIXEL_BITS 0x249249249249ull
+
 /* One row (yy) of the rectangle from its masks. */
 static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
 {
     int cy = yy / SETTLE_CELL, ry = yy % SETTLE_CELL;
-    uint16_t *cnt = g->count + (size_t)cy * g->nx;
+    uint16_t *cnt = g->count + (size_t)cy * g->nx, *str = g->strong + (size_t)cy * g->nx;
     int first = -1, last = -1;
     for (int cx = 0; cx < g->nx; cx++) {
-        /* bit 3 * i: the cell's pixel i changed */
-        const uint64_t m = masks[cx];
+        const uint64_t m = masks[cx] & PIXEL_BITS;
         if (!m)
             continue;
         int k = popcount64(m);
+        str[cx] += (uint16_t)popcount64(masks[cx] >> 1 & m);
         int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
         int x0 = cx * SETTLE_CELL;
         uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
@@ -103,14 +111,15 @@ static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
 }
 
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
-                       const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol)
+                       const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol,
+                       int strong_tol)
 {
     const size_t row = (size_t)g->w * 3;
     for (int y = 0; y < rows; y++) {
         const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
         if (!memcmp(pc, pp, row))
             continue;
-        g->change_masks(pc, pp, g->w, tol, g->masks);
+        g->change_masks(pc, pp, g->w, tol, strong_tol, g->masks);
         cells_row(g, g->masks, y0 + y);
     }
 }

@@ -19,13 +19,16 @@ typedef struct SettleCells {
     int w, h;          /* the measured rectangle */
     int nx, ny;        /* cells across and down */
     uint16_t *count;   /* nx * ny, row by row: pixels changed in this frame */
+    uint16_t *strong;  /* nx * ny: of them, those changed strongly (beyond the strong
+                        * tolerance: content, rarely an encoder re-coding the place) */
     uint8_t (*cbox)[4];/* nx * ny: x0, y0, x1, y1 (exclusive) of the changed pixels within the cell */
     uint8_t *dirty;    /* ny: the row of cells holds counts */
     int box[4];        /* x0, y0, x1, y1 (exclusive) of the changed pixels; x1 <= x0: none */
     uint64_t *masks;   /* SETTLE_CELL rows of nx words: rows' changed pixels, settle_change_masks */
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
-    void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
+    void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
+                         uint64_t *masks);
 } SettleCells;
 
 /* Returns 0 or -1 (out of memory). */
@@ -36,9 +39,11 @@ void settle_cells_free(SettleCells *g);
 void settle_cells_clear(SettleCells *g);
 
 /* Adds the change from prev to cur in rows y0 .. y0 + rows - 1 of the
- * rectangle (cur and prev point at row y0), w pixels wide. */
+ * rectangle (cur and prev point at row y0), w pixels wide: a pixel changed
+ * beyond tol, strongly beyond strong_tol. */
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
-                       const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol);
+                       const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol,
+                       int strong_tol);
 
 /* Adds the change of rows y0 .. y0 + rows - 1 (rows <= SETTLE_CELL) given as
  * their settle_change_masks, nx words a row, the rows one after the other (a

@@ -96,7 +96,7 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
         }
         rows++;
         if (masks)
-            settle_change_masks(pc, pp, w, tol, masks + y * words);
+            settle_change_masks(pc, pp, w, tol, strong_tol, masks + y * words);
         for (size_t x = 0; x < row; x += 3) {
             /* eight equal pixels at once: three 64-bit words */
             if (!(x % 24) && x + 24 <= row) {
@@ -136,7 +136,8 @@ void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
 {
     const size_t words = ((size_t)w + 15) / 16;
     for (int y = 0; y < h && masks; y++)
-        settle_change_masks(cur + y * cstride, prev + y * pstride, w, tol, masks + y * words);
+        settle_change_masks(cur + y * cstride, prev + y * pstride, w, tol, strong_tol,
+                            masks + y * words);
     out->changed = settle_count_changed(cur, cstride, prev, pstride, w, h, tol, strong_tol,
                                         &out->strong);
     out->marker = out->rows = out->differ = 0;
@@ -305,7 +306,8 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
     }
 }
 
-void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks)
+void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
+                         uint64_t *masks)
 {
     for (int x0 = 0; x0 < w; x0 += 16) {
         int n = w - x0 < 16 ? w - x0 : 16;
@@ -315,7 +317,7 @@ void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, uin
             int d = abs(p[0] - q[0]), d1 = abs(p[1] - q[1]), d2 = abs(p[2] - q[2]);
             d = d1 > d ? d1 : d;
             d = d2 > d ? d2 : d;
-            m |= (uint64_t)(d > tol) << (3 * i);
+            m |= (uint64_t)(d > tol) << (3 * i) | (uint64_t)(d > strong_tol) << (3 * i + 1);
         }
         masks[x0 / 16] = m;
     }

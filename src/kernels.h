@@ -44,7 +44,7 @@ typedef struct SettleDelta {
  * NULL. The scalar reference is settle_count_changed + settle_histogram_rgb +
  * settle_count_color over the whole pictures. masks (NULL: none) receives
  * each row's change, (w + 15) / 16 words a row, the rows one after the other:
- * for tol from 0 to 255, settle_change_masks of the row. */
+ * for tol and strong_tol from 0 to 255, settle_change_masks of the row. */
 void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out);
@@ -99,8 +99,11 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
 /* Where one row changed, 16 pixels a word: for i = 0 .. w - 1, bit 3 * (i % 16)
  * of masks[i / 16] is set when pixel i's largest per-channel difference
  * between rows a and b (RGB24) exceeds tol (the rule of
- * settle_count_changed); every other bit is 0. (w + 15) / 16 words. */
-void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
+ * settle_count_changed), bit 3 * (i % 16) + 1 when it exceeds strong_tol (a
+ * strong change: how much a place changed, which tells content from an
+ * encoder re-coding it); every other bit is 0. (w + 15) / 16 words. */
+void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
+                         uint64_t *masks);
 
 /* Instruction sets the kernels may use. */
 enum {
@@ -130,7 +133,8 @@ typedef struct SettleKernels {
                       int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
                       uint64_t *masks, SettleDelta *out);
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
-    void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks);
+    void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
+                         uint64_t *masks);
     void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k);

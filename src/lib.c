@@ -290,15 +290,20 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
      * over, no content for the block test) moves no area */
     int recode = d->blocks_on && !r->block_change && !r->block_bar &&
                  r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
+    /* ... nor the faint cells an encoder re-coded around a strong change,
+     * nor its faint spots */
+    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode && settle_animated_recoded(&c->anim, cells, r->index);
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
-        settle_animated_frame(&c->anim, cells, r->time);
+        settle_animated_frame(&c->anim, cells, r->time, r->index, recoded);
     if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
-        settle_animated_spool(&c->anim, cells, r->index) < 0) {
+        settle_animated_spool(&c->anim, cells, r->index, recoded) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
         fclose(c->anim.spool);
         c->anim.spool = NULL;
     }
+    if (cells && c->anim.seen)
+        settle_animated_seen(&c->anim, cells, r->index);
     return settle_measure_decided(&c->measure, p->rgb, p->stride, c->n == 0, d->common_start,
                                   d->common_start_time, started, r);
 }

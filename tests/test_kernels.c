@@ -74,31 +74,33 @@ static void make(uint8_t *cur, uint8_t *prev, ptrdiff_t stride, int w, int h, in
 }
 
 /* change_masks row by row against the reference, the reference's bits
- * against count_changed (n changed pixels), and the words past the row
- * untouched. */
+ * against count_changed (n changed pixels, s strongly), and the words past
+ * the row untouched. */
 static void check_masks(const SettleKernels *k, const uint8_t *cur, const uint8_t *prev,
-                        ptrdiff_t stride, int w, int h, int tol, int64_t n, const char *what)
+                        ptrdiff_t stride, int w, int h, int tol, int stol, int64_t n, int64_t s,
+                        const char *what)
 {
     enum { WORDS = (MAXW + 15) / 16 + 1 };
-    int64_t bits = 0;
+    int64_t bits = 0, strong = 0;
     for (int y = 0; y < h; y++) {
         uint64_t m_ref[WORDS], m_k[WORDS];
         memset(m_ref, 0x5a, sizeof(m_ref));
         memset(m_k, 0x5a, sizeof(m_k));
-        settle_change_masks(cur + y * stride, prev + y * stride, w, tol, m_ref);
-        k->change_masks(cur + y * stride, prev + y * stride, w, tol, m_k);
+        settle_change_masks(cur + y * stride, prev + y * stride, w, tol, stol, m_ref);
+        k->change_masks(cur + y * stride, prev + y * stride, w, tol, stol, m_k);
         if (memcmp(m_ref, m_k, sizeof(m_ref)))
             fail_msg("change_masks %s: row %d", what, y);
         for (int i = 0; i < (w + 15) / 16; i++) {
-            uint64_t pixels = i < w / 16 ? 0x249249249249ull : (1ull << (3 * (w % 16))) - 1;
-            if (m_ref[i] & ~(pixels & 0x249249249249ull))
+            uint64_t pixels = i < w / 16 ? 0xffffffffffffull : (1ull << (3 * (w % 16))) - 1;
+            if (m_ref[i] & ~(pixels & 0x6db6db6db6dbull))
                 fail_msg("change_masks %s: bits beyond the pixels in word %d", what, i);
-            bits += __builtin_popcountll(m_ref[i]);
+            bits += __builtin_popcountll(m_ref[i] & 0x249249249249ull);
+            strong += __builtin_popcountll(m_ref[i] & 0x492492492492ull);
         }
     }
-    if (bits != n)
-        fail_msg("change_masks %s: %lld bits, count_changed %lld", what, (long long)bits,
-                 (long long)n);
+    if (bits != n || strong != s)
+        fail_msg("change_masks %s: %lld/%lld bits, count_changed %lld/%lld", what,
+                 (long long)bits, (long long)strong, (long long)n, (long long)s);
 }
 
 enum { MASKS = MAXH * ((MAXW + 15) / 16) + 1 };
@@ -106,13 +108,13 @@ enum { MASKS = MAXH * ((MAXW + 15) / 16) + 1 };
 /* A band's masks (renew_rgb's, delta_rgb's) against change_masks row by
  * row, and nothing written past them. */
 static void check_band_masks(const uint8_t *cur, const uint8_t *prev, ptrdiff_t stride, int w,
-                             int h, int tol, const uint64_t *masks, const char *kernel,
+                             int h, int tol, int stol, const uint64_t *masks, const char *kernel,
                              const char *what)
 {
     const int words = (w + 15) / 16;
     for (int y = 0; y < h; y++) {
         uint64_t row[(MAXW + 15) / 16];
-        settle_change_masks(cur + y * stride, prev + y * stride, w, tol, row);
+        settle_change_masks(cur + y * stride, prev + y * stride, w, tol, stol, row);
         if (memcmp(row, masks + y * words, (size_t)words * sizeof(*row)))
             fail_msg("%s %s: masks of row %d", kernel, what, y);
     }
@@ -154,7 +156,7 @@ static void check(const SettleKernels *k, const char *path)
                      (long long)s_k, (long long)n_ref, (long long)s_ref);
         assert_int_equal(k->count_changed(cur, stride, prev, stride, w, h, tol, stol, NULL),
                          n_ref);
-        check_masks(k, cur, prev, stride, w, h, tol, n_ref, what);
+        check_masks(k, cur, prev, stride, w, h, tol, stol, n_ref, s_ref, what);
         /* bottom-up pictures: the last row first, a negative stride */
         const uint8_t *cur_up = cur + (h - 1) * stride, *prev_up = prev + (h - 1) * stride;
         assert_int_equal(k->count_changed(cur_up, -stride, prev_up, -stride, w, h, tol, stol,
@@ -202,7 +204,8 @@ static void check(const SettleKernels *k, const char *path)
         if (memcmp(&r_nomask, &r_k, sizeof(r_k)))
             fail_msg("renew_rgb %s: counts differ with masks", what);
         if (tol >= 0 && tol <= 255)
-            check_band_masks(cur, prev, stride, w, h, tol, mk_ref, "renew_rgb reference", what);
+            check_band_masks(cur, prev, stride, w, h, tol, stol, mk_ref, "renew_rgb reference",
+                             what);
         if (memcmp(mk_ref, mk_k, sizeof(mk_ref)))
             fail_msg("renew_rgb %s: masks", what);
         if (r_ref.changed != r_k.changed || r_ref.strong != r_k.strong ||
@@ -243,8 +246,8 @@ static void check(const SettleKernels *k, const char *path)
             k->delta_rgb(cur, stride, p_k, stride, w, h, tol, stol, mk, mtol, h_k,
                          m ? mk_k : NULL, &d_k);
             if (m && tol >= 0 && tol <= 255)
-                check_band_masks(cur, prev, stride, w, h, tol, mk_ref, "delta_rgb reference",
-                                 what);
+                check_band_masks(cur, prev, stride, w, h, tol, stol, mk_ref,
+                                 "delta_rgb reference", what);
             if (m && memcmp(mk_ref, mk_k, sizeof(mk_ref)))
                 fail_msg("delta_rgb %s: masks", what);
             if (d_ref.changed != d_k.changed || d_ref.strong != d_k.strong ||

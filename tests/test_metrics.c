@@ -238,7 +238,7 @@ static void check_update_band(const SettleKernels *k, int BH, int keep_state)
                            keep_state ? &state : NULL, round % 2 ? masks : NULL, &d);
         for (int y = 0; y < BH && round % 2; y++) {
             uint64_t row[WORDS];
-            settle_change_masks(cur + y * BW * 3, ref_prev + y * BW * 3, BW, 5, row);
+            settle_change_masks(cur + y * BW * 3, ref_prev + y * BW * 3, BW, 5, 96, row);
             assert_memory_equal(masks + y * WORDS, row, sizeof(row));
         }
         assert_true(round % 2 == 0 || masks[BH * WORDS] == 0x5a5a5a5a5a5a5a5aull);

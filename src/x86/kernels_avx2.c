@@ -42,14 +42,19 @@ static inline int count_over(__m256i d0, __m256i d1, __m256i d2, __m256i t)
            (int)_mm_popcnt_u64(settle_any3(~m.hi & SETTLE_BYTES48));
 }
 
-/* Pixels with any byte over t, and their bits (settle_change_masks' words
- * for the two groups of 16) into m[0] and m[1] unless m is NULL. */
-static inline int over_masks(__m256i d0, __m256i d1, __m256i d2, __m256i t, uint64_t *m)
+/* Pixels with any byte over t (the count returned) and over st (added to
+ * *strong), and their bits (settle_change_masks' words for the two groups of
+ * 16) into m[0] and m[1] unless m is NULL. */
+static inline int over_masks(__m256i d0, __m256i d1, __m256i d2, __m256i t, __m256i st,
+                             int64_t *strong, uint64_t *m)
 {
-    const Mask96 w = within96(d0, d1, d2, t);
+    const Mask96 w = within96(d0, d1, d2, t), s = within96(d0, d1, d2, st);
     const uint64_t lo = settle_any3(~w.lo & SETTLE_BYTES48), hi = settle_any3(~w.hi & SETTLE_BYTES48);
+    const uint64_t slo = settle_any3(~s.lo & SETTLE_BYTES48);
+    const uint64_t shi = settle_any3(~s.hi & SETTLE_BYTES48);
     if (m)
-        m[0] = lo, m[1] = hi;
+        m[0] = lo | slo << 1, m[1] = hi | shi << 1;
+    *strong += (int)_mm_popcnt_u64(slo) + (int)_mm_popcnt_u64(shi);
     return (int)_mm_popcnt_u64(lo) + (int)_mm_popcnt_u64(hi);
 }
 
@@ -166,8 +171,7 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                 continue;
             }
             const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
-            changed += over_masks(d0, d1, d2, t, mrow ? mrow + x / 48 : NULL);
-            big += count_over(d0, d1, d2, st);
+            changed += over_masks(d0, d1, d2, t, st, &big, mrow ? mrow + x / 48 : NULL);
             mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc + x, pp + x, hist,
                               marker, mtol);
             mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + x + 48, pp + x + 48,
@@ -217,8 +221,7 @@ void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
             const __m256i d0 = absdiff(a0, load(pp + x)), d1 = absdiff(a1, load(pp + x + 32));
             const __m256i d2 = absdiff(a2, load(pp + x + 64));
-            acc.changed += over_masks(d0, d1, d2, t, mrow ? mrow + x / 48 : NULL);
-            acc.strong += count_over(d0, d1, d2, st);
+            acc.changed += over_masks(d0, d1, d2, t, st, &acc.strong, mrow ? mrow + x / 48 : NULL);
             n += count_over(d0, d1, d2, _mm256_setzero_si256());
             _mm256_storeu_si256((__m256i *)(pp + x), a0);
             _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
@@ -361,21 +364,22 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
     }
 }
 
-void settle_change_masks_avx2(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks)
+void settle_change_masks_avx2(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
+                              uint64_t *masks)
 {
-    if (tol < 0 || tol > 255) {
-        settle_change_masks(a, b, w, tol, masks);
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_change_masks(a, b, w, tol, strong_tol, masks);
         return;
     }
-    const __m256i t = _mm256_set1_epi8((char)tol);
+    const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
     const int body = w & ~31;
+    int64_t strong = 0;
     for (int x = 0; x < body; x += 32) {
         const uint8_t *pa = a + 3 * x, *pb = b + 3 * x;
-        const Mask96 m = within96(absdiff(load(pa), load(pb)), absdiff(load(pa + 32), load(pb + 32)),
-                                  absdiff(load(pa + 64), load(pb + 64)), t);
-        masks[x / 16] = settle_any3(~m.lo & SETTLE_BYTES48);
-        masks[x / 16 + 1] = settle_any3(~m.hi & SETTLE_BYTES48);
+        over_masks(absdiff(load(pa), load(pb)), absdiff(load(pa + 32), load(pb + 32)),
+                   absdiff(load(pa + 64), load(pb + 64)), t, st, &strong, masks + x / 16);
     }
     if (body < w)
-        settle_change_masks_sse2(a + 3 * body, b + 3 * body, w - body, tol, masks + body / 16);
+        settle_change_masks_sse2(a + 3 * body, b + 3 * body, w - body, tol, strong_tol,
+                                 masks + body / 16);
 }

@@ -138,10 +138,11 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             }
             const __m128i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
             const uint64_t over = settle_any3(over48(d0, d1, d2, t));
+            const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
             if (mrow)
-                mrow[x / 48] = over;
+                mrow[x / 48] = over | strong << 1;
             changed += popcount48(over);
-            big += popcount48(settle_any3(over48(d0, d1, d2, st)));
+            big += popcount48(strong);
             for (uint64_t m = settle_any3(~same & SETTLE_BYTES48); m; m &= m - 1) {
                 const int i = x + __builtin_ctzll(m);
                 hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
@@ -210,10 +211,11 @@ void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             const __m128i d1 = absdiff(a1, _mm_loadu_si128((const __m128i *)(pp + x + 16)));
             const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + x + 32)));
             const uint64_t over = settle_any3(over48(d0, d1, d2, t));
+            const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
             if (mrow)
-                mrow[x / 48] = over;
+                mrow[x / 48] = over | strong << 1;
             acc.changed += popcount48(over);
-            acc.strong += popcount48(settle_any3(over48(d0, d1, d2, st)));
+            acc.strong += popcount48(strong);
             n += popcount48(settle_any3(over48(d0, d1, d2, _mm_setzero_si128())));
             _mm_storeu_si128((__m128i *)(pp + x), a0);
             _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
@@ -255,13 +257,14 @@ void settle_sum_rows_sse2(const uint8_t *p, ptrdiff_t stride, int n, int rows, u
         settle_sum_rows(p + done, stride, n - done, rows, sums + done);
 }
 
-void settle_change_masks_sse2(const uint8_t *a, const uint8_t *b, int w, int tol, uint64_t *masks)
+void settle_change_masks_sse2(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
+                              uint64_t *masks)
 {
-    if (tol < 0 || tol > 255) {
-        settle_change_masks(a, b, w, tol, masks);
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_change_masks(a, b, w, tol, strong_tol, masks);
         return;
     }
-    const __m128i t = _mm_set1_epi8((char)tol);
+    const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
     const int body = w & ~15;
     for (int x = 0; x < body; x += 16) {
         const uint8_t *pa = a + 3 * x, *pb = b + 3 * x;
@@ -271,8 +274,8 @@ void settle_change_masks_sse2(const uint8_t *a, const uint8_t *b, int w, int tol
                                    _mm_loadu_si128((const __m128i *)(pb + 16)));
         const __m128i d2 = absdiff(_mm_loadu_si128((const __m128i *)(pa + 32)),
                                    _mm_loadu_si128((const __m128i *)(pb + 32)));
-        masks[x / 16] = settle_any3(over48(d0, d1, d2, t));
+        masks[x / 16] = settle_any3(over48(d0, d1, d2, t)) | settle_any3(over48(d0, d1, d2, st)) << 1;
     }
     if (body < w)
-        settle_change_masks(a + 3 * body, b + 3 * body, w - body, tol, masks + body / 16);
+        settle_change_masks(a + 3 * body, b + 3 * body, w - body, tol, strong_tol, masks + body / 16);
 }

@@ -26,7 +26,7 @@
                                 uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks,       \
                                 SettleDelta *out);                                            \
     void settle_change_masks_##isa(const uint8_t *a, const uint8_t *b, int w, int tol,         \
-                                   uint64_t *masks);
+                                   int strong_tol, uint64_t *masks);
 
 SETTLE_X86_DECLARE(sse2)
 void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
