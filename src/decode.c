@@ -22,6 +22,29 @@
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
 #define QUEUE 4
 
+/* --scale auto looks at the capture's first second (at most PROBE_FRAMES
+ * frames, PROBE_BYTES of pictures) before anything is measured. */
+#define PROBE_FRAMES 60
+#define PROBE_SECONDS 1.0
+#define PROBE_BYTES ((size_t)128 << 20)
+/* The luma change count reads every LUMA_STEP-th row of the full picture. */
+#define LUMA_STEP 4
+/* A reduced picture keeps at least this many pixels on its short side. */
+#define SCALE_MIN_SIDE 160
+
+/* Whether the capture is camera-like, from the full-size planes: each
+ * frame's samples that moved against the frame before (luma by more than the
+ * tolerance, chroma by more than half of it; every LUMA_STEP-th row, counted
+ * for the pixels they stand for, the largest of the three planes' counts),
+ * keyframes left out, as settle_decide_camera judges the changed-pixel
+ * counts of the picture. */
+typedef struct LumaStats {
+    int64_t *count;      /* one a frame compared */
+    int64_t n, cap;
+    int64_t local;       /* of them, over a quarter of the threshold within a
+                          * sixteenth of the picture (something moving in one place) */
+} LumaStats;
+
 typedef struct Decoder {
     SettleContext *c;
     const char *path;
@@ -65,6 +88,21 @@ typedef struct Decoder {
     int rotation;        /* of the display matrix, degrees clockwise */
     double declared;     /* duration the file declares, for progress_cb; NaN = none */
     int mobile;          /* tagged com.android.version: an Android screen recording */
+
+    /* the reduction (SettleSettings.scale): pictures of sw x sh reduced by
+     * F to w x h, band by band, in the YUV planes before conversion */
+    int F, sw, sh;
+    int force_full;      /* a second reading at full size (scale_reread) */
+    int auto_scale;      /* F was chosen by the probe */
+    uint8_t *red;        /* a reduced band's planes: Y, then U and V */
+    ptrdiff_t red_ys, red_cs;
+    char why[320];
+    /* --scale auto: the first frames, held until the probe decides */
+    int probing;
+    AVFrame *probe[PROBE_FRAMES];
+    int nprobe;
+    size_t probe_bytes;
+    LumaStats luma;
 } Decoder;
 
 static int interrupt_cb(void *opaque)
@@ -217,9 +255,12 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
     return 0;
 }
 
+static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev);
+
 static int convert(Decoder *d, const AVFrame *f)
 {
-    int same = f->width == d->w && f->height == d->h && bandable(f);
+    int same = f->width == d->sw && f->height == d->sh && bandable(f) &&
+               (d->F == 1 || yuv_coef(d, f));
     int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
@@ -239,9 +280,11 @@ static int convert(Decoder *d, const AVFrame *f)
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
+    if (d->F > 1 && have_prev)
+        luma_frame(d, f, d->prev);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0, bh);
+        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
             continue;
@@ -260,6 +303,29 @@ static int convert(Decoder *d, const AVFrame *f)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
+/* Band y0 (bh rows) of the picture reduced by F: its planes box-averaged
+ * (luma F x F, chroma F/2 x F/2), then converted. */
+static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
+{
+    const SettleKernels *k = &d->c->dsp;
+    const int F = d->F, cw = (d->w + 1) / 2, ch = (bh + 1) / 2, cf = F / 2;
+    uint8_t *ry = d->red, *ru = ry + d->red_ys * BAND, *rv = ru + d->red_cs * (BAND / 2);
+    k->reduce_plane(ry, d->red_ys, f->data[0] + (ptrdiff_t)y0 * F * f->linesize[0],
+                    f->linesize[0], d->w, bh, F);
+    const uint8_t *u = f->data[1] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[1];
+    const uint8_t *v = f->data[2] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[2];
+    ptrdiff_t us = f->linesize[1], vs = f->linesize[2];
+    if (cf > 1) {
+        k->reduce_plane(ru, d->red_cs, u, us, cw, ch, cf);
+        k->reduce_plane(rv, d->red_cs, v, vs, cw, ch, cf);
+        u = ru;
+        v = rv;
+        us = vs = d->red_cs;
+    }
+    k->yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride, ry, d->red_ys, u, us, v, vs, d->w,
+                  bh, &d->coef);
+}
+
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
  * the picture, which d->prev holds once convert() has run. */
 static int fill_rows(void *opaque, int top, int bottom)
@@ -271,6 +337,10 @@ static int fill_rows(void *opaque, int top, int bottom)
             continue;
         d->pending[k] = 0;
         const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        if (d->F > 1) {
+            fill_reduced(d, f, y0, bh);
+            continue;
+        }
         d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
                              f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
                              f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
@@ -280,20 +350,241 @@ static int fill_rows(void *opaque, int top, int bottom)
     return 0;
 }
 
+/* The diff threshold for the whole picture, as the decide stage sets it. */
+static double luma_limit(const Decoder *d)
+{
+    const SettleSettings *s = &d->c->s;
+    return s->diff_threshold_percent > 0
+               ? floor((double)d->sw * d->sh * s->diff_threshold_percent / 100.0)
+               : s->diff_threshold;
+}
+
+/* One frame's full-size luma change against the frame before (keyframes,
+ * where an encoder re-codes the picture, left out). */
+static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
+{
+    LumaStats *L = &d->luma;
+    if (cur->key_frame || cur->pict_type == AV_PICTURE_TYPE_I || cur->width != prev->width ||
+        cur->height != prev->height || cur->format != prev->format)
+        return;
+    if (L->n == L->cap) {
+        int64_t cap = L->cap ? 2 * L->cap : 256;
+        int64_t *grown = realloc(L->count, (size_t)cap * sizeof(*grown));
+        if (!grown)
+            return; /* the frames compared so far decide */
+        L->count = grown;
+        L->cap = cap;
+    }
+    /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
+     * times in BT.601 and 709), so chroma counts beyond half the tolerance */
+    const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
+    int64_t count = 0;
+    int x0 = cur->width, x1 = -1, y0 = -1, y1 = -1;
+    for (int p = 0; p < 3; p++) {
+        const int sh = p ? 1 : 0, pw = (cur->width + sh) >> sh, ph = (cur->height + sh) >> sh;
+        const int step = LUMA_STEP >> sh;
+        int64_t n = 0;
+        for (int y = 0; y < ph; y += step) {
+            int a, b;
+            int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
+                                                prev->data[p] + (ptrdiff_t)y * prev->linesize[p],
+                                                pw, tol[p], &a, &b);
+            if (!k)
+                continue;
+            n += k;
+            x0 = a << sh < x0 ? a << sh : x0;
+            x1 = (b << sh) + sh > x1 ? (b << sh) + sh : x1;
+            y0 = y0 < 0 || y << sh < y0 ? y << sh : y0;
+            y1 = (y << sh) + sh > y1 ? (y << sh) + sh : y1;
+        }
+        /* each sample counted stands for step rows of (1 << sh) x (1 << sh) pixels */
+        n *= (int64_t)step << (2 * sh);
+        count = n > count ? n : count;
+    }
+    const int64_t box = count ? (int64_t)(x1 - x0 + 1) * (y1 - y0 + LUMA_STEP) : 0;
+    L->local += count > luma_limit(d) / 4 && box * 16 < (int64_t)cur->width * cur->height;
+    L->count[L->n++] = count;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* settle_decide_camera's test on the luma counts: the 10th percentile of
+ * the counts over a quarter of the diff threshold, and the changes not in
+ * one place. *floor: that percentile (NaN: no frame compared). */
+static int luma_camera(const Decoder *d, double *floor_out)
+{
+    const LumaStats *L = &d->luma;
+    *floor_out = NAN;
+    if (L->n < 1)
+        return 0;
+    int64_t *v = malloc((size_t)L->n * sizeof(*v));
+    if (!v)
+        return 0;
+    memcpy(v, L->count, (size_t)L->n * sizeof(*v));
+    qsort(v, (size_t)L->n, sizeof(*v), cmp_count);
+    *floor_out = (double)v[L->n / 10];
+    free(v);
+    return *floor_out > luma_limit(d) / 4 && L->local * 2 < L->n;
+}
+
+/* The largest factor of 2, 4 and 8 that leaves SCALE_MIN_SIDE pixels on the
+ * picture's short side (1: none). */
+static int scale_for(int w, int h)
+{
+    const int side = w < h ? w : h;
+    for (int F = 8; F > 1; F /= 2)
+        if (side / F >= SCALE_MIN_SIDE)
+            return F;
+    return 1;
+}
+
+/* The factor this reading measures at, and why, for the first frame f. */
+static int choose_scale(Decoder *d, const AVFrame *f)
+{
+    const SettleSettings *s = &d->c->s;
+    const int yuv = (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) &&
+                    bandable(f);
+    if (d->force_full || d->c->grab)
+        return 1;
+    if (s->scale == 1) {
+        snprintf(d->why, sizeof(d->why), "full size: --scale full");
+        return 1;
+    }
+    if (s->scale > 1) {
+        if (!yuv || f->width / s->scale < 2 || f->height / s->scale < 2) {
+            snprintf(d->why, sizeof(d->why), "full size: --scale %d applies to 8-bit 4:2:0 "
+                     "video of at least %dx%d pixels", s->scale, 2 * s->scale, 2 * s->scale);
+            return 1;
+        }
+        snprintf(d->why, sizeof(d->why), "reduced by %d: --scale %d", s->scale, s->scale);
+        return s->scale;
+    }
+    if (!settle_settings_scalable(s)) {
+        snprintf(d->why, sizeof(d->why), "full size: --ignore, --region, --crop X,Y,W,H or "
+                 "--visual-metrics on are measured in the full picture");
+        return 1;
+    }
+    const int F = scale_for(f->width, f->height);
+    if (!yuv || F == 1) {
+        snprintf(d->why, sizeof(d->why), "full size: %s",
+                 !yuv ? "only 8-bit 4:2:0 video is reduced"
+                      : "the picture is too small to reduce");
+        return 1;
+    }
+    double floor;
+    if (!luma_camera(d, &floor)) {
+        if (isnan(floor))
+            snprintf(d->why, sizeof(d->why), "full size: no frame to compare in the first second");
+        else
+            snprintf(d->why, sizeof(d->why), "full size: clean capture (a quiet frame of the "
+                     "first %lld changes about %.0f luma pixels, 10th percentile)",
+                     (long long)d->nprobe, floor);
+        return 1;
+    }
+    d->auto_scale = 1;
+    snprintf(d->why, sizeof(d->why), "camera-like capture: a quiet frame of the first %lld "
+             "changes about %.0f luma pixels (10th percentile), more than a quarter of the diff "
+             "threshold (%.0f), all over the picture; its noise leaves nothing finer than %dx%d "
+             "pixels to see", (long long)d->nprobe, floor, luma_limit(d), F, F);
+    return F;
+}
+
+static int deliver_frame(Decoder *d, AVFrame *f);
+
+/* --scale auto: the first frames are held (references) and compared; once
+ * the first second is in, the factor is chosen and they go to the analysis
+ * in order. f == NULL: the end of the capture came first. */
+static int probe_frame(Decoder *d, AVFrame *f)
+{
+    int done = !f || d->nprobe == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
+    if (f && !done && d->nprobe) {
+        const AVFrame *first = d->probe[0], *last = d->probe[d->nprobe - 1];
+        done = f->width != first->width || f->height != first->height ||
+               f->format != first->format ||
+               (f->best_effort_timestamp != AV_NOPTS_VALUE &&
+                first->best_effort_timestamp != AV_NOPTS_VALUE &&
+                (f->best_effort_timestamp - first->best_effort_timestamp) * d->tb >= PROBE_SECONDS);
+        if (!done && f->data[0] && last->data[0])
+            luma_frame(d, f, last);
+    }
+    if (!done) {
+        if (!(d->probe[d->nprobe] = av_frame_clone(f)))
+            return SETTLE_ERR_NOMEM;
+        for (int p = 0; p < 4 && f->buf[p]; p++)
+            d->probe_bytes += f->buf[p]->size;
+        d->nprobe++;
+        return 0;
+    }
+    d->probing = 0;
+    int ret = 0;
+    if (d->nprobe) {
+        d->F = choose_scale(d, d->probe[0]);
+        if (d->F > 1 && d->luma.n) { /* measured again from the start while reading */
+            d->luma.n = 0;
+            d->luma.local = 0;
+        }
+    }
+    for (int i = 0; i < d->nprobe; i++) {
+        if (ret >= 0)
+            ret = deliver_frame(d, d->probe[i]);
+        av_frame_free(&d->probe[i]);
+    }
+    d->nprobe = 0;
+    if (ret >= 0 && f)
+        ret = deliver_frame(d, f);
+    return ret;
+}
+
 static int deliver(Decoder *d, AVFrame *f)
+{
+    if (f->width < 1 || f->height < 1)
+        return 0;
+    if (d->probing)
+        return probe_frame(d, f);
+    return deliver_frame(d, f);
+}
+
+/* Sets up the reading at factor F for pictures of sw x sh (the first). */
+static int begin_reading(Decoder *d, int sw, int sh)
+{
+    SettleContext *c = d->c;
+    d->F = d->F > 1 ? d->F : 1;
+    d->sw = sw;
+    d->sh = sh;
+    d->w = sw / d->F;
+    d->h = sh / d->F;
+    settle_set_scale(c, d->F, sw, sh, d->why);
+    if (d->force_full)
+        c->scale_reread = 1;
+    int ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile);
+    if (ret < 0)
+        return ret;
+    if (d->F > 1) {
+        d->red_ys = FFALIGN(d->w, 64) + 64;
+        d->red_cs = FFALIGN((d->w + 1) / 2, 64) + 64;
+        d->red = av_mallocz((size_t)d->red_ys * BAND + (size_t)d->red_cs * BAND);
+        if (!d->red)
+            return SETTLE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+static int deliver_frame(Decoder *d, AVFrame *f)
 {
     SettleContext *c = d->c;
     int ret;
-    if (f->width < 1 || f->height < 1)
-        return 0;
     if (!d->begun) {
         if ((int64_t)f->width * f->height > c->s.max_pixels)
             return fail_input(c, d->path, SETTLE_ERR_LIMIT,
                               "picture of %dx%d is larger than the limit of %lld pixels",
                               f->width, f->height, (long long)c->s.max_pixels);
-        d->w = f->width;
-        d->h = f->height;
-        if ((ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile)) < 0)
+        if (!d->F)
+            d->F = choose_scale(d, f);
+        if ((ret = begin_reading(d, f->width, f->height)) < 0)
             return ret;
         d->begun = 1;
         c->res.rotation = d->rotation;
@@ -305,9 +596,9 @@ static int deliver(Decoder *d, AVFrame *f)
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
         if (!d->rgb || !d->changed || !d->pending)
             return SETTLE_ERR_NOMEM;
-    } else if ((f->width != d->w || f->height != d->h) && !d->size_warned) {
+    } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
-                   "scaling to the first size", d->path, d->w, d->h, f->width, f->height);
+                   "scaling to the first size", d->path, d->sw, d->sh, f->width, f->height);
         d->size_warned = 1;
     }
     if ((ret = convert(d, f)) < 0)
@@ -458,6 +749,12 @@ static void close_decoder(Decoder *d)
     }
     for (int i = 0; i < QUEUE; i++)
         av_frame_free(&d->slot[i]);
+    for (int i = 0; i < d->nprobe; i++)
+        av_frame_free(&d->probe[i]);
+    d->nprobe = 0;
+    free(d->luma.count);
+    d->luma.count = NULL;
+    av_freep(&d->red);
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
@@ -637,6 +934,9 @@ static int read_packets(Decoder *d, int *read_error)
         return ret;
     if ((ret = stop_analysis(d)) < 0)
         return ret;
+    /* a capture shorter than the probe: what it held goes to the analysis */
+    if (d->probing && (ret = probe_frame(d, NULL)) < 0)
+        return ret;
     if (d->fmt->pb && d->fmt->pb->error < 0 && !*read_error)
         *read_error = d->fmt->pb->error;
     return 0;
@@ -701,15 +1001,50 @@ static int input_outcome(Decoder *d, const AVStream *vs, int read_error)
 
 /* Reads the input opened by `pb` (custom I/O, owned by the caller) or, when
  * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
+/* After a reduced reading: the decide stage's camera test on the whole
+ * capture's full-size luma. Returns 1 when the capture turned out clean
+ * after the probe took it for a camera's (why: what to say). */
+static int judge_reduced(Decoder *d, char *why, size_t len)
+{
+    SettleContext *c = d->c;
+    double floor;
+    int camera = luma_camera(d, &floor);
+    if (d->F <= 1 || !d->begun || c->state != SETTLE_STATE_RUNNING)
+        return 0;
+    c->decide.camera_luma = camera;
+    c->decide.luma_floor = floor;
+    c->decide.luma_scale = d->F;
+    if (camera || !d->auto_scale || c->interrupted)
+        return 0;
+    snprintf(why, len, "full size, read again: the first second looked camera-like, but the "
+             "whole capture is clean (a quiet frame changes about %.0f luma pixels, 10th "
+             "percentile)", floor);
+    return 1;
+}
+
 static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
 {
-    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1 };
-    int read_error = 0;
-    int ret = open_input(&d, pb);
-    if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
-        (ret = read_packets(&d, &read_error)) >= 0)
-        ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
-    close_decoder(&d);
+    int ret = 0;
+    char again[320] = "";
+    for (int pass = 0; pass < 2; pass++) {
+        Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
+                      .force_full = pass > 0 };
+        d.probing = !pass && !c->grab && c->s.scale == 0;
+        if (pass)
+            snprintf(d.why, sizeof(d.why), "%s", again);
+        int read_error = 0;
+        ret = open_input(&d, pb);
+        if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
+            (ret = read_packets(&d, &read_error)) >= 0)
+            ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
+        int reread = ret >= 0 && judge_reduced(&d, again, sizeof(again)) &&
+                     (!pb || (pb->seekable && avio_seek(pb, 0, SEEK_SET) == 0));
+        close_decoder(&d);
+        if (!reread)
+            break;
+        /* the analysis starts over from the first frame */
+        c->state = SETTLE_STATE_IDLE;
+    }
     return ret;
 }
 
