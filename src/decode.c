@@ -27,10 +27,30 @@
 #define PROBE_FRAMES 60
 #define PROBE_SECONDS 1.0
 #define PROBE_BYTES ((size_t)128 << 20)
-/* The luma change count reads every LUMA_STEP-th row of the full picture. */
+/* ... or longer, up to PROBE_SECONDS_MAX, until PROBE_MIN_FAINT frames
+ * compared were faint (a screen recorder writes a frame only when the
+ * screen changes, and a page loading is no quiet frame); with fewer, the
+ * capture is measured at full size. */
+#define PROBE_SECONDS_MAX 5.0
+#define PROBE_MIN_FAINT 8
+/* A probe frame is faint when at most a tenth of the diff threshold, and at
+ * most 0.2 % of the picture, moved its luma by more than this (as a codec
+ * refresh: sensor noise moves no pixel that far, content does). */
+#define PROBE_STRONG 96
+/* The change counts of the camera test read every LUMA_STEP-th row of the
+ * full picture in the probe, every LUMA_STEP_ALL-th after it (the whole
+ * capture's 10th percentile needs fewer rows a frame). */
 #define LUMA_STEP 4
+#define LUMA_STEP_ALL 16
 /* A reduced picture keeps at least this many pixels on its short side. */
 #define SCALE_MIN_SIDE 160
+/* --scale auto reduces by 2 at most: a block of the block test (16 / F
+ * pixels a side) then averages 64 reduced pixels and 16 chroma samples, each
+ * rounded to 8 bits; at F = 4 the rounding of its 4 chroma samples moves a
+ * block's mean by about a quarter of a level, enough to tip a block that is
+ * as close to its threshold as the site icon of startup-test-elmo's frame 378
+ * (settled at 380 instead of 378) */
+#define SCALE_AUTO_MAX 2
 
 /* Whether the capture is camera-like, from the full-size planes: each
  * frame's samples that moved against the frame before (luma by more than the
@@ -43,6 +63,7 @@ typedef struct LumaStats {
     int64_t n, cap;
     int64_t local;       /* of them, over a quarter of the threshold within a
                           * sixteenth of the picture (something moving in one place) */
+    int64_t strong;      /* the probe's frames left out as not faint */
 } LumaStats;
 
 typedef struct Decoder {
@@ -303,27 +324,23 @@ static int convert(Decoder *d, const AVFrame *f)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
-/* Band y0 (bh rows) of the picture reduced by F: its planes box-averaged
- * (luma F x F, chroma F/2 x F/2), then converted. */
+/* Band y0 (bh rows) of the picture reduced by F, as 4:2:0 again: its
+ * planes box-averaged by F x F (a chroma sample then covers the 2F x 2F
+ * pixels it covered before, reduced), then converted. The reduced size is
+ * even, so that no sample reads past the planes. */
 static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
 {
     const SettleKernels *k = &d->c->dsp;
-    const int F = d->F, cw = (d->w + 1) / 2, ch = (bh + 1) / 2, cf = F / 2;
+    const int F = d->F, cw = d->w / 2, ch = (bh + 1) / 2, cf = F;
     uint8_t *ry = d->red, *ru = ry + d->red_ys * BAND, *rv = ru + d->red_cs * (BAND / 2);
     k->reduce_plane(ry, d->red_ys, f->data[0] + (ptrdiff_t)y0 * F * f->linesize[0],
                     f->linesize[0], d->w, bh, F);
-    const uint8_t *u = f->data[1] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[1];
-    const uint8_t *v = f->data[2] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[2];
-    ptrdiff_t us = f->linesize[1], vs = f->linesize[2];
-    if (cf > 1) {
-        k->reduce_plane(ru, d->red_cs, u, us, cw, ch, cf);
-        k->reduce_plane(rv, d->red_cs, v, vs, cw, ch, cf);
-        u = ru;
-        v = rv;
-        us = vs = d->red_cs;
-    }
-    k->yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride, ry, d->red_ys, u, us, v, vs, d->w,
-                  bh, &d->coef);
+    k->reduce_plane(ru, d->red_cs, f->data[1] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[1],
+                    f->linesize[1], cw, ch, cf);
+    k->reduce_plane(rv, d->red_cs, f->data[2] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[2],
+                    f->linesize[2], cw, ch, cf);
+    k->yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride, ry, d->red_ys, ru, d->red_cs, rv,
+                  d->red_cs, d->w, bh, &d->coef);
 }
 
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
@@ -378,11 +395,12 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
     /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
      * times in BT.601 and 709), so chroma counts beyond half the tolerance */
     const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
+    const int rstep = d->probing ? LUMA_STEP : LUMA_STEP_ALL;
     int64_t count = 0;
     int x0 = cur->width, x1 = -1, y0 = -1, y1 = -1;
     for (int p = 0; p < 3; p++) {
         const int sh = p ? 1 : 0, pw = (cur->width + sh) >> sh, ph = (cur->height + sh) >> sh;
-        const int step = LUMA_STEP >> sh;
+        const int step = rstep >> sh;
         int64_t n = 0;
         for (int y = 0; y < ph; y += step) {
             int a, b;
@@ -401,7 +419,21 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
         n *= (int64_t)step << (2 * sh);
         count = n > count ? n : count;
     }
-    const int64_t box = count ? (int64_t)(x1 - x0 + 1) * (y1 - y0 + LUMA_STEP) : 0;
+    const int64_t box = count ? (int64_t)(x1 - x0 + 1) * (y1 - y0 + rstep) : 0;
+    if (d->probing && count) {
+        int64_t strong = 0;
+        for (int y = 0; y < cur->height; y += rstep) {
+            int a, b;
+            strong += d->c->dsp.count_row_changed(cur->data[0] + (ptrdiff_t)y * cur->linesize[0],
+                                                  prev->data[0] + (ptrdiff_t)y * prev->linesize[0],
+                                                  cur->width, PROBE_STRONG, &a, &b);
+        }
+        const double share = (double)cur->width * cur->height / 500, limit = luma_limit(d) / 10;
+        if ((double)strong * rstep > (share < limit ? share : limit)) {
+            L->strong++;
+            return;
+        }
+    }
     L->local += count > luma_limit(d) / 4 && box * 16 < (int64_t)cur->width * cur->height;
     L->count[L->n++] = count;
 }
@@ -431,12 +463,12 @@ static int luma_camera(const Decoder *d, double *floor_out)
     return *floor_out > luma_limit(d) / 4 && L->local * 2 < L->n;
 }
 
-/* The largest factor of 2, 4 and 8 that leaves SCALE_MIN_SIDE pixels on the
- * picture's short side (1: none). */
+/* The largest factor up to SCALE_AUTO_MAX that leaves SCALE_MIN_SIDE pixels
+ * on the picture's short side (1: none). */
 static int scale_for(int w, int h)
 {
     const int side = w < h ? w : h;
-    for (int F = 8; F > 1; F /= 2)
+    for (int F = SCALE_AUTO_MAX; F > 1; F /= 2)
         if (side / F >= SCALE_MIN_SIDE)
             return F;
     return 1;
@@ -464,8 +496,21 @@ static int choose_scale(Decoder *d, const AVFrame *f)
         return s->scale;
     }
     if (!settle_settings_scalable(s)) {
-        snprintf(d->why, sizeof(d->why), "full size: --ignore, --region, --crop X,Y,W,H or "
-                 "--visual-metrics on are measured in the full picture");
+        snprintf(d->why, sizeof(d->why), "full size: --ignore, --region, --crop X,Y,W,H, --blur "
+                 "or --visual-metrics on are measured in the full picture");
+        return 1;
+    }
+    /* the pictures kept during the reading (settle_keep_pictures) are the
+     * full picture's: auto keeps it rather than read the capture twice */
+    if (d->c->keep_on) {
+        snprintf(d->why, sizeof(d->why), "full size: the pictures are kept while reading");
+        return 1;
+    }
+    /* diff's pixel counts and entropy's histogram mean what they say at full
+     * size; auto and blocks choose the block test on a camera's picture */
+    if (s->method == SETTLE_METHOD_DIFF || s->method == SETTLE_METHOD_ENTROPY) {
+        snprintf(d->why, sizeof(d->why), "full size: --method %s counts full-size pixels",
+                 settle_method_name(s->method));
         return 1;
     }
     const int F = scale_for(f->width, f->height);
@@ -476,9 +521,15 @@ static int choose_scale(Decoder *d, const AVFrame *f)
         return 1;
     }
     double floor;
+    if (d->luma.n < PROBE_MIN_FAINT) {
+        snprintf(d->why, sizeof(d->why), "full size: too few faint frames to tell the noise "
+                 "(%lld of the first %d frames compared; %lld changed strongly)",
+                 (long long)d->luma.n, d->nprobe, (long long)d->luma.strong);
+        return 1;
+    }
     if (!luma_camera(d, &floor)) {
         if (isnan(floor))
-            snprintf(d->why, sizeof(d->why), "full size: no frame to compare in the first second");
+            snprintf(d->why, sizeof(d->why), "full size: no frame to compare");
         else
             snprintf(d->why, sizeof(d->why), "full size: clean capture (a quiet frame of the "
                      "first %lld changes about %.0f luma pixels, 10th percentile)",
@@ -503,11 +554,13 @@ static int probe_frame(Decoder *d, AVFrame *f)
     int done = !f || d->nprobe == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
     if (f && !done && d->nprobe) {
         const AVFrame *first = d->probe[0], *last = d->probe[d->nprobe - 1];
+        const double span = f->best_effort_timestamp != AV_NOPTS_VALUE &&
+                                    first->best_effort_timestamp != AV_NOPTS_VALUE
+                                ? (f->best_effort_timestamp - first->best_effort_timestamp) * d->tb
+                                : d->nprobe * d->nominal;
         done = f->width != first->width || f->height != first->height ||
-               f->format != first->format ||
-               (f->best_effort_timestamp != AV_NOPTS_VALUE &&
-                first->best_effort_timestamp != AV_NOPTS_VALUE &&
-                (f->best_effort_timestamp - first->best_effort_timestamp) * d->tb >= PROBE_SECONDS);
+               f->format != first->format || span >= PROBE_SECONDS_MAX ||
+               (span >= PROBE_SECONDS && d->luma.n >= PROBE_MIN_FAINT);
         if (!done && f->data[0] && last->data[0])
             luma_frame(d, f, last);
     }
@@ -523,10 +576,8 @@ static int probe_frame(Decoder *d, AVFrame *f)
     int ret = 0;
     if (d->nprobe) {
         d->F = choose_scale(d, d->probe[0]);
-        if (d->F > 1 && d->luma.n) { /* measured again from the start while reading */
-            d->luma.n = 0;
-            d->luma.local = 0;
-        }
+        /* measured again from the start while reading */
+        d->luma.n = d->luma.local = d->luma.strong = 0;
     }
     for (int i = 0; i < d->nprobe; i++) {
         if (ret >= 0)
@@ -555,8 +606,8 @@ static int begin_reading(Decoder *d, int sw, int sh)
     d->F = d->F > 1 ? d->F : 1;
     d->sw = sw;
     d->sh = sh;
-    d->w = sw / d->F;
-    d->h = sh / d->F;
+    d->w = d->F > 1 ? sw / d->F & ~1 : sw;
+    d->h = d->F > 1 ? sh / d->F & ~1 : sh;
     settle_set_scale(c, d->F, sw, sh, d->why);
     if (d->force_full)
         c->scale_reread = 1;
@@ -565,7 +616,7 @@ static int begin_reading(Decoder *d, int sw, int sh)
         return ret;
     if (d->F > 1) {
         d->red_ys = FFALIGN(d->w, 64) + 64;
-        d->red_cs = FFALIGN((d->w + 1) / 2, 64) + 64;
+        d->red_cs = FFALIGN(d->w / 2, 64) + 64;
         d->red = av_mallocz((size_t)d->red_ys * BAND + (size_t)d->red_cs * BAND);
         if (!d->red)
             return SETTLE_ERR_NOMEM;
@@ -1016,7 +1067,7 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
     c->decide.luma_scale = d->F;
     if (camera || !d->auto_scale || c->interrupted)
         return 0;
-    snprintf(why, len, "full size, read again: the first second looked camera-like, but the "
+    snprintf(why, len, "full size, read again: the first frames looked camera-like, but the "
              "whole capture is clean (a quiet frame changes about %.0f luma pixels, 10th "
              "percentile)", floor);
     return 1;
@@ -1029,7 +1080,10 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
     for (int pass = 0; pass < 2; pass++) {
         Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
                       .force_full = pass > 0 };
-        d.probing = !pass && !c->grab && c->s.scale == 0;
+        /* only where auto may reduce (choose_scale says why not otherwise) */
+        d.probing = !pass && !c->grab && !c->keep_on && c->s.scale == 0 &&
+                    settle_settings_scalable(&c->s) &&
+                    c->s.method != SETTLE_METHOD_DIFF && c->s.method != SETTLE_METHOD_ENTROPY;
         if (pass)
             snprintf(d.why, sizeof(d.why), "%s", again);
         int read_error = 0;

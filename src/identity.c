@@ -49,7 +49,7 @@ int settle_json_add_setup(const SettleSettings *s, const SettleIdentity *id, cJS
         if (!strcmp(opt->name, "region") && !s->nregions)
             continue;
         /* likewise the scale, written only when not auto */
-        if (!strcmp(opt->name, "scale") && s->scale == 1)
+        if (!strcmp(opt->name, "scale") && !s->scale)
             continue;
         if (settle_settings_get(s, opt->name, v, sizeof(v)) >= 0 &&
             !cJSON_AddStringToObject(set, opt->name, v))

@@ -212,7 +212,7 @@ int settle_json_write(const SettleOutputs *out_of, FILE *out)
     }
     /* written when the picture was reduced, or not by --scale's choice, so
      * that the results of clean captures stay as they were */
-    if (measured && (r->scale > 1 || r->scale_reread || c->s->scale != 1))
+    if (measured && (r->scale > 1 || r->scale_reread || c->s->scale))
         bad |= add_scale(o, r);
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_explanation(o, r, measured);

@@ -59,9 +59,9 @@ static const SettleOption options[] = {
       "phone screen recordings: the status bar at the top (clock, recording indicator), when it "
       "changes on its own, is left out of the block test or kept", "leave-out" },
     { "scale", "auto|full|N",
-      "the picture size measured: auto = camera-like captures reduced by 2 or 4 (box averages; "
+      "the picture size measured: auto = camera-like captures reduced by 2 (box averages; "
       "the noise leaves nothing finer), clean ones at full size; full = always full size; "
-      "N = 2, 4 or 8 always; counts stay in full-size pixels", "full" },
+      "N = 2, 4 or 8 always; counts stay in full-size pixels", "auto" },
     { "threads", "N", "decoder threads, 0 = libavcodec's choice", "0" },
     { "max-pixels", "PIXELS", "refuse pictures larger than this", "67108864" },
     { NULL, NULL, NULL, NULL },
@@ -87,7 +87,7 @@ void settle_default_settings(SettleSettings *s)
     s->marker_tolerance = 40;
     s->marker_coverage = 0.5;
     s->codec_filter = 1;
-    s->scale = 1;
+    s->scale = 0;
     s->threads = 0;
     s->max_pixels = (int64_t)8192 * 8192;
     s->log_level = SETTLE_LOG_WARNING;
@@ -616,7 +616,7 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--scale: expected auto, full, 2, 4 or 8");
     if (s->scale > 1 && !settle_settings_scalable(s))
         return fail(err, errlen, "--scale %d: the picture is measured at full size with --ignore, "
-                    "--region, --crop X,Y,W,H and --visual-metrics on", s->scale);
+                    "--region, --crop X,Y,W,H, --blur and --visual-metrics on", s->scale);
     if (s->threads < 0 || s->threads > 256)
         return fail(err, errlen, "--threads: expected a thread count from 0 to 256");
     if (s->max_pixels < 1)
@@ -627,7 +627,7 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
 int settle_settings_scalable(const SettleSettings *s)
 {
     return !s->nignore && !s->ignore_animated && !s->nregions && s->crop != SETTLE_CROP_RECT &&
-           !s->visual_metrics;
+           !s->visual_metrics && s->blur == SETTLE_BLUR_NONE;
 }
 
 const char *settle_method_name(SettleMethod m)

@@ -237,17 +237,22 @@ typedef struct SettleSettings {
      * block test when it changed on its own in some frame. 1 (default): left
      * out (reported in SettleResult.status_bar_*); 0: kept. */
     int status_bar;
-    /* The scale the pictures are measured at. 0 (auto): camera-like
+    /* The scale the pictures are measured at. 0 (default, auto): camera-like
      * captures (sensor noise changes pixels all over the picture in every
      * quiet frame of the first second) are measured on the picture reduced
-     * by box averages of F x F pixels, F = 2 or 4 by the picture's size (the
-     * noise leaves nothing finer to see, and the measures cost a sixteenth);
+     * by box averages of 2 x 2 pixels when the reduced picture keeps a short
+     * side of 160 pixels (the noise leaves nothing finer to see, and the
+     * per-pixel measures cost a quarter);
      * clean captures (HDMI, screen grabs, screen recordings) at full size.
-     * 1 (default for now, until auto is as accurate): always full size. 2, 4 or 8: always reduced by that factor. Pixel
+     * 1: always full size. 2, 4 or 8: always reduced by that factor. Pixel
      * counts, rectangles and thresholds stay in full-size pixels either way;
      * see SettleResult.scale. Only 8-bit 4:2:0 video is reduced, and never
-     * with --ignore, --region, --crop X,Y,W,H or visual metrics (auto then
-     * measures at full size; a factor is refused). */
+     * with --ignore, --region, --crop X,Y,W,H, --blur or visual metrics
+     * (auto then measures at full size; a factor is refused). auto also
+     * keeps the full size for --method diff and entropy (their counts and
+     * histogram are full-size measures) and when the pictures are kept while
+     * reading (settle_keep_pictures); a forced factor takes the pictures from
+     * a second, full-size reading. */
     int scale;
     /* Room for settings added later without changing the structure's size
      * (callers allocate it): zeroed by settle_default_settings, leave it so. */
