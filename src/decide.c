@@ -392,7 +392,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     if (camera && d->camera_luma > 0) {
         snprintf(d->reason, sizeof(d->reason),
                  "camera-like capture: even a quiet frame changes about %.0f pixels "
-                 "(10th percentile, of the full-size luma; the picture was measured reduced by "
+                 "(10th percentile, in the full-size planes; the picture was measured reduced by "
                  "%d), more than a quarter of the diff threshold (%.0f); the block test sets its "
                  "thresholds from the capture's own noise",
                  d->luma_floor, d->luma_scale, d->diff_limit);

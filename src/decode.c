@@ -531,14 +531,14 @@ static int choose_scale(Decoder *d, const AVFrame *f)
         if (isnan(floor))
             snprintf(d->why, sizeof(d->why), "full size: no frame to compare");
         else
-            snprintf(d->why, sizeof(d->why), "full size: clean capture (a quiet frame of the "
-                     "first %lld changes about %.0f luma pixels, 10th percentile)",
+            snprintf(d->why, sizeof(d->why), "full size: clean capture (a faint frame of the "
+                     "first %lld changes about %.0f pixels, 10th percentile)",
                      (long long)d->nprobe, floor);
         return 1;
     }
     d->auto_scale = 1;
-    snprintf(d->why, sizeof(d->why), "camera-like capture: a quiet frame of the first %lld "
-             "changes about %.0f luma pixels (10th percentile), more than a quarter of the diff "
+    snprintf(d->why, sizeof(d->why), "camera-like capture: a faint frame of the first %lld "
+             "changes about %.0f pixels (10th percentile, full-size planes), more than a quarter of the diff "
              "threshold (%.0f), all over the picture; its noise leaves nothing finer than %dx%d "
              "pixels to see", (long long)d->nprobe, floor, luma_limit(d), F, F);
     return F;
@@ -1068,8 +1068,8 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
     if (camera || !d->auto_scale || c->interrupted)
         return 0;
     snprintf(why, len, "full size, read again: the first frames looked camera-like, but the "
-             "whole capture is clean (a quiet frame changes about %.0f luma pixels, 10th "
-             "percentile)", floor);
+             "whole capture is clean (a frame changes about %.0f pixels of the full-size "
+             "planes, 10th percentile)", floor);
     return 1;
 }
 
