@@ -18,50 +18,102 @@ static const uint8_t ink[3] = { 0x20, 0x20, 0x20 };
 static const uint8_t green[3] = { 0x2a, 0x9d, 0x3f };
 static const uint8_t orange[3] = { 0xde, 0x64, 0x0d };
 
-int settle_thumbnail(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int box, SettleImage *dst)
+int settle_thumb_begin(SettleThumbRows *t, int w, int h, int box, SettleImage *dst)
 {
     double f = fmin(1.0, fmin((double)box / w, (double)box / h));
     int tw = (int)lround(w * f), th = (int)lround(h * f);
     tw = tw < 1 ? 1 : tw;
     th = th < 1 ? 1 : th;
+    memset(t, 0, sizeof(*t));
     memset(dst, 0, sizeof(*dst));
+    t->w = w;
+    t->h = h;
+    t->dst = dst;
     dst->rgb = malloc((size_t)tw * th * 3);
-    int *x0 = malloc(sizeof(int) * ((size_t)tw + 1));
-    if (!dst->rgb || !x0) {
+    t->x0 = malloc(sizeof(int) * ((size_t)tw + 1));
+    t->acc = malloc(sizeof(*t->acc) * (size_t)w * 3);
+    if (!dst->rgb || !t->x0 || !t->acc) {
+        settle_thumb_end(t);
         free(dst->rgb);
-        free(x0);
         dst->rgb = NULL;
         return SETTLE_ERR_NOMEM;
     }
     for (int x = 0; x <= tw; x++)
-        x0[x] = (int)((int64_t)x * w / tw);
-    for (int y = 0; y < th; y++) {
-        int ya = (int)((int64_t)y * h / th), yb = (int)((int64_t)(y + 1) * h / th);
-        if (yb <= ya)
-            yb = ya + 1;
-        uint8_t *out = dst->rgb + (size_t)y * tw * 3;
-        for (int x = 0; x < tw; x++) {
-            int xa = x0[x], xb = x0[x + 1] > xa ? x0[x + 1] : xa + 1;
+        t->x0[x] = (int)((int64_t)x * w / tw);
+    dst->width = tw;
+    dst->height = th;
+    dst->stride = (ptrdiff_t)tw * 3;
+    dst->frame = -1;
+    dst->time = NAN;
+    return 0;
+}
+
+int settle_thumb_band_end(const SettleThumbRows *t)
+{
+    int th = t->dst->height, y = t->y;
+    if (y >= th)
+        return t->h;
+    int ya = (int)((int64_t)y * t->h / th), yb = (int)((int64_t)(y + 1) * t->h / th);
+    return yb <= ya ? ya + 1 : yb;
+}
+
+/* Each output row sums its band of source rows column by column first (one
+ * vectorised pass a source row), then each box's columns: the same integer
+ * sums as a box-by-box loop. 255 times a band's rows fits 32 bits. */
+void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride, int upto)
+{
+    const SettleImage *d = t->dst;
+    size_t row = (size_t)t->w * 3;
+    uint32_t *acc = t->acc;
+    for (; t->y < d->height && settle_thumb_band_end(t) <= upto; t->y++) {
+        int y = t->y, ya = (int)((int64_t)y * t->h / d->height), yb = settle_thumb_band_end(t);
+        const uint8_t *src = rgb + (ptrdiff_t)ya * stride;
+        for (size_t i = 0; i < row; i++)
+            acc[i] = src[i];
+        for (int sy = ya + 1; sy < yb; sy++) {
+            src = rgb + (ptrdiff_t)sy * stride;
+            for (size_t i = 0; i < row; i++)
+                acc[i] += src[i];
+        }
+        uint8_t *out = d->rgb + (size_t)y * d->stride;
+        for (int x = 0; x < d->width; x++) {
+            int xa = t->x0[x], xb = t->x0[x + 1] > xa ? t->x0[x + 1] : xa + 1;
             uint64_t sum[3] = { 0, 0, 0 };
-            for (int sy = ya; sy < yb; sy++) {
-                const uint8_t *p = rgb + (ptrdiff_t)sy * stride + (ptrdiff_t)xa * 3;
-                for (int sx = xa; sx < xb; sx++, p += 3) {
-                    sum[0] += p[0];
-                    sum[1] += p[1];
-                    sum[2] += p[2];
-                }
+            for (const uint32_t *p = acc + (size_t)xa * 3, *e = acc + (size_t)xb * 3; p < e; p += 3) {
+                sum[0] += p[0];
+                sum[1] += p[1];
+                sum[2] += p[2];
             }
             uint64_t area = (uint64_t)(yb - ya) * (uint64_t)(xb - xa);
             for (int k = 0; k < 3; k++)
                 out[3 * x + k] = (uint8_t)((sum[k] + area / 2) / area);
         }
     }
-    free(x0);
-    dst->width = tw;
-    dst->height = th;
-    dst->stride = (ptrdiff_t)tw * 3;
-    dst->frame = -1;
-    dst->time = NAN;
+}
+
+void settle_thumb_copy_row(SettleThumbRows *t, const uint8_t *row)
+{
+    const SettleImage *d = t->dst;
+    if (t->y < d->height)
+        memcpy(d->rgb + (size_t)t->y++ * d->stride, row, (size_t)d->stride);
+}
+
+void settle_thumb_end(SettleThumbRows *t)
+{
+    free(t->x0);
+    free(t->acc);
+    t->x0 = NULL;
+    t->acc = NULL;
+}
+
+int settle_thumbnail(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int box, SettleImage *dst)
+{
+    SettleThumbRows t;
+    int ret = settle_thumb_begin(&t, w, h, box, dst);
+    if (ret < 0)
+        return ret;
+    settle_thumb_rows(&t, rgb, stride, h);
+    settle_thumb_end(&t);
     return 0;
 }
 

@@ -29,6 +29,10 @@ static void thumb_release(SettleKeptThumb *t)
 
 void settle_keep_free(SettleKeep *k)
 {
+    thumb_release(k->last_thumb);
+    k->last_thumb = NULL;
+    free(k->row_tick);
+    k->row_tick = NULL;
     for (int r = 0; r < SETTLE_KEEP_ROLES; r++) {
         kept_release(k, k->role[r]);
         k->role[r] = NULL;
@@ -55,8 +59,21 @@ void settle_keep_begin(SettleKeep *k, int on, int w, int h)
     k->failed = 0;
     k->w = w;
     k->h = h;
+    k->tick = 0;
     for (int t = 0; t < SETTLE_T_COUNT; t++)
         k->list[t].step = 1;
+    /* without it (out of memory), every row counts as changed */
+    k->row_tick = on && h > 0 ? calloc((size_t)h, sizeof(*k->row_tick)) : NULL;
+}
+
+void settle_keep_changed(SettleKeep *k, const uint8_t *changed, int band_h)
+{
+    if (!k->on || k->failed)
+        return;
+    k->tick++;
+    for (int y = 0; k->row_tick && y < k->h; y++)
+        if (!changed || band_h <= 0 || changed[y / band_h])
+            k->row_tick[y] = k->tick;
 }
 
 /* Out of memory: nothing more is kept, and the pictures read the capture again. */
@@ -75,21 +92,46 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
     return NULL;
 }
 
-static SettleKept *copy_picture(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
-                                ptrdiff_t stride)
+/* A buffer for a copy of the picture: a spare (its pixels those of its
+ * picture, p->tick) or a new one (p->rgb NULL until make_rows). */
+static SettleKept *copy_buffer(SettleKeep *k)
 {
     SettleKept *p = k->nspare ? k->spare[--k->nspare] : calloc(1, sizeof(*p));
-    size_t row = (size_t)k->w * 3;
-    if (!p || (!p->rgb && !(p->rgb = malloc(row * (size_t)k->h)))) {
+    if (p && !p->rgb && !(p->rgb = malloc((size_t)k->w * 3 * (size_t)k->h))) {
         free(p);
         return NULL;
     }
-    p->refs = 0;
-    for (int y = 0; y < k->h; y++)
-        memcpy(p->rgb + row * (size_t)y, rgb + stride * y, row);
-    p->frame = f->index;
-    p->time = f->time;
     return p;
+}
+
+/* The rows of the copy p (when not NULL) that changed since its picture
+ * (every row of a new buffer: fresh), and the thumbnail of tr (when not
+ * NULL) band by band, each band's row copied from the last thumbnail when
+ * none of its source rows changed since, else made from the rows just read,
+ * while they are in the cache. The same pixels as a whole copy and
+ * settle_thumbnail. */
+static void make_rows(SettleKeep *k, SettleKept *p, int fresh, SettleThumbRows *tr,
+                      const uint8_t *rgb, ptrdiff_t stride)
+{
+    size_t row = (size_t)k->w * 3;
+    const uint64_t *at = k->row_tick;
+    const SettleKeptThumb *prev = tr && at ? k->last_thumb : NULL;
+    for (int y = 0; y < k->h;) {
+        int end = tr ? settle_thumb_band_end(tr) : k->h;
+        end = end > y ? end : y + 1;
+        int moved = !prev;
+        for (; y < end; y++) {
+            if (p && (fresh || !at || at[y] > p->tick))
+                memcpy(p->rgb + row * (size_t)y, rgb + stride * y, row);
+            moved |= prev && at[y] > prev->tick;
+        }
+        if (tr && moved)
+            settle_thumb_rows(tr, rgb, stride, end);
+        else if (tr)
+            settle_thumb_copy_row(tr, prev->img.rgb + prev->img.stride * tr->y);
+    }
+    if (p)
+        p->tick = k->tick;
 }
 
 /* The roles that move at this frame; cur is this frame's copy (or NULL). */
@@ -182,23 +224,45 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     int ret;
     if ((full || thumb) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) < 0)
         return ret;
-    SettleKept *cur = NULL;
-    if (full && !(cur = copy_picture(k, f, rgb, stride)))
+    SettleKeptThumb *t = NULL;
+    SettleThumbRows tr;
+    if (thumb && (!(t = calloc(1, sizeof(*t))) ||
+                  settle_thumb_begin(&tr, k->w, k->h, SETTLE_THUMB_BOX, &t->img) < 0)) {
+        free(t);
         return give_up(k);
+    }
+    SettleKept *cur = NULL;
+    if (full && !(cur = copy_buffer(k))) {
+        if (t) {
+            settle_thumb_end(&tr);
+            free(t->img.rgb);
+            free(t);
+        }
+        return give_up(k);
+    }
+    if (cur) {
+        make_rows(k, cur, !cur->tick, t ? &tr : NULL, rgb, stride);
+        cur->frame = f->index;
+        cur->time = f->time;
+        cur->refs = 0;
+    } else if (t) {
+        make_rows(k, NULL, 0, &tr, rgb, stride);
+    }
+    if (t)
+        settle_thumb_end(&tr);
     if (cur)
         cur->refs = 1; /* held while the roles move */
     move_roles(k, f, cur);
     kept_release(k, cur);
-    if (!thumb)
+    if (!t)
         return 0;
-    SettleKeptThumb *t = calloc(1, sizeof(*t));
-    if (!t || settle_thumbnail(rgb, stride, k->w, k->h, SETTLE_THUMB_BOX, &t->img) < 0) {
-        free(t);
-        return give_up(k);
-    }
     t->frame = f->index;
     t->time = f->time;
     t->refs = 1;
+    t->tick = k->tick;
+    thumb_release(k->last_thumb);
+    k->last_thumb = t;
+    t->refs++;
     for (int m = 0; m < SETTLE_T_COUNT; m++)
         if (ord[m] >= 0 && add_thumb(&k->list[m], t, ord[m]) < 0) {
             thumb_release(t);

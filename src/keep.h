@@ -40,6 +40,7 @@ typedef struct SettleKept {
     double time;
     uint8_t *rgb;   /* the whole picture, width * 3 bytes a row */
     int refs;       /* roles holding it */
+    uint64_t tick;  /* the picture (SettleKeep.tick) its pixels are */
 } SettleKept;
 
 typedef struct SettleKeptThumb {
@@ -47,6 +48,7 @@ typedef struct SettleKeptThumb {
     double time;
     SettleImage img;
     int refs;        /* lists holding it */
+    uint64_t tick;   /* the picture (SettleKeep.tick) it was made of */
 } SettleKeptThumb;
 
 /* One method's filmstrip candidates: every step-th of its distinct frames. */
@@ -59,7 +61,7 @@ typedef struct SettleKeepList {
 } SettleKeepList;
 
 /* Copies no role holds, kept for the next ones, at most. */
-#define SETTLE_KEEP_SPARES 2
+#define SETTLE_KEEP_SPARES 4
 
 typedef struct SettleKeep {
     int on;          /* settle_keep_pictures */
@@ -69,6 +71,13 @@ typedef struct SettleKeep {
     SettleKeepList list[SETTLE_T_COUNT];
     SettleKept *spare[SETTLE_KEEP_SPARES];
     int nspare;
+    /* What changed: a copy that is used again gets only the rows that
+     * changed since its picture, a thumbnail only the rows whose source rows
+     * changed since the last thumbnail's picture (screen captures change a
+     * few rows a frame). */
+    uint64_t tick;        /* pictures seen (settle_keep_changed) */
+    uint64_t *row_tick;   /* per row: the picture it last changed at (NULL: every row, always) */
+    SettleKeptThumb *last_thumb;
 } SettleKeep;
 
 /* What one frame is to the pictures. */
@@ -84,6 +93,11 @@ typedef struct SettleKeepFrame {
 
 /* Readies k for a capture of w x h pictures; keeps nothing unless on. */
 void settle_keep_begin(SettleKeep *k, int on, int w, int h);
+
+/* Every picture the read stage hands on, kept or not, before it is kept:
+ * which of its bands of band_h rows differ from the picture before (NULL:
+ * all of them). */
+void settle_keep_changed(SettleKeep *k, const uint8_t *changed, int band_h);
 
 /* Keeps what frame f gives the pictures: rgb is the whole picture, its rows
  * readied by fill (when given) before they are read. Returns 0 or fill's

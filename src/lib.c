@@ -394,6 +394,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (c->interrupted)
         return SETTLE_ERR_INTERRUPTED;
     c->keep_fresh = 0;
+    /* every picture, kept or not, skipped by the crop's search or not */
+    settle_keep_changed(&c->keep, changed, band_h);
     if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
         (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;

@@ -20,6 +20,30 @@ typedef struct SettleThumb {
  * never up. Returns 0 or SETTLE_ERR_NOMEM; dst->rgb is allocated. */
 int settle_thumbnail(const uint8_t *rgb, ptrdiff_t stride, int w, int h, int box, SettleImage *dst);
 
+/* settle_thumbnail made band by band, as the picture's rows become ready
+ * (while they are in the cache): begin, then rows (any number of times, upto
+ * growing to h), then end. The same pixels as settle_thumbnail. */
+typedef struct SettleThumbRows {
+    int w, h;
+    int y;              /* the next thumbnail row */
+    int *x0;            /* each thumbnail column's first source column */
+    uint32_t *acc;      /* a band's column sums */
+    SettleImage *dst;
+} SettleThumbRows;
+
+/* Readies t for a w x h picture; dst->rgb is allocated (its pixels made by
+ * settle_thumb_rows). Returns 0 or SETTLE_ERR_NOMEM (t then holds nothing). */
+int settle_thumb_begin(SettleThumbRows *t, int w, int h, int box, SettleImage *dst);
+/* The picture's row at which the next thumbnail row's band ends (h when done). */
+int settle_thumb_band_end(const SettleThumbRows *t);
+/* Makes every thumbnail row whose band lies in the picture's rows [0, upto). */
+void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride, int upto);
+/* The next thumbnail row as a copy of `row` (that row of a thumbnail of a
+ * picture whose rows in this band are the same). */
+void settle_thumb_copy_row(SettleThumbRows *t, const uint8_t *row);
+/* Frees t's work space (not dst). */
+void settle_thumb_end(SettleThumbRows *t);
+
 /* Lays out `n` thumbnails (in order) on one contact sheet. Returns 0 or
  * SETTLE_ERR_NOMEM; sheet->rgb is allocated. */
 int settle_filmstrip(const SettleThumb *t, int n, SettleImage *sheet);

@@ -57,7 +57,7 @@ typedef struct SettlePictures {
  * latest change and of the frame that change settled on, of the first visual
  * change, of the last two pictures the visual metrics stored and of the
  * capture's last frame (for a capture that never settles; a copy
- * shared by its roles: at most 20 pictures plus 2 spare buffers, far fewer
+ * shared by its roles: at most 24 pictures plus 4 spare buffers, far fewer
  * in practice), and each method's filmstrip candidates, at
  * most SETTLE_FILMSTRIP_MAX * 4 thumbnails a method (120 KB each at most;
  * past that every other one is dropped, so the candidates are every 2nd, 4th

@@ -153,6 +153,7 @@ typedef struct Worker {
     pthread_t thread;
     int started, ret;
     Progress progress;
+    PlotWarm warm;     /* --plot, --report: gnuplot started with the analysis */
 } Worker;
 
 static int worse(int a, int b)
@@ -258,8 +259,9 @@ static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
 }
 
 /* The PNGs of one capture's pictures (key frames, then the filmstrip), each
- * encoded once (two roles of one frame share their bytes), on a thread of
- * their own while the plot is drawn. */
+ * encoded once (two roles of one frame share their bytes), and the answer's
+ * (answer_make), on two threads of their own while the plot is drawn: the
+ * decoding is over, both cores are free. */
 typedef struct Encoded {
     const SettlePictures *pics;
     int n;                 /* images: the key frames and the filmstrip */
@@ -268,25 +270,84 @@ typedef struct Encoded {
     size_t len[5];
     int shared[5];         /* the bytes are those of image shared[k] (< k), or -1 */
     int failed;            /* out of memory */
+    /* the answer outlined on a key frame (answer_make): full size for
+     * --frames, at most 640 pixels a side for --report */
+    const SettleResult *r;
+    const SettleImage *answer_src;
+    int answer_full, answer_small;
+    uint8_t *answer_png, *small_png;
+    size_t answer_len, small_len;
+    int answer_failed;
+    pthread_mutex_t lock;
+    int lock_ok;           /* lock initialised */
+    int next;              /* the next job: the answer (-1), then the images */
 } Encoded;
+
+/* The answer outlined on its key frame, encoded: the full-size PNG and/or
+ * the report's small one. */
+static void answer_make(Encoded *e)
+{
+    const SettleImage *src = e->answer_src;
+    SettleImage img = *src, small = { 0 };
+    size_t size = (size_t)src->stride * (size_t)src->height;
+    if (!(img.rgb = malloc(size ? size : 1))) {
+        e->answer_failed = 1;
+        return;
+    }
+    memcpy(img.rgb, src->rgb, size);
+    settle_outline_answer(&img, e->r);
+    if (e->answer_full && out_png_bytes(&img, &e->answer_png, &e->answer_len) < 0)
+        e->answer_failed = 1;
+    if (e->answer_small && !e->answer_failed &&
+        (settle_scale_image(&img, 640, &small) < 0 ||
+         out_png_bytes(&small, &e->small_png, &e->small_len) < 0))
+        e->answer_failed = 1;
+    free(small.rgb);
+    free(img.rgb);
+}
 
 static void *encode_pictures(void *opaque)
 {
     Encoded *e = opaque;
-    for (int k = 0; k < e->n && !e->failed; k++) {
-        if (e->shared[k] >= 0)
-            continue;
-        if (out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
+    for (;;) {
+        pthread_mutex_lock(&e->lock);
+        int k = e->next++;
+        pthread_mutex_unlock(&e->lock);
+        if (k >= e->n)
+            break;
+        if (k < 0) {
+            if (e->answer_src)
+                answer_make(e);
+        } else if (e->shared[k] < 0 && out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0) {
             e->failed = 1;
+        }
     }
     return NULL;
 }
 
+/* The key frame the answer is outlined on: the stable frame the pictures
+ * kept (the last-change frame when there is none but animated areas or
+ * regions to show), or NULL. */
+static const SettleImage *answer_source(const SettlePictures *pics, const SettleResult *r)
+{
+    const SettleImage *src = NULL;
+    for (int k = 0; k < pics->nframes && !src; k++)
+        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "stable"))
+            src = &pics->frame[k];
+    for (int k = 0; k < pics->nframes && !src && (r->nanimated || r->nregions); k++)
+        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "last-change"))
+            src = &pics->frame[k];
+    return src;
+}
+
 /* frames: the key frames too (--frames), else only the filmstrip (--report). */
-static void encoded_init(Encoded *e, const SettlePictures *pics, int frames)
+static void encoded_init(Encoded *e, const SettlePictures *pics, const SettleResult *r, int frames,
+                         int report)
 {
     memset(e, 0, sizeof(*e));
     e->pics = pics;
+    e->r = r;
+    e->next = -1;
     for (int k = frames ? 0 : pics->nframes; k <= pics->nframes; k++) {
         const SettleImage *img = k < pics->nframes ? &pics->frame[k] : &pics->filmstrip;
         if (!img->rgb)
@@ -298,12 +359,17 @@ static void encoded_init(Encoded *e, const SettlePictures *pics, int frames)
                 e->shared[e->n] = j;
         e->n++;
     }
+    e->answer_src = answer_source(pics, r);
+    e->answer_full = frames;
+    e->answer_small = report;
 }
 
 static void encoded_free(Encoded *e)
 {
     for (int k = 0; k < e->n; k++)
         free(e->png[k]);
+    free(e->answer_png);
+    free(e->small_png);
 }
 
 static const uint8_t *encoded_bytes(const Encoded *e, int k, size_t *len)
@@ -348,53 +414,38 @@ static void no_gnuplot(Batch *b, const char *what, FILE *err)
                 strcmp(what, "--plot") ? "warning: " : "", what);
 }
 
-/* The answer outlined on the stable frame the pictures kept (the last-change
- * frame when there is none but animated areas or regions to show):
+/* The answer outlined on the stable frame the pictures kept (answer_make):
  * NAME-answer.png at full size in --frames, a picture of at most 640 pixels
  * a side for --report. */
-static int answer_pictures(const Batch *b, const SettlePictures *pics, Job *j,
-                           const SettleResult *r, const char *stem, FILE *err)
+static int answer_pictures(const Batch *b, Encoded *e, Job *j, const SettleResult *r,
+                           const char *stem, FILE *err)
 {
-    const SettleImage *src = NULL;
-    for (int k = 0; k < pics->nframes && !src; k++)
-        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "stable"))
-            src = &pics->frame[k];
-    for (int k = 0; k < pics->nframes && !src && (r->nanimated || r->nregions); k++)
-        if (pics->frame[k].rgb && !strcmp(pics->frame[k].role, "last-change"))
-            src = &pics->frame[k];
+    const SettleImage *src = e->answer_src;
     if (!src)
         return EXIT_OK;
-    int code = EXIT_OK;
-    SettleImage img = *src, small = { 0 };
-    size_t size = (size_t)src->stride * (size_t)src->height;
-    uint8_t *png = NULL;
-    size_t len = 0;
-    if (!(img.rgb = malloc(size ? size : 1)))
+    if (e->answer_failed)
         return EXIT_INTERNAL;
-    memcpy(img.rgb, src->rgb, size);
-    settle_outline_answer(&img, r);
+    int code = EXIT_OK;
     char *path = b->frames ? cli_join(b->frames, stem, "-answer.png") : NULL;
-    if (b->frames && (!path || out_png_bytes(&img, &png, &len) < 0)) {
+    if (b->frames && !path) {
         code = EXIT_INTERNAL;
-    } else if (b->frames && out_write_file(path, png, len) < 0) {
+    } else if (b->frames && out_write_file(path, e->answer_png, e->answer_len) < 0) {
         fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
         code = EXIT_OUTPUT;
     }
     if (b->report && code != EXIT_INTERNAL) {
         char cap[160], t[32];
-        fmt_time(t, sizeof(t), img.time);
+        fmt_time(t, sizeof(t), src->time);
         snprintf(cap, sizeof(cap), "%s: frame %lld at %s",
                  r->stable_frame >= 0 ? "stable" : "last change (no stable frame)",
-                 (long long)img.frame, t);
-        if (settle_scale_image(&img, 640, &small) < 0 ||
-            out_png_bytes(&small, &j->answer_png, &j->answer_len) < 0 ||
-            !(j->answer_caption = strdup(cap)))
+                 (long long)src->frame, t);
+        j->answer_png = e->small_png;
+        j->answer_len = e->small_len;
+        e->small_png = NULL;
+        if (!(j->answer_caption = strdup(cap)))
             code = EXIT_INTERNAL;
     }
-    free(small.rgb);
-    free(png);
     free(path);
-    free(img.rgb);
     return code;
 }
 
@@ -402,7 +453,7 @@ static int answer_pictures(const Batch *b, const SettlePictures *pics, Job *j,
  * analysis, and their PNGs encoding on e's thread (*started) while the plot
  * is drawn. */
 static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, SettlePictures **pics,
-                Encoded *e, pthread_t *th, int *started, FILE *err)
+                Encoded *e, pthread_t th[2], int started[2], FILE *err)
 {
     Batch *b = w->b;
     const char *in = j->input;
@@ -420,9 +471,13 @@ static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, Se
         fprintf(err, "settle: %s: no pictures: %s\n", in, settle_strerror(gr));
         return gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
     }
-    encoded_init(e, *pics, b->frames != NULL);
-    *started = pthread_create(th, NULL, encode_pictures, e) == 0;
-    if (!*started)
+    encoded_init(e, *pics, r, b->frames != NULL, b->report != NULL);
+    if (pthread_mutex_init(&e->lock, NULL))
+        return EXIT_INTERNAL;
+    e->lock_ok = 1;
+    for (int t = 0; t < 2; t++)
+        started[t] = pthread_create(&th[t], NULL, encode_pictures, e) == 0;
+    if (!started[0] && !started[1])
         encode_pictures(e);
     int mr = b->report && b->marks.m
                  ? cli_marks_pictures(&b->marks, ctx, r, &j->mark_pics, &j->nmark_pics)
@@ -435,18 +490,15 @@ static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, Se
     return code;
 }
 
-/* --plot and the report's plot, from the per-frame CSV. */
-static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, FILE *err)
+/* --plot and the report's plot, from the per-frame CSV at tcsv (ok: it was
+ * written, else errno was err_no). */
+static int plots(Worker *w, Job *j, const SettleResult *r, const char *tcsv, int ok, int err_no,
+                 FILE *err)
 {
     Batch *b = w->b;
     const char *in = j->input;
     int code = EXIT_OK;
     char msg[512];
-    char *tcsv = plot_temp_file("csv");
-    FILE *f = tcsv ? fopen(tcsv, "w") : NULL;
-    int ok = f && settle_write_csv(ctx, f) == 0;
-    if (f && fclose(f))
-        ok = 0;
     PlotInfo pi = {
         .name = in, .method = settle_method_name(r->method),
         .diff_threshold = r->diff_threshold, .entropy_threshold = b->s.entropy_threshold,
@@ -462,7 +514,7 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
         cli_marks_plot(&b->marks, &pi);
     if (!ok) {
         fprintf(err, "settle: %s: no plot: cannot write a temporary CSV: %s\n", in,
-                strerror(errno ? errno : EIO));
+                strerror(err_no ? err_no : EIO));
         code = worse(code, EXIT_OUTPUT);
     } else {
         char *name = b->plot ? csv_name(b->plot, in) : NULL;
@@ -470,7 +522,7 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
             code = EXIT_INTERNAL;
         } else if (b->plot && plot_draw_keep(&pi, tcsv, name, b->plot_script,
                                              b->report ? &j->plot_png : NULL, &j->plot_len,
-                                             msg, sizeof(msg)) < 0) {
+                                             &w->warm, msg, sizeof(msg)) < 0) {
             if (!strcmp(msg, PLOT_NO_GNUPLOT))
                 no_gnuplot(b, "--plot", err);
             else
@@ -480,8 +532,8 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
         free(name);
         /* the report's plot is --plot's PNG when there is one */
         if (b->report && code != EXIT_INTERNAL && !j->plot_png &&
-            plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, msg,
-                          sizeof(msg)) < 0) {
+            plot_draw_png(&pi, tcsv, b->plot_script, &j->plot_png, &j->plot_len, &w->warm,
+                          msg, sizeof(msg)) < 0) {
             if (!strcmp(msg, PLOT_NO_GNUPLOT))
                 no_gnuplot(b, "--report", err);
             else
@@ -489,10 +541,64 @@ static int plots(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, F
             j->plot_note = strdup(msg);
         }
     }
-    if (tcsv)
-        unlink(tcsv);
-    free(tcsv);
     return code;
+}
+
+/* The plots drawn on a thread of their own while the pictures are picked
+ * and encoded, gnuplot's start-up and drawing hidden; their messages kept
+ * (msgs) and said after the pictures', in the order they always came. */
+typedef struct Plots {
+    Worker *w;
+    Job *j;
+    const SettleResult *r;
+    char *tcsv;
+    int ok, err_no, code;
+    char *text;
+    size_t len;
+    FILE *msgs;
+    pthread_t th;
+    int started;
+} Plots;
+
+static void *plots_thread(void *opaque)
+{
+    Plots *p = opaque;
+    p->code = plots(p->w, p->j, p->r, p->tcsv, p->ok, p->err_no, p->msgs);
+    return NULL;
+}
+
+/* Writes the per-frame CSV (the records are read here, before the pictures
+ * read them), then starts the plots. */
+static void plots_begin(Plots *p, Worker *w, SettleContext *ctx, Job *j, const SettleResult *r)
+{
+    memset(p, 0, sizeof(*p));
+    p->w = w;
+    p->j = j;
+    p->r = r;
+    p->tcsv = plot_temp_file("csv");
+    FILE *f = p->tcsv ? fopen(p->tcsv, "w") : NULL;
+    p->ok = f && settle_write_csv(ctx, f) == 0;
+    if (f && fclose(f))
+        p->ok = 0;
+    p->err_no = errno;
+    p->msgs = open_memstream(&p->text, &p->len);
+    p->started = p->msgs && pthread_create(&p->th, NULL, plots_thread, p) == 0;
+}
+
+/* Waits for the plots (or draws them now) and says their messages. */
+static int plots_end(Plots *p, FILE *err)
+{
+    if (p->started)
+        pthread_join(p->th, NULL);
+    else
+        p->code = plots(p->w, p->j, p->r, p->tcsv, p->ok, p->err_no, p->msgs ? p->msgs : err);
+    if (p->msgs && fclose(p->msgs) == 0 && p->text)
+        fputs(p->text, err);
+    free(p->text);
+    if (p->tcsv)
+        unlink(p->tcsv);
+    free(p->tcsv);
+    return p->code;
 }
 
 /* --frames, --plot and --report's pictures of one analysed capture. */
@@ -503,14 +609,20 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     SettlePictures *pics = NULL;
     Encoded e;
     memset(&e, 0, sizeof(e));
-    pthread_t th;
-    int started = 0;
+    pthread_t th[2];
+    int started[2] = { 0, 0 };
+    Plots pl;
+    if (b->plot || b->report)
+        plots_begin(&pl, w, ctx, j, r);
     if (b->frames || b->report)
-        code = grab(w, ctx, j, r, &pics, &e, &th, &started, err);
-    if ((b->plot || b->report) && code != EXIT_INTERNAL)
-        code = worse(code, plots(w, ctx, j, r, err));
-    if (started)
-        pthread_join(th, NULL);
+        code = grab(w, ctx, j, r, &pics, &e, th, started, err);
+    if (b->plot || b->report)
+        code = worse(code, plots_end(&pl, err));
+    for (int t = 0; t < 2; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    if (e.lock_ok)
+        pthread_mutex_destroy(&e.lock);
     if (e.failed)
         code = EXIT_INTERNAL;
     if (pics && code != EXIT_INTERNAL) {
@@ -520,7 +632,7 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
         else if (b->frames)
             code = worse(code, write_encoded(b, &e, stem, err));
         if (stem && code != EXIT_INTERNAL)
-            code = worse(code, answer_pictures(b, pics, j, r, stem, err));
+            code = worse(code, answer_pictures(b, &e, j, r, stem, err));
         free(stem);
         /* the filmstrip's bytes (the last image, never shared) go to the report */
         if (b->report && code != EXIT_INTERNAL && pics->filmstrip.rgb) {
@@ -618,6 +730,9 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
 
     const SettleResult *r = NULL;
     progress_begin(&w->progress, in, NULL);
+    /* gnuplot starts and draws its first picture while the capture is read */
+    if (b->plot || b->report)
+        plot_warm_start(&w->warm);
     int ar = settle_analyze_file(ctx, in, &r);
     if (cli_stop && ar != SETTLE_ERR_INTERRUPTED && r && r->partial)
         ar = SETTLE_ERR_INTERRUPTED;
@@ -702,6 +817,7 @@ nomem:
     fprintf(err, "settle: %s: out of memory\n", in);
     j->code = worse(j->code, EXIT_INTERNAL);
 end:
+    plot_warm_stop(&w->warm);
     free(jpath);
 }
 

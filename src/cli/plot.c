@@ -191,13 +191,119 @@ static char *plot_vars(const PlotInfo *pi, const char *csv)
     return buf;
 }
 
+/* All of buf into fd (a pipe: a gnuplot that ended takes no more). */
+static void write_all(int fd, const char *buf, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t n = write(fd, buf + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        off += (size_t)n;
+    }
+}
+
+/* The warm gnuplot first draws with the built-in script's PNG terminal and
+ * font (when it has them), then goes back to how gnuplot starts (its
+ * terminal, no output, every setting reset) and waits for the script. */
+void plot_warm_start(PlotWarm *w)
+{
+    memset(w, 0, sizeof(*w));
+    w->fd = -1;
+    int p[2] = { -1, -1 };
+    if (!plot_have_gnuplot() || !(w->errf = plot_temp_file("gperr")) ||
+        !(w->warm = plot_temp_file("warm")) || pipe(p))
+        goto fail;
+    /* no other child (a batch's other workers spawn theirs) holds its input open */
+    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa))
+        goto fail;
+    posix_spawn_file_actions_adddup2(&fa, p[0], 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, w->errf, O_WRONLY | O_TRUNC, 0600);
+    char *argv[] = { "gnuplot", NULL };
+    int sr = posix_spawnp(&w->pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(p[0]);
+    p[0] = -1;
+    if (sr)
+        goto fail;
+    w->fd = p[1];
+    w->on = 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        fputs("set terminal push\nif (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+              "    set terminal pngcairo size 960,600 font \"sans,10\" noenhanced background "
+              "\"white\"\n    set output ", m);
+        plot_put_string(m, w->warm);
+        fputs("\n    plot x\n    set output\n}\nset terminal pop\nreset\n", m);
+        if (!fclose(m))
+            write_all(w->fd, text, len);
+    }
+    free(text);
+    return;
+fail:
+    if (p[0] >= 0)
+        close(p[0]);
+    if (p[1] >= 0)
+        close(p[1]);
+    plot_warm_stop(w);
+}
+
+void plot_warm_stop(PlotWarm *w)
+{
+    if (w->on) {
+        close(w->fd); /* the end of its input: it ends */
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        w->on = 0;
+    }
+    if (w->errf)
+        unlink(w->errf);
+    if (w->warm)
+        unlink(w->warm);
+    free(w->errf);
+    free(w->warm);
+    w->errf = w->warm = NULL;
+}
+
+/* The warm gnuplot loads the script at gp; 0, or -1 when it could not take
+ * it (then *pid is not set). */
+static int warm_load(PlotWarm *w, const char *gp, pid_t *pid)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return -1;
+    fputs("load ", m);
+    plot_put_string(m, gp);
+    fputc('\n', m);
+    if (fclose(m)) {
+        free(buf);
+        return -1;
+    }
+    write_all(w->fd, buf, len);
+    free(buf);
+    close(w->fd);
+    w->on = 0;
+    *pid = w->pid;
+    return 0;
+}
+
 /* Runs gnuplot: `vars`, then out and term, then the script (a file, or the
  * built-in text), writing `out` (not renamed). */
 static int run_gnuplot(const char *vars, const char *builtin, const char *script,
-                       const char *out, int svg, char *msg, size_t msglen)
+                       const char *out, int svg, PlotWarm *warm, char *msg, size_t msglen)
 {
     int ret = -1;
-    char *gp = plot_temp_file("gp"), *errf = plot_temp_file("gperr");
+    int use_warm = warm && warm->on;
+    char *gp = plot_temp_file("gp"), *errf = use_warm ? strdup(warm->errf) : plot_temp_file("gperr");
     FILE *f = gp && errf ? fopen(gp, "w") : NULL;
     if (!f) {
         snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
@@ -218,6 +324,11 @@ static int run_gnuplot(const char *vars, const char *builtin, const char *script
         snprintf(msg, msglen, "cannot write a temporary file: %s", strerror(errno));
         goto end;
     }
+    pid_t pid;
+    if (use_warm && warm_load(warm, gp, &pid) == 0)
+        goto wait;
+    use_warm = 0;
+spawn:;
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa)) {
         snprintf(msg, msglen, "out of memory");
@@ -227,7 +338,6 @@ static int run_gnuplot(const char *vars, const char *builtin, const char *script
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, errf, O_WRONLY | O_TRUNC, 0600);
     char *argv[] = { "gnuplot", gp, NULL };
-    pid_t pid;
     int sr = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (sr) {
@@ -236,11 +346,16 @@ static int run_gnuplot(const char *vars, const char *builtin, const char *script
         goto end;
     }
     int status;
+wait:
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             snprintf(msg, msglen, "gnuplot: %s", strerror(errno));
             goto end;
         }
+    }
+    if (use_warm && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+        use_warm = 0; /* whatever went wrong, a gnuplot of its own says it */
+        goto spawn;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status)) {
         /* gnuplot's own last line says what went wrong */
@@ -248,7 +363,7 @@ static int run_gnuplot(const char *vars, const char *builtin, const char *script
         char *last = NULL;
         for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n"))
             if (strspn(line, " ^") < strlen(line))
-                last = line;
+                last = line + strspn(line, " \t"); /* a loaded script's lines are indented */
         snprintf(msg, msglen, "gnuplot failed%s%s", last ? ": " : "", last ? last : "");
         free(text);
         goto end;
@@ -271,7 +386,7 @@ end:
 
 /* plot_render, and the picture's bytes in *keep (when not NULL). */
 static int render(const char *vars, const char *builtin, const char *script, const char *out,
-                  uint8_t **keep, size_t *keep_len, char *msg, size_t msglen)
+                  uint8_t **keep, size_t *keep_len, PlotWarm *warm, char *msg, size_t msglen)
 {
     if (!plot_have_gnuplot()) {
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
@@ -284,7 +399,7 @@ static int render(const char *vars, const char *builtin, const char *script, con
         snprintf(msg, msglen, "cannot make a temporary file: %s", strerror(errno));
         return -1;
     }
-    int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), msg, msglen);
+    int ret = run_gnuplot(vars, builtin, script, tmp, ends_with(out, ".svg"), warm, msg, msglen);
     size_t len = 0;
     char *pic = ret ? NULL : cli_read_file(tmp, &len);
     if (!ret && !pic) {
@@ -309,17 +424,17 @@ static int render(const char *vars, const char *builtin, const char *script, con
 int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
                 char *msg, size_t msglen)
 {
-    return render(vars, builtin, script, out, NULL, NULL, msg, msglen);
+    return render(vars, builtin, script, out, NULL, NULL, NULL, msg, msglen);
 }
 
 int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
               char *msg, size_t msglen)
 {
-    return plot_draw_keep(pi, csv, out, script, NULL, NULL, msg, msglen);
+    return plot_draw_keep(pi, csv, out, script, NULL, NULL, NULL, msg, msglen);
 }
 
 int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const char *script,
-                   uint8_t **png, size_t *len, char *msg, size_t msglen)
+                   uint8_t **png, size_t *len, PlotWarm *warm, char *msg, size_t msglen)
 {
     if (png) {
         *png = NULL;
@@ -331,13 +446,13 @@ int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const c
         return -1;
     }
     int ret = render(vars, settle_plot_gp, script, out, ends_with(out, ".svg") ? NULL : png, len,
-                     msg, msglen);
+                     warm, msg, msglen);
     free(vars);
     return ret;
 }
 
 int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
-                  size_t *len, char *msg, size_t msglen)
+                  size_t *len, PlotWarm *warm, char *msg, size_t msglen)
 {
     *png = NULL;
     *len = 0;
@@ -353,7 +468,7 @@ int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8
         free(vars);
         return -1;
     }
-    int ret = run_gnuplot(vars, settle_plot_gp, script, tmp, 0, msg, msglen);
+    int ret = run_gnuplot(vars, settle_plot_gp, script, tmp, 0, warm, msg, msglen);
     free(vars);
     if (!ret && !(*png = (uint8_t *)cli_read_file(tmp, len))) {
         snprintf(msg, msglen, "cannot read the plot back: %s", strerror(errno));

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Most marks drawn on a plot (the first ones placed). */
 #define PLOT_MAX_MARKS 16
@@ -29,6 +30,23 @@ typedef struct PlotInfo {
     double region_time[PLOT_MAX_REGIONS]; /* each one's stable time; NaN when none */
 } PlotInfo;
 
+/* A gnuplot started ahead of its script (plot_warm_start): its start-up and
+ * its first picture (the fonts, the PNG terminal) happen while the capture
+ * is read, and the plot then only loads the script. */
+typedef struct PlotWarm {
+    int on;        /* started and not used yet */
+    pid_t pid;
+    int fd;        /* its standard input */
+    char *errf;    /* its standard error */
+    char *warm;    /* the picture it drew to warm up */
+} PlotWarm;
+
+/* Starts w's gnuplot; w->on stays 0 when it cannot (the plot then runs
+ * gnuplot as usual). */
+void plot_warm_start(PlotWarm *w);
+/* Ends w's gnuplot when no plot used it, and removes its files. */
+void plot_warm_stop(PlotWarm *w);
+
 /* The message for a missing gnuplot. */
 #define PLOT_NO_GNUPLOT "gnuplot not found on PATH; install it (apt-get install gnuplot-nox)"
 
@@ -51,11 +69,13 @@ int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *
  * bytes in *png (malloc'ed, *len bytes), as plot_draw_png would draw them:
  * one gnuplot run for --plot and --report. *png NULL for an SVG. */
 int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const char *script,
-                   uint8_t **png, size_t *len, char *msg, size_t msglen);
+                   uint8_t **png, size_t *len, PlotWarm *warm, char *msg, size_t msglen);
 
-/* The same into memory: *png (malloc'ed, *len bytes), a PNG. */
+/* The same into memory: *png (malloc'ed, *len bytes), a PNG. Both run the
+ * script on `warm`'s gnuplot when it was started and not used yet (NULL:
+ * a gnuplot of their own). */
 int plot_draw_png(const PlotInfo *pi, const char *csv, const char *script, uint8_t **png,
-                  size_t *len, char *msg, size_t msglen);
+                  size_t *len, PlotWarm *warm, char *msg, size_t msglen);
 
 /* Runs gnuplot on the `vars` text (gnuplot commands that set the script's
  * variables) and the script (the file `script`, or NULL for the `builtin`
