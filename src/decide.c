@@ -49,6 +49,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     memset(d->floor_hist, 0, sizeof(d->floor_hist));
     d->floor_n = 0;
     d->local_frames = 0;
+    d->camera_luma = -1;
+    d->luma_floor = NAN;
+    d->luma_scale = 1;
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
     d->prev_keyframe = 0;
@@ -365,6 +368,8 @@ static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
  * many pixels in every frame, but in one small place. */
 int settle_decide_camera(const SettleDecide *d, double floor)
 {
+    if (d->camera_luma >= 0)
+        return d->camera_luma;
     return !(isnan(floor) || floor <= d->diff_limit / 4) && d->local_frames * 2 < d->floor_n;
 }
 
@@ -391,6 +396,15 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     const char *after = s->blur == SETTLE_BLUR_MEDIAN ? " (measured after --blur median)"
                         : s->blur == SETTLE_BLUR_BOX  ? " (measured after --blur box)"
                                                       : "";
+    if (camera && d->camera_luma > 0) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "camera-like capture: even a quiet frame changes about %.0f pixels "
+                 "(10th percentile, in the full-size planes; the picture was measured reduced by "
+                 "%d), more than a quarter of the diff threshold (%.0f); the block test sets its "
+                 "thresholds from the capture's own noise",
+                 d->luma_floor, d->luma_scale, d->diff_limit);
+        return SETTLE_T_BLOCKS;
+    }
     if (camera) {
         snprintf(d->reason, sizeof(d->reason),
                  "camera-like capture: even a quiet frame changes about %.0f pixels "

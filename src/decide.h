@@ -83,6 +83,13 @@ typedef struct SettleDecide {
     int since_event;           /* frames since a faint keyframe */
     int prev_keyframe;         /* the frame before was a keyframe */
     char reason[400];          /* why the method was chosen */
+    /* a reduced picture (SettleSettings.scale) hides the noise the floor
+     * measures: the decoder's verdict on the full-size luma instead, 1
+     * camera-like, 0 clean, -1 none (the floor decides), with its floor
+     * (pixels, 10th percentile) and the reduction */
+    int camera_luma;
+    double luma_floor;
+    int luma_scale;
 } SettleDecide;
 
 /* Readies d for a new capture under settings s (kept by pointer: they must

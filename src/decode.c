@@ -22,6 +22,50 @@
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
 #define QUEUE 4
 
+/* --scale auto looks at the capture's first second (at most PROBE_FRAMES
+ * frames, PROBE_BYTES of pictures) before anything is measured. */
+#define PROBE_FRAMES 60
+#define PROBE_SECONDS 1.0
+#define PROBE_BYTES ((size_t)128 << 20)
+/* ... or longer, up to PROBE_SECONDS_MAX, until PROBE_MIN_FAINT frames
+ * compared were faint (a screen recorder writes a frame only when the
+ * screen changes, and a page loading is no quiet frame); with fewer, the
+ * capture is measured at full size. */
+#define PROBE_SECONDS_MAX 5.0
+#define PROBE_MIN_FAINT 8
+/* A probe frame is faint when at most a tenth of the diff threshold, and at
+ * most 0.2 % of the picture, moved its luma by more than this (as a codec
+ * refresh: sensor noise moves no pixel that far, content does). */
+#define PROBE_STRONG 96
+/* The change counts of the camera test read every LUMA_STEP-th row of the
+ * full picture in the probe, every LUMA_STEP_ALL-th after it (the whole
+ * capture's 10th percentile needs fewer rows a frame). */
+#define LUMA_STEP 4
+#define LUMA_STEP_ALL 16
+/* A reduced picture keeps at least this many pixels on its short side. */
+#define SCALE_MIN_SIDE 160
+/* --scale auto reduces by 2 at most: a block of the block test (16 / F
+ * pixels a side) then averages 64 reduced pixels and 16 chroma samples, each
+ * rounded to 8 bits; at F = 4 the rounding of its 4 chroma samples moves a
+ * block's mean by about a quarter of a level, enough to tip a block that is
+ * as close to its threshold as the site icon of startup-test-elmo's frame 378
+ * (settled at 380 instead of 378) */
+#define SCALE_AUTO_MAX 2
+
+/* Whether the capture is camera-like, from the full-size planes: each
+ * frame's samples that moved against the frame before (luma by more than the
+ * tolerance, chroma by more than half of it; every LUMA_STEP-th row, counted
+ * for the pixels they stand for, the largest of the three planes' counts),
+ * keyframes left out, as settle_decide_camera judges the changed-pixel
+ * counts of the picture. */
+typedef struct LumaStats {
+    int64_t *count;      /* one a frame compared */
+    int64_t n, cap;
+    int64_t local;       /* of them, over a quarter of the threshold within a
+                          * sixteenth of the picture (something moving in one place) */
+    int64_t strong;      /* the probe's frames left out as not faint */
+} LumaStats;
+
 typedef struct Decoder {
     SettleContext *c;
     const char *path;
@@ -65,6 +109,21 @@ typedef struct Decoder {
     int rotation;        /* of the display matrix, degrees clockwise */
     double declared;     /* duration the file declares, for progress_cb; NaN = none */
     int mobile;          /* tagged com.android.version: an Android screen recording */
+
+    /* the reduction (SettleSettings.scale): pictures of sw x sh reduced by
+     * F to w x h, band by band, in the YUV planes before conversion */
+    int F, sw, sh;
+    int force_full;      /* a second reading at full size (scale_reread) */
+    int auto_scale;      /* F was chosen by the probe */
+    uint8_t *red;        /* a reduced band's planes: Y, then U and V */
+    ptrdiff_t red_ys, red_cs;
+    char why[320];
+    /* --scale auto: the first frames, held until the probe decides */
+    int probing;
+    AVFrame *probe[PROBE_FRAMES];
+    int nprobe;
+    size_t probe_bytes;
+    LumaStats luma;
 } Decoder;
 
 static int interrupt_cb(void *opaque)
@@ -217,9 +276,12 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
     return 0;
 }
 
+static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev);
+
 static int convert(Decoder *d, const AVFrame *f)
 {
-    int same = f->width == d->w && f->height == d->h && bandable(f);
+    int same = f->width == d->sw && f->height == d->sh && bandable(f) &&
+               (d->F == 1 || yuv_coef(d, f));
     int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
@@ -239,9 +301,11 @@ static int convert(Decoder *d, const AVFrame *f)
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
+    if (d->F > 1 && have_prev)
+        luma_frame(d, f, d->prev);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0, bh);
+        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
             continue;
@@ -260,6 +324,25 @@ static int convert(Decoder *d, const AVFrame *f)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
+/* Band y0 (bh rows) of the picture reduced by F, as 4:2:0 again: its
+ * planes box-averaged by F x F (a chroma sample then covers the 2F x 2F
+ * pixels it covered before, reduced), then converted. The reduced size is
+ * even, so that no sample reads past the planes. */
+static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
+{
+    const SettleKernels *k = &d->c->dsp;
+    const int F = d->F, cw = d->w / 2, ch = (bh + 1) / 2, cf = F;
+    uint8_t *ry = d->red, *ru = ry + d->red_ys * BAND, *rv = ru + d->red_cs * (BAND / 2);
+    k->reduce_plane(ry, d->red_ys, f->data[0] + (ptrdiff_t)y0 * F * f->linesize[0],
+                    f->linesize[0], d->w, bh, F);
+    k->reduce_plane(ru, d->red_cs, f->data[1] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[1],
+                    f->linesize[1], cw, ch, cf);
+    k->reduce_plane(rv, d->red_cs, f->data[2] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[2],
+                    f->linesize[2], cw, ch, cf);
+    k->yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride, ry, d->red_ys, ru, d->red_cs, rv,
+                  d->red_cs, d->w, bh, &d->coef);
+}
+
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
  * the picture, which d->prev holds once convert() has run. */
 static int fill_rows(void *opaque, int top, int bottom)
@@ -271,6 +354,10 @@ static int fill_rows(void *opaque, int top, int bottom)
             continue;
         d->pending[k] = 0;
         const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        if (d->F > 1) {
+            fill_reduced(d, f, y0, bh);
+            continue;
+        }
         d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
                              f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
                              f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
@@ -280,20 +367,275 @@ static int fill_rows(void *opaque, int top, int bottom)
     return 0;
 }
 
+/* The diff threshold for the whole picture, as the decide stage sets it. */
+static double luma_limit(const Decoder *d)
+{
+    const SettleSettings *s = &d->c->s;
+    return s->diff_threshold_percent > 0
+               ? floor((double)d->sw * d->sh * s->diff_threshold_percent / 100.0)
+               : s->diff_threshold;
+}
+
+/* One frame's full-size luma change against the frame before (keyframes,
+ * where an encoder re-codes the picture, left out). */
+static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
+{
+    LumaStats *L = &d->luma;
+    if (cur->key_frame || cur->pict_type == AV_PICTURE_TYPE_I || cur->width != prev->width ||
+        cur->height != prev->height || cur->format != prev->format)
+        return;
+    if (L->n == L->cap) {
+        int64_t cap = L->cap ? 2 * L->cap : 256;
+        int64_t *grown = realloc(L->count, (size_t)cap * sizeof(*grown));
+        if (!grown)
+            return; /* the frames compared so far decide */
+        L->count = grown;
+        L->cap = cap;
+    }
+    /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
+     * times in BT.601 and 709), so chroma counts beyond half the tolerance */
+    const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
+    const int rstep = d->probing ? LUMA_STEP : LUMA_STEP_ALL;
+    int64_t count = 0;
+    int x0 = cur->width, x1 = -1, y0 = -1, y1 = -1;
+    for (int p = 0; p < 3; p++) {
+        const int sh = p ? 1 : 0, pw = (cur->width + sh) >> sh, ph = (cur->height + sh) >> sh;
+        const int step = rstep >> sh;
+        int64_t n = 0;
+        for (int y = 0; y < ph; y += step) {
+            int a, b;
+            int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
+                                                prev->data[p] + (ptrdiff_t)y * prev->linesize[p],
+                                                pw, tol[p], &a, &b);
+            if (!k)
+                continue;
+            n += k;
+            x0 = a << sh < x0 ? a << sh : x0;
+            x1 = (b << sh) + sh > x1 ? (b << sh) + sh : x1;
+            y0 = y0 < 0 || y << sh < y0 ? y << sh : y0;
+            y1 = (y << sh) + sh > y1 ? (y << sh) + sh : y1;
+        }
+        /* each sample counted stands for step rows of (1 << sh) x (1 << sh) pixels */
+        n *= (int64_t)step << (2 * sh);
+        count = n > count ? n : count;
+    }
+    const int64_t box = count ? (int64_t)(x1 - x0 + 1) * (y1 - y0 + rstep) : 0;
+    if (d->probing && count) {
+        int64_t strong = 0;
+        for (int y = 0; y < cur->height; y += rstep) {
+            int a, b;
+            strong += d->c->dsp.count_row_changed(cur->data[0] + (ptrdiff_t)y * cur->linesize[0],
+                                                  prev->data[0] + (ptrdiff_t)y * prev->linesize[0],
+                                                  cur->width, PROBE_STRONG, &a, &b);
+        }
+        const double share = (double)cur->width * cur->height / 500, limit = luma_limit(d) / 10;
+        if ((double)strong * rstep > (share < limit ? share : limit)) {
+            L->strong++;
+            return;
+        }
+    }
+    L->local += count > luma_limit(d) / 4 && box * 16 < (int64_t)cur->width * cur->height;
+    L->count[L->n++] = count;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* settle_decide_camera's test on the luma counts: the 10th percentile of
+ * the counts over a quarter of the diff threshold, and the changes not in
+ * one place. *floor: that percentile (NaN: no frame compared). */
+static int luma_camera(const Decoder *d, double *floor_out)
+{
+    const LumaStats *L = &d->luma;
+    *floor_out = NAN;
+    if (L->n < 1)
+        return 0;
+    int64_t *v = malloc((size_t)L->n * sizeof(*v));
+    if (!v)
+        return 0;
+    memcpy(v, L->count, (size_t)L->n * sizeof(*v));
+    qsort(v, (size_t)L->n, sizeof(*v), cmp_count);
+    *floor_out = (double)v[L->n / 10];
+    free(v);
+    return *floor_out > luma_limit(d) / 4 && L->local * 2 < L->n;
+}
+
+/* The largest factor up to SCALE_AUTO_MAX that leaves SCALE_MIN_SIDE pixels
+ * on the picture's short side (1: none). */
+static int scale_for(int w, int h)
+{
+    const int side = w < h ? w : h;
+    for (int F = SCALE_AUTO_MAX; F > 1; F /= 2)
+        if (side / F >= SCALE_MIN_SIDE)
+            return F;
+    return 1;
+}
+
+/* The factor this reading measures at, and why, for the first frame f. */
+static int choose_scale(Decoder *d, const AVFrame *f)
+{
+    const SettleSettings *s = &d->c->s;
+    const int yuv = (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) &&
+                    bandable(f);
+    if (d->force_full || d->c->grab)
+        return 1;
+    if (s->scale == 1) {
+        snprintf(d->why, sizeof(d->why), "full size: --scale full");
+        return 1;
+    }
+    if (s->scale > 1) {
+        if (!yuv || f->width / s->scale < 2 || f->height / s->scale < 2) {
+            snprintf(d->why, sizeof(d->why), "full size: --scale %d applies to 8-bit 4:2:0 "
+                     "video of at least %dx%d pixels", s->scale, 2 * s->scale, 2 * s->scale);
+            return 1;
+        }
+        snprintf(d->why, sizeof(d->why), "reduced by %d: --scale %d", s->scale, s->scale);
+        return s->scale;
+    }
+    if (!settle_settings_scalable(s)) {
+        snprintf(d->why, sizeof(d->why), "full size: --ignore, --region, --crop X,Y,W,H, --blur "
+                 "or --visual-metrics on are measured in the full picture");
+        return 1;
+    }
+    /* the pictures kept during the reading (settle_keep_pictures) are the
+     * full picture's: auto keeps it rather than read the capture twice */
+    if (d->c->keep_on) {
+        snprintf(d->why, sizeof(d->why), "full size: the pictures are kept while reading");
+        return 1;
+    }
+    /* diff's pixel counts and entropy's histogram mean what they say at full
+     * size; auto and blocks choose the block test on a camera's picture */
+    if (s->method == SETTLE_METHOD_DIFF || s->method == SETTLE_METHOD_ENTROPY) {
+        snprintf(d->why, sizeof(d->why), "full size: --method %s counts full-size pixels",
+                 settle_method_name(s->method));
+        return 1;
+    }
+    const int F = scale_for(f->width, f->height);
+    if (!yuv || F == 1) {
+        snprintf(d->why, sizeof(d->why), "full size: %s",
+                 !yuv ? "only 8-bit 4:2:0 video is reduced"
+                      : "the picture is too small to reduce");
+        return 1;
+    }
+    double floor;
+    if (d->luma.n < PROBE_MIN_FAINT) {
+        snprintf(d->why, sizeof(d->why), "full size: too few faint frames to tell the noise "
+                 "(%lld of the first %d frames compared; %lld changed strongly)",
+                 (long long)d->luma.n, d->nprobe, (long long)d->luma.strong);
+        return 1;
+    }
+    if (!luma_camera(d, &floor)) {
+        if (isnan(floor))
+            snprintf(d->why, sizeof(d->why), "full size: no frame to compare");
+        else
+            snprintf(d->why, sizeof(d->why), "full size: clean capture (a faint frame of the "
+                     "first %lld changes about %.0f pixels, 10th percentile)",
+                     (long long)d->nprobe, floor);
+        return 1;
+    }
+    d->auto_scale = 1;
+    snprintf(d->why, sizeof(d->why), "camera-like capture: a faint frame of the first %lld "
+             "changes about %.0f pixels (10th percentile, full-size planes), more than a quarter of the diff "
+             "threshold (%.0f), all over the picture; its noise leaves nothing finer than %dx%d "
+             "pixels to see", (long long)d->nprobe, floor, luma_limit(d), F, F);
+    return F;
+}
+
+static int deliver_frame(Decoder *d, AVFrame *f);
+
+/* --scale auto: the first frames are held (references) and compared; once
+ * the first second is in, the factor is chosen and they go to the analysis
+ * in order. f == NULL: the end of the capture came first. */
+static int probe_frame(Decoder *d, AVFrame *f)
+{
+    int done = !f || d->nprobe == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
+    if (f && !done && d->nprobe) {
+        const AVFrame *first = d->probe[0], *last = d->probe[d->nprobe - 1];
+        const double span = f->best_effort_timestamp != AV_NOPTS_VALUE &&
+                                    first->best_effort_timestamp != AV_NOPTS_VALUE
+                                ? (f->best_effort_timestamp - first->best_effort_timestamp) * d->tb
+                                : d->nprobe * d->nominal;
+        done = f->width != first->width || f->height != first->height ||
+               f->format != first->format || span >= PROBE_SECONDS_MAX ||
+               (span >= PROBE_SECONDS && d->luma.n >= PROBE_MIN_FAINT);
+        if (!done && f->data[0] && last->data[0])
+            luma_frame(d, f, last);
+    }
+    if (!done) {
+        if (!(d->probe[d->nprobe] = av_frame_clone(f)))
+            return SETTLE_ERR_NOMEM;
+        for (int p = 0; p < 4 && f->buf[p]; p++)
+            d->probe_bytes += f->buf[p]->size;
+        d->nprobe++;
+        return 0;
+    }
+    d->probing = 0;
+    int ret = 0;
+    if (d->nprobe) {
+        d->F = choose_scale(d, d->probe[0]);
+        /* measured again from the start while reading */
+        d->luma.n = d->luma.local = d->luma.strong = 0;
+    }
+    for (int i = 0; i < d->nprobe; i++) {
+        if (ret >= 0)
+            ret = deliver_frame(d, d->probe[i]);
+        av_frame_free(&d->probe[i]);
+    }
+    d->nprobe = 0;
+    if (ret >= 0 && f)
+        ret = deliver_frame(d, f);
+    return ret;
+}
+
 static int deliver(Decoder *d, AVFrame *f)
+{
+    if (f->width < 1 || f->height < 1)
+        return 0;
+    if (d->probing)
+        return probe_frame(d, f);
+    return deliver_frame(d, f);
+}
+
+/* Sets up the reading at factor F for pictures of sw x sh (the first). */
+static int begin_reading(Decoder *d, int sw, int sh)
+{
+    SettleContext *c = d->c;
+    d->F = d->F > 1 ? d->F : 1;
+    d->sw = sw;
+    d->sh = sh;
+    d->w = d->F > 1 ? sw / d->F & ~1 : sw;
+    d->h = d->F > 1 ? sh / d->F & ~1 : sh;
+    settle_set_scale(c, d->F, sw, sh, d->why);
+    if (d->force_full)
+        c->scale_reread = 1;
+    int ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile);
+    if (ret < 0)
+        return ret;
+    if (d->F > 1) {
+        d->red_ys = FFALIGN(d->w, 64) + 64;
+        d->red_cs = FFALIGN(d->w / 2, 64) + 64;
+        d->red = av_mallocz((size_t)d->red_ys * BAND + (size_t)d->red_cs * BAND);
+        if (!d->red)
+            return SETTLE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+static int deliver_frame(Decoder *d, AVFrame *f)
 {
     SettleContext *c = d->c;
     int ret;
-    if (f->width < 1 || f->height < 1)
-        return 0;
     if (!d->begun) {
         if ((int64_t)f->width * f->height > c->s.max_pixels)
             return fail_input(c, d->path, SETTLE_ERR_LIMIT,
                               "picture of %dx%d is larger than the limit of %lld pixels",
                               f->width, f->height, (long long)c->s.max_pixels);
-        d->w = f->width;
-        d->h = f->height;
-        if ((ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile)) < 0)
+        if (!d->F)
+            d->F = choose_scale(d, f);
+        if ((ret = begin_reading(d, f->width, f->height)) < 0)
             return ret;
         d->begun = 1;
         c->res.rotation = d->rotation;
@@ -305,9 +647,9 @@ static int deliver(Decoder *d, AVFrame *f)
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
         if (!d->rgb || !d->changed || !d->pending)
             return SETTLE_ERR_NOMEM;
-    } else if ((f->width != d->w || f->height != d->h) && !d->size_warned) {
+    } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
-                   "scaling to the first size", d->path, d->w, d->h, f->width, f->height);
+                   "scaling to the first size", d->path, d->sw, d->sh, f->width, f->height);
         d->size_warned = 1;
     }
     if ((ret = convert(d, f)) < 0)
@@ -458,6 +800,12 @@ static void close_decoder(Decoder *d)
     }
     for (int i = 0; i < QUEUE; i++)
         av_frame_free(&d->slot[i]);
+    for (int i = 0; i < d->nprobe; i++)
+        av_frame_free(&d->probe[i]);
+    d->nprobe = 0;
+    free(d->luma.count);
+    d->luma.count = NULL;
+    av_freep(&d->red);
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
@@ -637,6 +985,9 @@ static int read_packets(Decoder *d, int *read_error)
         return ret;
     if ((ret = stop_analysis(d)) < 0)
         return ret;
+    /* a capture shorter than the probe: what it held goes to the analysis */
+    if (d->probing && (ret = probe_frame(d, NULL)) < 0)
+        return ret;
     if (d->fmt->pb && d->fmt->pb->error < 0 && !*read_error)
         *read_error = d->fmt->pb->error;
     return 0;
@@ -701,15 +1052,53 @@ static int input_outcome(Decoder *d, const AVStream *vs, int read_error)
 
 /* Reads the input opened by `pb` (custom I/O, owned by the caller) or, when
  * pb is NULL, the file `path`: every frame goes to settle_send_picture. */
+/* After a reduced reading: the decide stage's camera test on the whole
+ * capture's full-size luma. Returns 1 when the capture turned out clean
+ * after the probe took it for a camera's (why: what to say). */
+static int judge_reduced(Decoder *d, char *why, size_t len)
+{
+    SettleContext *c = d->c;
+    double floor;
+    int camera = luma_camera(d, &floor);
+    if (d->F <= 1 || !d->begun || c->state != SETTLE_STATE_RUNNING)
+        return 0;
+    c->decide.camera_luma = camera;
+    c->decide.luma_floor = floor;
+    c->decide.luma_scale = d->F;
+    if (camera || !d->auto_scale || c->interrupted)
+        return 0;
+    snprintf(why, len, "full size, read again: the first frames looked camera-like, but the "
+             "whole capture is clean (a frame changes about %.0f pixels of the full-size "
+             "planes, 10th percentile)", floor);
+    return 1;
+}
+
 static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
 {
-    Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1 };
-    int read_error = 0;
-    int ret = open_input(&d, pb);
-    if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
-        (ret = read_packets(&d, &read_error)) >= 0)
-        ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
-    close_decoder(&d);
+    int ret = 0;
+    char again[320] = "";
+    for (int pass = 0; pass < 2; pass++) {
+        Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
+                      .force_full = pass > 0 };
+        /* only where auto may reduce (choose_scale says why not otherwise) */
+        d.probing = !pass && !c->grab && !c->keep_on && c->s.scale == 0 &&
+                    settle_settings_scalable(&c->s) &&
+                    c->s.method != SETTLE_METHOD_DIFF && c->s.method != SETTLE_METHOD_ENTROPY;
+        if (pass)
+            snprintf(d.why, sizeof(d.why), "%s", again);
+        int read_error = 0;
+        ret = open_input(&d, pb);
+        if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
+            (ret = read_packets(&d, &read_error)) >= 0)
+            ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
+        int reread = ret >= 0 && judge_reduced(&d, again, sizeof(again)) &&
+                     (!pb || (pb->seekable && avio_seek(pb, 0, SEEK_SET) == 0));
+        close_decoder(&d);
+        if (!reread)
+            break;
+        /* the analysis starts over from the first frame */
+        c->state = SETTLE_STATE_IDLE;
+    }
     return ret;
 }
 

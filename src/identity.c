@@ -48,6 +48,9 @@ int settle_json_add_setup(const SettleSettings *s, const SettleIdentity *id, cJS
          * they were (and current for --skip-existing) */
         if (!strcmp(opt->name, "region") && !s->nregions)
             continue;
+        /* likewise the scale, written only when not auto */
+        if (!strcmp(opt->name, "scale") && !s->scale)
+            continue;
         if (settle_settings_get(s, opt->name, v, sizeof(v)) >= 0 &&
             !cJSON_AddStringToObject(set, opt->name, v))
             return -1;

@@ -41,6 +41,12 @@ struct SettleContext {
 
     /* the pictures as they arrive: their size, count and clock */
     int fw, fh;           /* the pictures given to settle_begin */
+    /* the decoder's reduction (SettleSettings.scale): the pictures are the
+     * capture's full_w x full_h reduced by `scale` (1: not reduced); set
+     * before settle_begin_capture, which keeps them */
+    int scale, full_w, full_h;
+    char scale_reason[320];
+    int scale_reread;
     int crop_pending;     /* --crop viewport or auto: the rectangle is not known yet */
     int crop_tries;
     int64_t n;            /* frames measured */
@@ -85,6 +91,11 @@ struct SettleContext {
  * WebPageTest's viewport and visual metrics leave out other rows. */
 int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int mobile);
 
+/* The decoder's reduction, before settle_begin_capture: the pictures will be
+ * the capture's full_w x full_h reduced by scale (1: not reduced), for the
+ * reason why (NULL: none). */
+void settle_set_scale(SettleContext *c, int scale, int full_w, int full_h, const char *why);
+
 void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 3, 4)))
@@ -92,6 +103,10 @@ void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
     ;
 
 int settle_parse_color(const char *v, uint8_t rgb[3]);
+
+/* Whether the settings let the picture be reduced (SettleSettings.scale):
+ * none of the options given in the input picture's coordinates. */
+int settle_settings_scalable(const SettleSettings *s);
 
 /* settle_send_picture for a source that knows which bands of band_h rows
  * changed since its previous picture: changed[i] for band i; the others are

@@ -67,6 +67,20 @@ static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
     return bad ? -1 : 0;
 }
 
+/* "measured_scale": the reduction the capture was measured at. */
+static int add_scale(cJSON *o, const SettleResult *r)
+{
+    cJSON *m = cJSON_AddObjectToObject(o, "measured_scale");
+    if (!m)
+        return -1;
+    int bad = add_number(m, "factor", r->scale);
+    bad |= add_number(m, "width", r->scale_width);
+    bad |= add_number(m, "height", r->scale_height);
+    bad |= !cJSON_AddBoolToObject(m, "read_again", r->scale_reread);
+    bad |= !cJSON_AddStringToObject(m, "why", r->scale_reason ? r->scale_reason : "");
+    return bad ? -1 : 0;
+}
+
 /* "deciding_change": d's rectangle, pixels, time and frame, or null when not shown. */
 static int add_change_area(cJSON *o, const SettleChangeArea *d, int shown)
 {
@@ -196,6 +210,10 @@ int settle_json_write(const SettleOutputs *out_of, FILE *out)
     } else {
         bad |= !cJSON_AddNullToObject(o, "crop");
     }
+    /* written when the picture was reduced, or not by --scale's choice, so
+     * that the results of clean captures stay as they were */
+    if (measured && (r->scale > 1 || r->scale_reread || c->s->scale))
+        bad |= add_scale(o, r);
     bad |= add_time(o, "quiet_tail", measured ? r->quiet_tail : NAN);
     bad |= add_explanation(o, r, measured);
     if (c->s->nregions)

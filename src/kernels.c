@@ -250,6 +250,40 @@ void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16
     }
 }
 
+void settle_reduce_plane(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src, ptrdiff_t sstride,
+                         int dw, int dh, int f)
+{
+    const int half = f * f / 2, shift = f == 1 ? 0 : f == 2 ? 2 : f == 4 ? 4 : 6;
+    for (int y = 0; y < dh; y++) {
+        const uint8_t *s = src + (ptrdiff_t)y * f * sstride;
+        uint8_t *d = dst + (ptrdiff_t)y * dstride;
+        for (int x = 0; x < dw; x++) {
+            unsigned sum = 0;
+            for (int r = 0; r < f; r++)
+                for (int i = 0; i < f; i++)
+                    sum += s[(ptrdiff_t)r * sstride + x * f + i];
+            d[x] = (uint8_t)((sum + (unsigned)half) >> shift);
+        }
+    }
+}
+
+int settle_count_row_changed(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
+                             int *last)
+{
+    int count = 0, lo = n, hi = -1;
+    for (int i = 0; i < n; i++) {
+        const int d = a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+        if (d > tol) {
+            count++;
+            lo = i < lo ? i : lo;
+            hi = i;
+        }
+    }
+    *first = lo;
+    *last = hi;
+    return count;
+}
+
 static inline int mulhrs(int a, int b)
 {
     return (a * b + (1 << 14)) >> 15;
@@ -333,6 +367,8 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->sum_rows = settle_sum_rows;
     k->change_masks = settle_change_masks;
     k->yuv420_rgb = settle_yuv420_rgb;
+    k->reduce_plane = settle_reduce_plane;
+    k->count_row_changed = settle_count_row_changed;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -342,6 +378,8 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->renew_rgb = settle_renew_rgb_sse2;
         k->sum_rows = settle_sum_rows_sse2;
         k->change_masks = settle_change_masks_sse2;
+        k->reduce_plane = settle_reduce_plane_sse2;
+        k->count_row_changed = settle_count_row_changed_sse2;
     }
     if (flags & SETTLE_CPU_SSSE3)
         k->yuv420_rgb = settle_yuv420_rgb_ssse3;

@@ -96,6 +96,18 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k);
 
+/* A plane reduced by f x f boxes (f = 1, 2, 4 or 8): dst[y][x] = the mean of
+ * src's f x f samples from (f x, f y), rounded half up ((sum + f * f / 2) /
+ * (f * f)), for dw x dh samples of dst. f = 1 copies. Reads f * dh rows of
+ * f * dw samples. */
+void settle_reduce_plane(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src, ptrdiff_t sstride,
+                         int dw, int dh, int f);
+
+/* How many of the n samples of rows a and b differ by more than tol, and the
+ * first and last such sample's index (*first = n, *last = -1 when none). */
+int settle_count_row_changed(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
+                             int *last);
+
 /* Where one row changed, 16 pixels a word: for i = 0 .. w - 1, bit 3 * (i % 16)
  * of masks[i / 16] is set when pixel i's largest per-channel difference
  * between rows a and b (RGB24) exceeds tol (the rule of
@@ -138,6 +150,10 @@ typedef struct SettleKernels {
     void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k);
+    void (*reduce_plane)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src, ptrdiff_t sstride,
+                         int dw, int dh, int f);
+    int (*count_row_changed)(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
+                             int *last);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

@@ -55,8 +55,12 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
 /* The rectangle every measure looks at, and what depends on its size. */
 static int set_region(SettleContext *c, int x, int y, int w, int h)
 {
-    settle_decide_set_area(&c->decide, (int64_t)w * h);
-    SettleMeasureSetup setup = { .diff_limit = c->decide.diff_limit, .mobile = c->mobile };
+    /* the decide stage counts in full-size pixels (a reduced picture's
+     * counts are scaled up: settle_send_picture_bands) */
+    const int64_t f2 = (int64_t)c->scale * c->scale;
+    settle_decide_set_area(&c->decide, (int64_t)w * h * f2);
+    SettleMeasureSetup setup = { .diff_limit = c->decide.diff_limit, .mobile = c->mobile,
+                                 .scale = c->scale };
     int ret = settle_measure_set_region(&c->measure, x, y, w, h, &setup);
     if (ret < 0)
         return ret;
@@ -149,7 +153,18 @@ void settle_set_error(SettleContext *c, int err, const char *message)
 
 int settle_begin(SettleContext *c, const char *name, int w, int h)
 {
+    if (c)
+        settle_set_scale(c, 1, w, h, NULL);
     return settle_begin_capture(c, name, w, h, 0);
+}
+
+void settle_set_scale(SettleContext *c, int scale, int full_w, int full_h, const char *why)
+{
+    c->scale = scale;
+    c->full_w = full_w;
+    c->full_h = full_h;
+    c->scale_reread = 0;
+    snprintf(c->scale_reason, sizeof(c->scale_reason), "%s", why ? why : "");
 }
 
 /* The measured rectangle at the start: --crop x,y,w,h now (or the whole
@@ -210,7 +225,9 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
         return SETTLE_ERR_LIMIT;
     c->fw = w;
     c->fh = h;
-    settle_keep_begin(&c->keep, c->keep_on, w, h);
+    /* a reduced picture is not what the pictures show: they read the
+     * capture again at full size */
+    settle_keep_begin(&c->keep, c->keep_on && c->scale == 1, w, h);
     int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
     if (ret < 0)
         return ret;
@@ -361,6 +378,17 @@ int settle_send_picture(SettleContext *c, const SettlePicture *p)
     return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
 }
 
+/* A reduced picture's measures in full-size pixels: each of its pixels
+ * stands for scale x scale of the capture's. */
+static void scale_record(SettleRecord *r, int scale)
+{
+    const int64_t f2 = (int64_t)scale * scale;
+    r->diff *= f2;
+    r->strong *= f2;
+    for (int i = 0; i < 4; i++)
+        r->box[i] *= scale;
+}
+
 int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
                               int band_h, SettleFillRows fill, void *fill_opaque)
 {
@@ -391,6 +419,8 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                                  fill_opaque, &r);
     if (ret < 0)
         return ret;
+    if (c->scale > 1)
+        scale_record(&r, c->scale);
     /* the rest of the picture, for what reads it whole (the visual metrics) */
     if (fill && c->n > 0 && (ret = fill(fill_opaque, 0, c->fh - 1)) < 0)
         return ret;
@@ -463,7 +493,7 @@ static void block_result(SettleContext *c, SettleResult *r)
     r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR;
     r->status_bar_y = 0;
     r->status_bar_h = b && b->bar_rows > 0 && !settle_decide_camera(d, r->noise_floor)
-                          ? b->bar_rows * SETTLE_BLOCK : 0;
+                          ? b->bar_rows * b->bs * c->scale : 0;
     r->status_bar_frames = d->bar_frames;
     r->faint_frames = b ? d->faint_frames : -1;
 }
@@ -524,6 +554,13 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
         return which;
     }
     r->animated_known = 1;
+    for (int i = 0; c->scale > 1 && i < c->anim.nregions; i++) {
+        SettleAnimatedRegion *g = &c->anim.regions[i];
+        g->x *= c->scale;
+        g->y *= c->scale;
+        g->width *= c->scale;
+        g->height *= c->scale;
+    }
     r->nanimated = c->anim.nregions;
     r->animated = c->anim.regions;
     if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
@@ -561,12 +598,19 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     const SettleMeasure *m = &c->measure;
     r->input = c->name;
     r->frames = c->n;
-    r->width = c->n ? c->fw : 0;
-    r->height = c->n ? c->fh : 0;
+    r->width = c->n ? c->full_w : 0;
+    r->height = c->n ? c->full_h : 0;
+    r->scale = c->scale;
+    r->scale_width = c->n ? c->fw : 0;
+    r->scale_height = c->n ? c->fh : 0;
+    r->scale_reason = c->scale_reason;
+    r->scale_reread = c->scale_reread;
     r->duration = c->last_time + (c->last_duration > 0 ? c->last_duration
                                   : c->n > 1 ? c->last_time - c->prev_time : 0);
     r->diff_threshold = c->decide.diff_limit;
-    r->noise_floor = settle_decide_noise_floor(&c->decide);
+    /* a reduced picture's noise floor: the full-size luma's, which decided */
+    r->noise_floor = c->decide.camera_luma >= 0 ? c->decide.luma_floor
+                                                : settle_decide_noise_floor(&c->decide);
     r->codec_refreshes = c->decide.refreshes;
     if (c->interrupted && !c->error)
         settle_set_error(c, SETTLE_ERR_INTERRUPTED, "interrupted");
@@ -574,10 +618,12 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     /* measured some frames but not the whole capture */
     r->partial = c->error != 0 && c->n > 0;
 
-    r->crop_x = m->cx;
-    r->crop_y = m->cy;
-    r->crop_w = c->n ? m->w : 0;
-    r->crop_h = c->n ? m->h : 0;
+    /* in the capture's pixels: a reduced picture's whole is the capture's */
+    const int whole = m->cx == 0 && m->cy == 0 && m->w == c->fw && m->h == c->fh;
+    r->crop_x = m->cx * c->scale;
+    r->crop_y = m->cy * c->scale;
+    r->crop_w = !c->n ? 0 : whole ? c->full_w : m->w * c->scale;
+    r->crop_h = !c->n ? 0 : whole ? c->full_h : m->h * c->scale;
     r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
         r->visually_complete_99 = NAN;
 

@@ -143,6 +143,7 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
     SettleMeasureArea a = {
         .fw = m->fw, .fh = m->fh, .x = x, .y = y, .w = w, .h = h, .npix = m->npix,
         .mask_pix = m->mask_pix, .diff_limit = setup->diff_limit, .mobile = setup->mobile,
+        .scale = setup->scale > 1 ? setup->scale : 1,
         .dsp = m->dsp, .s = m->s,
     };
     return start_modules(m, &a);

@@ -59,6 +59,7 @@ typedef struct SettleMeasure {
 typedef struct SettleMeasureSetup {
     double diff_limit;         /* the diff threshold for the rectangle, in pixels */
     int mobile;                /* an Android screen recording */
+    int scale;                 /* the picture is the capture reduced by this (1: not) */
 } SettleMeasureSetup;
 
 /* Readies m for pictures of fw x fh under settings s and kernels dsp (both

@@ -47,15 +47,23 @@
  * re-coding moves a few by 10-15 over three frames the same way */
 #define FADE_FAR 2.0
 
+static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
+
 int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows)
 {
+    return settle_blocks_init_size(b, w, h, bar_rows, SETTLE_BLOCK);
+}
+
+int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
+{
     memset(b, 0, sizeof(*b));
-    if (w < 1 || h < 1)
+    if (w < 1 || h < 1 || bs < 1 || bs > SETTLE_BLOCK || SETTLE_BLOCK % bs)
         return SETTLE_ERR_INVAL;
     b->w = w;
     b->h = h;
-    b->bw = (w + SETTLE_BLOCK - 1) / SETTLE_BLOCK;
-    b->bh = (h + SETTLE_BLOCK - 1) / SETTLE_BLOCK;
+    b->bs = bs;
+    b->bw = (w + bs - 1) / bs;
+    b->bh = (h + bs - 1) / bs;
     b->nb = b->bw * b->bh;
     b->bar_rows = bar_rows < 0 ? 0 : bar_rows >= b->bh ? 0 : bar_rows;
     b->fade_on = h > w;
@@ -102,17 +110,27 @@ void settle_blocks_free(SettleBlocks *b)
 
 void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int y0, int rows)
 {
-    int by = y0 / SETTLE_BLOCK;
+    const int bs = b->bs;
+    rows = rows > SETTLE_BLOCK ? SETTLE_BLOCK : rows;
+    /* blocks smaller than a band (a reduced picture): a row of blocks at a time */
+    for (int k = 0; k < rows; k += bs)
+        block_row(b, rgb + (ptrdiff_t)k * stride, stride, (y0 + k) / bs,
+                  rows - k < bs ? rows - k : bs);
+}
+
+/* The means of row by of blocks, from its rows (bs or what is left). */
+static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows)
+{
+    const int bs = b->bs;
     if (by >= b->bh || rows < 1)
         return;
-    rows = rows > SETTLE_BLOCK ? SETTLE_BLOCK : rows;
     /* column sums first (at most 16 x 255, exact in 16 bits), with the
      * kernel for this CPU; then each block's 16 columns of each channel */
     const uint16_t *cs = b->colsum;
     b->sum_rows(rgb, stride, b->w * 3, rows, b->colsum);
     float *s = b->sum + 3 * (size_t)by * b->bw;
     for (int i = 0; i < b->bw; i++, s += 3) {
-        int cols = b->w - i * SETTLE_BLOCK < SETTLE_BLOCK ? b->w - i * SETTLE_BLOCK : SETTLE_BLOCK;
+        int cols = b->w - i * bs < bs ? b->w - i * bs : bs;
         uint32_t r = 0, g = 0, bl = 0;
         for (int k = 0; k < cols; k++, cs += 3) {
             r += cs[0];

@@ -51,6 +51,8 @@
 
 typedef struct SettleBlocks {
     int w, h;          /* the measured picture */
+    int bs;            /* a block's side in pixels: SETTLE_BLOCK, or that / F on a
+                        * picture reduced by F (the same area of the capture) */
     int bw, bh, nb;    /* blocks across, down, in all */
     int bar_rows;      /* rows of blocks judged apart at the top (0: none) */
     float *sum;        /* nb * 3: the current picture's block means */
@@ -116,12 +118,16 @@ typedef struct SettleBlocksFrame {
  * apart (0: none). Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_free
  * is still safe). */
 int settle_blocks_init(SettleBlocks *b, int w, int h, int bar_rows);
+/* The same with blocks of bs x bs pixels (bs divides SETTLE_BLOCK): for a
+ * picture reduced by F, SETTLE_BLOCK / F, so that each block covers the same
+ * area of the capture. */
+int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs);
 void settle_blocks_free(SettleBlocks *b);
 
 /* Recomputes the block means of rows [y0, y0 + rows) of the picture, whose
  * first row rgb points to; y0 is
  * a multiple of SETTLE_BLOCK and rows is SETTLE_BLOCK or what is left of the
- * picture. Rows not sent keep their means from the previous picture. */
+ * picture (with smaller blocks, the rows of SETTLE_BLOCK / bs rows of blocks). Rows not sent keep their means from the previous picture. */
 void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int y0, int rows);
 
 /* Judges the picture whose rows were sent against the reference, learns

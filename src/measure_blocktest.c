@@ -44,8 +44,11 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     BlockTest *t = priv;
     t->use_blocks = t->o.method == SETTLE_METHOD_AUTO || t->o.method == SETTLE_METHOD_BLOCKS ||
                     t->o.start == SETTLE_START_FIRST_CHANGE;
-    int bar = a->h > a->w ? (int)(a->h * t->o.bar_share) / SETTLE_BLOCK : 0;
-    if (settle_blocks_init(&t->blocks, a->w, a->h, bar) < 0)
+    /* on a reduced picture a block covers the same area of the capture */
+    const int bs = a->scale > 1 && SETTLE_BLOCK % a->scale == 0 ? SETTLE_BLOCK / a->scale
+                                                                : SETTLE_BLOCK;
+    int bar = a->h > a->w ? (int)(a->h * t->o.bar_share) / bs : 0;
+    if (settle_blocks_init_size(&t->blocks, a->w, a->h, bar, bs) < 0)
         return SETTLE_ERR_NOMEM;
     t->blocks.sum_rows = a->dsp->sum_rows;
     return 0;

@@ -49,6 +49,7 @@ typedef struct SettleMeasureArea {
     int64_t mask_pix;       /* the pixels of the rectangle --ignore covers (black in every band) */
     double diff_limit;      /* the decide stage's diff threshold for this rectangle, in pixels */
     int mobile;             /* an Android screen recording */
+    int scale;              /* the picture is the capture reduced by this (1: not) */
     const SettleKernels *dsp; /* the kernels for this CPU */
     /* the list-valued settings that a typed option cannot carry (the --region
      * areas and their names); read only by the modules that say so */

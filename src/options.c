@@ -58,6 +58,10 @@ static const SettleOption options[] = {
     { "status-bar", "leave-out|keep",
       "phone screen recordings: the status bar at the top (clock, recording indicator), when it "
       "changes on its own, is left out of the block test or kept", "leave-out" },
+    { "scale", "auto|full|N",
+      "the picture size measured: auto = camera-like captures reduced by 2 (box averages; "
+      "the noise leaves nothing finer), clean ones at full size; full = always full size; "
+      "N = 2, 4 or 8 always; counts stay in full-size pixels", "auto" },
     { "threads", "N", "decoder threads, 0 = libavcodec's choice", "0" },
     { "max-pixels", "PIXELS", "refuse pictures larger than this", "67108864" },
     { NULL, NULL, NULL, NULL },
@@ -83,6 +87,7 @@ void settle_default_settings(SettleSettings *s)
     s->marker_tolerance = 40;
     s->marker_coverage = 0.5;
     s->codec_filter = 1;
+    s->scale = 0;
     s->threads = 0;
     s->max_pixels = (int64_t)8192 * 8192;
     s->log_level = SETTLE_LOG_WARNING;
@@ -435,6 +440,15 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->last_change_exact = 1;
         else
             return fail(err, errlen, "expected fuzzy or exact, got '%s'", v);
+    } else if (!strcmp(name, "scale")) {
+        if (!strcmp(v, "auto"))
+            s->scale = 0;
+        else if (!strcmp(v, "full"))
+            s->scale = 1;
+        else if (parse_int(v, 1, 8, &n) || (n != 1 && n != 2 && n != 4 && n != 8))
+            return fail(err, errlen, "expected auto, full, 2, 4 or 8, got '%s'", v);
+        else
+            s->scale = (int)n;
     } else if (!strcmp(name, "threads")) {
         if (parse_int(v, 0, 256, &n))
             return fail(err, errlen, "expected a thread count from 0 to 256, got '%s'", v);
@@ -527,6 +541,10 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%s", s->last_change_exact ? "exact" : "fuzzy");
     else if (!strcmp(name, "status-bar"))
         n = snprintf(buf, len, "%s", s->status_bar ? "leave-out" : "keep");
+    else if (!strcmp(name, "scale"))
+        n = s->scale == 0 ? snprintf(buf, len, "auto")
+            : s->scale == 1 ? snprintf(buf, len, "full")
+                            : snprintf(buf, len, "%d", s->scale);
     else if (!strcmp(name, "threads"))
         n = snprintf(buf, len, "%d", s->threads);
     else if (!strcmp(name, "max-pixels"))
@@ -594,11 +612,22 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--last-change: expected fuzzy or exact");
     if (s->status_bar != 0 && s->status_bar != 1)
         return fail(err, errlen, "--status-bar: expected leave-out or keep");
+    if (s->scale != 0 && s->scale != 1 && s->scale != 2 && s->scale != 4 && s->scale != 8)
+        return fail(err, errlen, "--scale: expected auto, full, 2, 4 or 8");
+    if (s->scale > 1 && !settle_settings_scalable(s))
+        return fail(err, errlen, "--scale %d: the picture is measured at full size with --ignore, "
+                    "--region, --crop X,Y,W,H, --blur and --visual-metrics on", s->scale);
     if (s->threads < 0 || s->threads > 256)
         return fail(err, errlen, "--threads: expected a thread count from 0 to 256");
     if (s->max_pixels < 1)
         return fail(err, errlen, "--max-pixels: expected a pixel count of 1 or more");
     return 0;
+}
+
+int settle_settings_scalable(const SettleSettings *s)
+{
+    return !s->nignore && !s->ignore_animated && !s->nregions && s->crop != SETTLE_CROP_RECT &&
+           !s->visual_metrics && s->blur == SETTLE_BLUR_NONE;
 }
 
 const char *settle_method_name(SettleMethod m)

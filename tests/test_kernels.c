@@ -308,6 +308,76 @@ static void check_sum_rows(const SettleKernels *k, const char *path)
     print_message("%s: %ld sum_rows cases agree with the scalar reference\n", path, checks);
 }
 
+/* The reduction of a plane by f x f boxes and the row change count: every
+ * output width up to 70 and some wider (tails of every length), 1 to 3
+ * output rows, odd offsets, against the reference, which is itself checked
+ * against means taken here; the padding after each output row must stay. */
+static void check_reduce(const SettleKernels *k, const char *path)
+{
+    enum { N = 1200, ROWS = 24, STRIDE = N + 29, OS = 600 + 7 };
+    static const int fs[] = { 1, 2, 4, 8 };
+    uint8_t *p = malloc((size_t)STRIDE * ROWS), *q = malloc((size_t)STRIDE * ROWS);
+    uint8_t *o_ref = malloc((size_t)OS * 3), *o_k = malloc((size_t)OS * 3);
+    assert_non_null(p && q && o_ref && o_k);
+    for (size_t i = 0; i < (size_t)STRIDE * ROWS; i++) {
+        p[i] = (uint8_t)(i % 5 ? rnd() : 255);
+        q[i] = (uint8_t)(i % 3 ? (unsigned)(p[i] + (int)(rnd() % 21) - 10) : rnd());
+    }
+    long checks = 0;
+    for (size_t fi = 0; fi < sizeof(fs) / sizeof(*fs); fi++) {
+        const int f = fs[fi];
+        for (int dw = 1; dw * f + 3 <= N && dw < 600; dw = dw < 70 ? dw + 1 : dw * 3 / 2 + 1)
+            for (int dh = 1; dh <= 3 && dh * f <= ROWS; dh++)
+                for (int off = 0; off < 3; off++) {
+                    memset(o_ref, 0x5a, (size_t)OS * 3);
+                    memset(o_k, 0x5a, (size_t)OS * 3);
+                    settle_reduce_plane(o_ref, OS, p + off, STRIDE, dw, dh, f);
+                    k->reduce_plane(o_k, OS, p + off, STRIDE, dw, dh, f);
+                    if (memcmp(o_ref, o_k, (size_t)OS * 3))
+                        fail_msg("reduce_plane %s: f %d w %d h %d offset %d", path, f, dw, dh, off);
+                    checks++;
+                }
+        /* the reference: each box's mean, rounded half up */
+        settle_reduce_plane(o_ref, OS, p, STRIDE, 40, 2, f);
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 40; x++) {
+                unsigned sum = 0;
+                for (int r = 0; r < f; r++)
+                    for (int i = 0; i < f; i++)
+                        sum += p[(y * f + r) * STRIDE + x * f + i];
+                assert_int_equal(o_ref[y * OS + x], (sum + (unsigned)(f * f / 2)) / (unsigned)(f * f));
+            }
+    }
+    static const int row_tols[] = { 0, 1, 2, 5, 9, 254, 255 };
+    for (int n = 1; n < N; n = n < 100 ? n + 1 : n * 3 / 2 + 1)
+        for (size_t ti = 0; ti < sizeof(row_tols) / sizeof(*row_tols); ti++)
+            for (int off = 0; off < 3; off++) {
+                int a_ref, b_ref, a_k, b_k;
+                int c_ref = settle_count_row_changed(p + off, q + off, n, row_tols[ti], &a_ref, &b_ref);
+                int c_k = k->count_row_changed(p + off, q + off, n, row_tols[ti], &a_k, &b_k);
+                if (c_ref != c_k || a_ref != a_k || b_ref != b_k)
+                    fail_msg("count_row_changed %s: n %d tol %d offset %d: %d %d %d, reference "
+                             "%d %d %d", path, n, row_tols[ti], off, c_k, a_k, b_k, c_ref, a_ref, b_ref);
+                int want = 0, first = n, last = -1;
+                for (int i = 0; i < n; i++)
+                    if (abs(p[off + i] - q[off + i]) > row_tols[ti]) {
+                        want++;
+                        first = first == n ? i : first;
+                        last = i;
+                    }
+                assert_int_equal(c_ref, want);
+                assert_int_equal(a_ref, first);
+                assert_int_equal(b_ref, last);
+                checks++;
+            }
+    free(p);
+    free(q);
+    free(o_ref);
+    free(o_k);
+    print_message("%s: %ld reduce_plane and count_row_changed cases agree with the scalar "
+                  "reference\n", path, checks);
+}
+
 /* The matrices settle converts with, both ranges. */
 static const double matrices[][2] = { { 0.299, 0.114 }, { 0.2126, 0.0722 }, { 0.30, 0.11 },
                                       { 0.212, 0.087 }, { 0.2627, 0.0593 } };
@@ -406,6 +476,7 @@ static void test_sse2(void **state)
     assert_ptr_not_equal(k.count_changed, settle_count_changed);
     check(&k, "sse2");
     check_sum_rows(&k, "sse2");
+    check_reduce(&k, "sse2");
     check_yuv(&k, "sse2");
 }
 
@@ -431,6 +502,7 @@ static void test_avx2(void **state)
     assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
     check(&k, "avx2");
     check_sum_rows(&k, "avx2");
+    check_reduce(&k, "avx2");
     check_yuv(&k, "avx2");
 }
 
@@ -447,6 +519,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.count_changed, settle_count_changed);
     assert_ptr_equal(k.delta_rgb, settle_delta_rgb);
     assert_ptr_equal(k.change_masks, settle_change_masks);
+    assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

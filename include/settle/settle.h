@@ -237,9 +237,26 @@ typedef struct SettleSettings {
      * block test when it changed on its own in some frame. 1 (default): left
      * out (reported in SettleResult.status_bar_*); 0: kept. */
     int status_bar;
+    /* The scale the pictures are measured at. 0 (default, auto): camera-like
+     * captures (sensor noise changes pixels all over the picture in every
+     * quiet frame of the first second) are measured on the picture reduced
+     * by box averages of 2 x 2 pixels when the reduced picture keeps a short
+     * side of 160 pixels (the noise leaves nothing finer to see, and the
+     * per-pixel measures cost a quarter);
+     * clean captures (HDMI, screen grabs, screen recordings) at full size.
+     * 1: always full size. 2, 4 or 8: always reduced by that factor. Pixel
+     * counts, rectangles and thresholds stay in full-size pixels either way;
+     * see SettleResult.scale. Only 8-bit 4:2:0 video is reduced, and never
+     * with --ignore, --region, --crop X,Y,W,H, --blur or visual metrics
+     * (auto then measures at full size; a factor is refused). auto also
+     * keeps the full size for --method diff and entropy (their counts and
+     * histogram are full-size measures) and when the pictures are kept while
+     * reading (settle_keep_pictures); a forced factor takes the pictures from
+     * a second, full-size reading. */
+    int scale;
     /* Room for settings added later without changing the structure's size
      * (callers allocate it): zeroed by settle_default_settings, leave it so. */
-    uint8_t reserved[60];
+    uint8_t reserved[56];
 } SettleSettings;
 
 /* Fills `s` with the defaults documented above. */
@@ -433,6 +450,16 @@ typedef struct SettleResult {
     /* The --region areas, in the order given; valid as the result is. */
     int nregions;
     const SettleRegionResult *regions;
+    /* The scale the capture was measured at (SettleSettings.scale): 1 = full
+     * size, else the factor F of the reduction and the reduced picture's size;
+     * every count, rectangle and threshold above is in full-size pixels
+     * (counts of the reduced picture x F x F). scale_reason says why (valid
+     * as the result is); scale_reread: the first reading was reduced but the
+     * whole capture turned out clean, so it was read again at full size. */
+    int scale;
+    int scale_width, scale_height;
+    const char *scale_reason;
+    int scale_reread;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */

@@ -766,6 +766,10 @@ static void run_job(Worker *w, SettleContext *ctx, Job *j, FILE *out, FILE *err)
     }
     if (b->verbose && r && r->frames > 1) {
         fprintf(err, "settle: %s: method %s: %s\n", in, method, r->method_reason);
+        if (r->scale > 1 || r->scale_reread)
+            fprintf(err, "settle: %s: measured %s %dx%d: %s\n", in,
+                    r->scale > 1 ? "reduced to" : "at full size,", r->scale > 1 ? r->scale_width
+                    : r->width, r->scale > 1 ? r->scale_height : r->height, r->scale_reason);
         cli_explain(err, in, r);
     }
 

@@ -279,3 +279,96 @@ void settle_change_masks_sse2(const uint8_t *a, const uint8_t *b, int w, int tol
     if (body < w)
         settle_change_masks(a + 3 * body, b + 3 * body, w - body, tol, strong_tol, masks + body / 16);
 }
+
+/* 8 column sums (16 bits) of 2 x 8 pixels' pairs, as 8 x 16-bit pair sums. */
+static inline __m128i pair_sums(__m128i lo, __m128i hi)
+{
+    const __m128i one = _mm_set1_epi16(1);
+    return _mm_packs_epi32(_mm_madd_epi16(lo, one), _mm_madd_epi16(hi, one));
+}
+
+/* The column sums of f rows of 16 bytes, low and high 8 columns. */
+static inline void col_sums(const uint8_t *s, ptrdiff_t stride, int f, __m128i *lo, __m128i *hi)
+{
+    const __m128i z = _mm_setzero_si128();
+    __m128i a = _mm_loadu_si128((const __m128i *)s);
+    __m128i l = _mm_unpacklo_epi8(a, z), h = _mm_unpackhi_epi8(a, z);
+    for (int r = 1; r < f; r++) {
+        a = _mm_loadu_si128((const __m128i *)(s + r * stride));
+        l = _mm_add_epi16(l, _mm_unpacklo_epi8(a, z));
+        h = _mm_add_epi16(h, _mm_unpackhi_epi8(a, z));
+    }
+    *lo = l;
+    *hi = h;
+}
+
+void settle_reduce_plane_sse2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
+                              ptrdiff_t sstride, int dw, int dh, int f)
+{
+    if (f != 2 && f != 4) {
+        settle_reduce_plane(dst, dstride, src, sstride, dw, dh, f);
+        return;
+    }
+    const __m128i one = _mm_set1_epi16(1);
+    const int body = dw & ~15;
+    for (int y = 0; y < dh; y++) {
+        const uint8_t *s = src + (ptrdiff_t)y * f * sstride;
+        uint8_t *d = dst + (ptrdiff_t)y * dstride;
+        for (int x = 0; x < body; x += 16) {
+            __m128i out[2];
+            if (f == 2) {
+                for (int k = 0; k < 2; k++) {
+                    __m128i lo, hi;
+                    col_sums(s + 2 * x + 16 * k, sstride, 2, &lo, &hi);
+                    out[k] = _mm_srli_epi16(_mm_add_epi16(pair_sums(lo, hi), _mm_set1_epi16(2)), 2);
+                }
+            } else {
+                for (int k = 0; k < 2; k++) {
+                    __m128i q[2];
+                    for (int j = 0; j < 2; j++) {
+                        __m128i lo, hi;
+                        col_sums(s + 4 * x + 32 * k + 16 * j, sstride, 4, &lo, &hi);
+                        q[j] = _mm_madd_epi16(pair_sums(lo, hi), one);
+                    }
+                    out[k] = _mm_srli_epi16(_mm_add_epi16(_mm_packs_epi32(q[0], q[1]),
+                                                          _mm_set1_epi16(8)), 4);
+                }
+            }
+            _mm_storeu_si128((__m128i *)(d + x), _mm_packus_epi16(out[0], out[1]));
+        }
+    }
+    if (body < dw)
+        settle_reduce_plane(dst + body, dstride, src + (ptrdiff_t)body * f, sstride, dw - body, dh,
+                            f);
+}
+
+int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
+                                  int *last)
+{
+    const __m128i t = _mm_set1_epi8((char)tol), z = _mm_setzero_si128();
+    int count = 0, lo = n, hi = -1;
+    const int body = tol < 255 ? n & ~15 : 0;
+    for (int x = 0; x < body; x += 16) {
+        const __m128i d = absdiff(_mm_loadu_si128((const __m128i *)(a + x)),
+                                  _mm_loadu_si128((const __m128i *)(b + x)));
+        const unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(d, t), z)) &
+                           0xffffu;
+        if (!m)
+            continue;
+        count += __builtin_popcount(m);
+        if (lo == n)
+            lo = x + __builtin_ctz(m);
+        hi = x + 31 - __builtin_clz(m);
+    }
+    if (body < n) {
+        int f, l;
+        count += settle_count_row_changed(a + body, b + body, n - body, tol, &f, &l);
+        if (l >= 0) {
+            lo = lo == n ? body + f : lo;
+            hi = body + l;
+        }
+    }
+    *first = lo;
+    *last = hi;
+    return count;
+}

@@ -35,6 +35,10 @@ void settle_yuv420_rgb_ssse3(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                              ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
                              const uint8_t *v, ptrdiff_t vstride, int w, int h,
                              const SettleYuvCoef *k);
+void settle_reduce_plane_sse2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
+                              ptrdiff_t sstride, int dw, int dh, int f);
+int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
+                                  int *last);
 SETTLE_X86_DECLARE(avx2)
 void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
