@@ -1073,7 +1073,11 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
     return 1;
 }
 
-static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
+/* `again`: the input can be read a second time from its start (a regular
+ * file, or caller I/O that seeks); only then may auto reduce the picture, since
+ * a capture the probe misjudged is read again at full size. A FIFO or a device
+ * would block or give other bytes: measured at full size, as before auto. */
+static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int again_ok)
 {
     int ret = 0;
     char again[320] = "";
@@ -1081,7 +1085,7 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb)
         Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
                       .force_full = pass > 0 };
         /* only where auto may reduce (choose_scale says why not otherwise) */
-        d.probing = !pass && !c->grab && !c->keep_on && c->s.scale == 0 &&
+        d.probing = !pass && again_ok && !c->grab && !c->keep_on && c->s.scale == 0 &&
                     settle_settings_scalable(&c->s) &&
                     c->s.method != SETTLE_METHOD_DIFF && c->s.method != SETTLE_METHOD_ENTROPY;
         if (pass)
@@ -1112,7 +1116,7 @@ int settle_decode_file(SettleContext *c, const char *path)
         return fail_input(c, path, SETTLE_ERR_IO, "is a directory, not a capture");
     if (S_ISREG(st.st_mode) && st.st_size == 0)
         return fail_input(c, path, SETTLE_ERR_FORMAT, "empty file");
-    return decode_input(c, path, NULL);
+    return decode_input(c, path, NULL, S_ISREG(st.st_mode));
 }
 
 typedef struct CallerIO {
@@ -1165,7 +1169,7 @@ int settle_decode_io(SettleContext *c, const char *name,
         av_free(buf);
         return fail_input(c, name, SETTLE_ERR_NOMEM, "out of memory");
     }
-    ret = decode_input(c, name, pb);
+    ret = decode_input(c, name, pb, pb->seekable != 0);
     /* libavformat may have replaced the buffer: free the one it holds */
     av_freep(&pb->buffer);
     avio_context_free(&pb);
