@@ -17,7 +17,12 @@
 #include <unistd.h>
 
 #include <libavcodec/avcodec.h>
+#if SETTLE_AVDEVICE_DLOPEN
+#include <dlfcn.h>
+#include <libavdevice/version.h>
+#else
 #include <libavdevice/avdevice.h>
+#endif
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
@@ -278,6 +283,42 @@ static int split_input(const char *input, char *fmt, size_t flen, const char **u
     return 0;
 }
 
+#if SETTLE_AVDEVICE_DLOPEN
+#define SONAME_(major) "libavdevice.so." #major
+#define SONAME(major) SONAME_(major)
+static char devices_error[200];
+
+/* libavdevice by name, on the first capture: linked, its ~80 libraries
+ * (libavfilter, SDL, X11, PulseAudio...) cost every run of the program
+ * about 28 ms of CPU at start-up, which the analysis of a file never needs
+ * (meson.build, SETTLE_AVDEVICE_DLOPEN). Never unloaded: libavformat keeps
+ * its devices. */
+static void load_devices(void)
+{
+    void *h = dlopen(SONAME(LIBAVDEVICE_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
+    void (*reg)(void) = NULL;
+    if (h)
+        *(void **)&reg = dlsym(h, "avdevice_register_all");
+    if (reg)
+        reg();
+    else
+        snprintf(devices_error, sizeof(devices_error), " (%s)", dlerror());
+}
+
+static const char *register_devices(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_devices);
+    return devices_error;
+}
+#else
+static const char *register_devices(void)
+{
+    avdevice_register_all();
+    return "";
+}
+#endif
+
 static int open_input(SettleCapture *c)
 {
     const SettleCaptureSettings *s = &c->s;
@@ -288,9 +329,10 @@ static int open_input(SettleCapture *c)
                     "FORMAT:URL or '-'", s->input);
     const char *want = fmtname[0] ? fmtname : s->format;
     const AVInputFormat *ifmt = NULL;
+    const char *devices = register_devices();
     if (want && !(ifmt = av_find_input_format(want)))
-        return fail(c, SETTLE_ERR_FORMAT, "%s: no input format '%s' in this libavdevice/libavformat",
-                    s->input, want);
+        return fail(c, SETTLE_ERR_FORMAT, "%s: no input format '%s' in this libavdevice/libavformat%s",
+                    s->input, want, devices);
     AVDictionary *opt = NULL;
     int x11 = fmtname[0] && !strcmp(fmtname, "x11grab");
     if (s->video_size)
@@ -380,7 +422,6 @@ int settle_capture_open(SettleCapture **pc, const SettleCaptureSettings *s, char
     c->last_pts = -1;
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->cond, NULL);
-    avdevice_register_all();
     int ret;
     c->q = calloc((size_t)c->qcap, sizeof(*c->q));
     c->frame = av_frame_alloc();

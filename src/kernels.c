@@ -391,6 +391,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->sum_rows = settle_sum_rows_avx2;
         k->change_masks = settle_change_masks_avx2;
         k->yuv420_rgb = settle_yuv420_rgb_avx2;
+        k->reduce_plane = settle_reduce_plane_avx2;
     }
 #else
     (void)flags;

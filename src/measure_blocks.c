@@ -74,12 +74,13 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->prev = calloc(n * 3, sizeof(*b->prev));
     b->step = calloc(n * 3, sizeof(*b->step));
     b->run = calloc(n, sizeof(*b->run));
+    b->lvl = calloc(n, sizeof(*b->lvl));
     b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
     b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
     b->colsum = malloc((size_t)w * 3 * sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
-    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->moved || !b->res || !b->scratch || !b->colsum) {
+    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -98,8 +99,10 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->prev);
     free(b->step);
     free(b->run);
+    free(b->lvl);
     free(b->moved);
     b->run = NULL;
+    b->lvl = NULL;
     b->moved = NULL;
     free(b->res);
     free(b->scratch);
@@ -377,7 +380,7 @@ static void learn_noise(SettleBlocks *b)
     uint32_t count[SETTLE_BLOCK_LEVELS] = { 0 }, all[SETTLE_BLOCK_RBINS] = { 0 };
     memset(b->frame_hist, 0, sizeof(b->frame_hist));
     for (int k = 0; k < b->nb; k++) {
-        int l = level_of(b->ref + 3 * k), bin = res_bin(b->res[k]);
+        int l = b->lvl[k], bin = res_bin(b->res[k]);
         b->frame_hist[l][bin]++;
         all[bin]++;
         count[l]++;
@@ -437,7 +440,7 @@ static int has_neighbour(const SettleBlocks *b, const float *ratio, int k)
  * updates it, moves it far from the reference (which followed the held
  * block) but not from what it showed at the last change. The smaller share
  * counts. b->res is free for the fit's scratch by then. */
-static void recheck_last(SettleBlocks *b, float *ratio, double scale)
+static void recheck_last(SettleBlocks *b, float *ratio, double scale, const double *thr)
 {
     int from = b->bar_rows * b->bw;
     if (from >= b->nb)
@@ -453,7 +456,7 @@ static void recheck_last(SettleBlocks *b, float *ratio, double scale)
             double e = fabs(b->sum[3 * k + c] - (a[c] * b->last[3 * k + c] + o[c]));
             m = e > m ? e : m;
         }
-        double r = m / threshold(b, level_of(b->ref + 3 * k)) / scale;
+        double r = m / thr[b->lvl[k]] / scale;
         ratio[k] = r < ratio[k] ? (float)r : ratio[k];
     }
 }
@@ -508,7 +511,7 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
             dot += (double)dk[c] * st[c];
             st[c] = dk[c];
         }
-        double n = noise_of(b, level_of(b->ref + 3 * k)), m = FADE_K * n;
+        double n = noise_of(b, b->lvl[k]), m = FADE_K * n;
         m = m > FADE_MIN ? m : FADE_MIN;
         int moved = b->have_step && k >= from && mag > m && pmag > m;
         int coherent = moved && dot > 0 && 3 * mag >= pmag;
@@ -520,7 +523,7 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
             amax = fabsf(acc[c]) > amax ? fabsf(acc[c]) : amax;
         }
         /* a fade ends where content does: the run moved the block as far */
-        if (b->run[k] >= FADE_RUN && amax <= FADE_FAR * threshold(b, level_of(b->ref + 3 * k)))
+        if (b->run[k] >= FADE_RUN && amax <= FADE_FAR * threshold(b, b->lvl[k]))
             b->run[k] = FADE_RUN - 1;
         out->coherent += coherent;
         out->opposed += moved && dot < 0;
@@ -554,6 +557,9 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         b->have_ref = 1;
         return;
     }
+    /* the reference stays as it is until the verdict */
+    for (int k = 0; k < b->nb; k++)
+        b->lvl[k] = (uint8_t)level_of(b->ref + 3 * k);
     if (b->fade_on)
         fade_step(b, out);
     double gain, rows;
@@ -571,8 +577,11 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     learn_noise(b);
     /* the residual as a share of its threshold, in scratch */
     float *ratio = b->scratch;
+    double thr[SETTLE_BLOCK_LEVELS];
+    for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++)
+        thr[l] = threshold(b, l);
     for (int k = 0; k < b->nb; k++)
-        ratio[k] = (float)(b->res[k] / threshold(b, level_of(b->ref + 3 * k)));
+        ratio[k] = (float)(b->res[k] / thr[b->lvl[k]]);
     /* the frame's median share: over 1, the whole picture changed (content);
      * under it, what moved every block is the encoder or the light, and a
      * block must stand out of it */
@@ -587,7 +596,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         over |= ratio[k] > 1;
     }
     if (over)
-        recheck_last(b, ratio, scale);
+        recheck_last(b, ratio, scale, thr);
     for (int k = 0; k < b->nb; k++)
         out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
     for (int k = 0; k < b->nb; k++) {

@@ -64,6 +64,8 @@ typedef struct SettleBlocks {
     uint8_t *run;      /* nb: steps in a row each block went the same way */
     float *moved;      /* nb * 3: how far those steps moved it */
     float *res;        /* nb: scratch, the residual of each block */
+    uint8_t *lvl;      /* nb: each block's brightness level (of the reference),
+                        * for the picture being judged */
     float *scratch;    /* max(bw, nb) floats */
     uint16_t *colsum;  /* w * 3: a band's column sums */
     /* settle_sum_rows or a faster kernel that gives the same sums (init sets

@@ -502,6 +502,10 @@ static void test_avx2(void **state)
     assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
     check(&k, "avx2");
     check_sum_rows(&k, "avx2");
+    /* the reduction's own AVX2 version, not the SSE2 one, is checked */
+    SettleKernels k2;
+    settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
+    assert_ptr_not_equal(k.reduce_plane, k2.reduce_plane);
     check_reduce(&k, "avx2");
     check_yuv(&k, "avx2");
 }

@@ -44,6 +44,8 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
                             const uint8_t *v, ptrdiff_t vstride, int w, int h,
                             const SettleYuvCoef *k);
+void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
+                              ptrdiff_t sstride, int dw, int dh, int f);
 
 /* Bits 0, 3, 6 ... 45: the first byte of each of 16 RGB24 pixels in 48 bytes. */
 #define SETTLE_PIXEL_STARTS 0x249249249249ull
