@@ -17,6 +17,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "decode_probe.h"
 #include "internal.h"
 
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
@@ -122,6 +123,7 @@ typedef struct Decoder {
     /* --scale auto: the first frames, held until the probe decides */
     int probing;
     AVFrame *probe[PROBE_FRAMES];
+    SettleProbeStore store;  /* their copies */
     int nprobe;
     size_t probe_bytes;
     LumaStats luma;
@@ -588,7 +590,7 @@ static int probe_frame(Decoder *d, AVFrame *f)
             luma_frame(d, f, last);
     }
     if (!done) {
-        if (!(d->probe[d->nprobe] = av_frame_clone(f)))
+        if (!(d->probe[d->nprobe] = settle_probe_copy(&d->store, f)))
             return SETTLE_ERR_NOMEM;
         for (int p = 0; p < 4 && f->buf[p]; p++)
             d->probe_bytes += f->buf[p]->size;
@@ -608,6 +610,7 @@ static int probe_frame(Decoder *d, AVFrame *f)
         av_frame_free(&d->probe[i]);
     }
     d->nprobe = 0;
+    settle_probe_store_free(&d->store);
     if (ret >= 0 && f)
         ret = deliver_frame(d, f);
     return ret;
@@ -826,6 +829,7 @@ static void close_decoder(Decoder *d)
     for (int i = 0; i < d->nprobe; i++)
         av_frame_free(&d->probe[i]);
     d->nprobe = 0;
+    settle_probe_store_free(&d->store);
     free(d->luma.count);
     d->luma.count = NULL;
     av_freep(&d->red);
