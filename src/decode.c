@@ -115,6 +115,7 @@ typedef struct Decoder {
     int F, sw, sh;
     int force_full;      /* a second reading at full size (scale_reread) */
     int auto_scale;      /* F was chosen by the probe */
+    int again_ok;        /* the input can be read a second time from its start */
     uint8_t *red;        /* a reduced band's planes: Y, then U and V */
     uint8_t *full;       /* kept pictures of a reduced reading: the picture at full size */
     ptrdiff_t full_stride;
@@ -498,6 +499,38 @@ static int scale_for(int w, int h)
     return 1;
 }
 
+/* Whether --scale auto may reduce this reading, before any frame is read:
+ * 1, or 0 with the reason it may not in why (when len > 0). The settings
+ * and the input decide; serves decode_input (whether to probe) and
+ * choose_scale (what to say). */
+static int auto_may_reduce(const Decoder *d, char *why, size_t len)
+{
+    const SettleSettings *s = &d->c->s;
+    /* a second reading at full size, or pictures grabbed: nothing to say */
+    if (d->force_full || d->c->grab)
+        return 0;
+    if (!settle_settings_scalable(s)) {
+        snprintf(why, len, "full size: --ignore, --region, --crop X,Y,W,H, --blur "
+                 "or --visual-metrics on are measured in the full picture");
+        return 0;
+    }
+    /* diff's pixel counts and entropy's histogram mean what they say at full
+     * size; auto and blocks choose the block test on a camera's picture */
+    if (s->method == SETTLE_METHOD_DIFF || s->method == SETTLE_METHOD_ENTROPY) {
+        snprintf(why, len, "full size: --method %s counts full-size pixels",
+                 settle_method_name(s->method));
+        return 0;
+    }
+    /* a capture the probe misjudged is read again at full size: a FIFO or a
+     * device would block or give other bytes */
+    if (!d->again_ok) {
+        snprintf(why, len, "full size: the input cannot be read a second time (not a regular "
+                 "file, or caller I/O that does not seek), which a reduced reading may need");
+        return 0;
+    }
+    return 1;
+}
+
 /* The factor this reading measures at, and why, for the first frame f. */
 static int choose_scale(Decoder *d, const AVFrame *f)
 {
@@ -519,18 +552,8 @@ static int choose_scale(Decoder *d, const AVFrame *f)
         snprintf(d->why, sizeof(d->why), "reduced by %d: --scale %d", s->scale, s->scale);
         return s->scale;
     }
-    if (!settle_settings_scalable(s)) {
-        snprintf(d->why, sizeof(d->why), "full size: --ignore, --region, --crop X,Y,W,H, --blur "
-                 "or --visual-metrics on are measured in the full picture");
+    if (!auto_may_reduce(d, d->why, sizeof(d->why)))
         return 1;
-    }
-    /* diff's pixel counts and entropy's histogram mean what they say at full
-     * size; auto and blocks choose the block test on a camera's picture */
-    if (s->method == SETTLE_METHOD_DIFF || s->method == SETTLE_METHOD_ENTROPY) {
-        snprintf(d->why, sizeof(d->why), "full size: --method %s counts full-size pixels",
-                 settle_method_name(s->method));
-        return 1;
-    }
     const int F = scale_for(f->width, f->height);
     if (!yuv || F == 1) {
         snprintf(d->why, sizeof(d->why), "full size: %s",
@@ -1100,7 +1123,7 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
     return 1;
 }
 
-/* `again`: the input can be read a second time from its start (a regular
+/* `again_ok`: the input can be read a second time from its start (a regular
  * file, or caller I/O that seeks); only then may auto reduce the picture, since
  * a capture the probe misjudged is read again at full size. A FIFO or a device
  * would block or give other bytes: measured at full size, as before auto. */
@@ -1110,11 +1133,9 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int
     char again[320] = "";
     for (int pass = 0; pass < 2; pass++) {
         Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
-                      .force_full = pass > 0 };
+                      .force_full = pass > 0, .again_ok = again_ok };
         /* only where auto may reduce (choose_scale says why not otherwise) */
-        d.probing = !pass && again_ok && !c->grab && c->s.scale == 0 &&
-                    settle_settings_scalable(&c->s) &&
-                    c->s.method != SETTLE_METHOD_DIFF && c->s.method != SETTLE_METHOD_ENTROPY;
+        d.probing = c->s.scale == 0 && auto_may_reduce(&d, NULL, 0);
         if (pass)
             snprintf(d.why, sizeof(d.why), "%s", again);
         int read_error = 0;

@@ -786,11 +786,16 @@ static void test_analyze_io(void **state)
     assert_int_equal(r->stable_frame, stable);
     assert_near(r->stable_time, stable_time, 1e-9);
     assert_true(m.reads > 0);
+    /* --scale auto: a clean capture, judged by its first frames */
+    assert_null(strstr(r->scale_reason, "read a second time"));
 
     m.pos = 0;
     assert_int_equal(settle_analyze_io(c, "pipe.webm", mem_read, NULL, &m, &r), 0);
     assert_int_equal(r->frames, frames);
     assert_int_equal(r->stable_frame, stable);
+    /* input that cannot be read twice is measured at full size, and says so */
+    assert_int_equal(r->scale, 1);
+    assert_non_null(strstr(r->scale_reason, "cannot be read a second time"));
     free(m.data);
 
     assert_int_equal(settle_analyze_io(c, "x", NULL, NULL, NULL, &r), SETTLE_ERR_INVAL);
