@@ -118,6 +118,9 @@ typedef struct Decoder {
     int auto_scale;      /* F was chosen by the probe */
     int again_ok;        /* the input can be read a second time from its start */
     uint8_t *red;        /* a reduced band's planes: Y, then U and V */
+    uint8_t *full;       /* kept pictures of a reduced reading: the picture at full size */
+    ptrdiff_t full_stride;
+    int full_pending;    /* full is not yet this picture's (fill_full) */
     ptrdiff_t red_ys, red_cs;
     char why[320];
     /* --scale auto: the first frames, held until the probe decides */
@@ -289,6 +292,7 @@ static int convert(Decoder *d, const AVFrame *f)
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
     d->lazy = 0;
+    d->full_pending = 1;
     if (!same) {
         d->sws = get_scaler(d->sws, f, f->width, f->height, d->w, d->h);
         if (!d->sws)
@@ -367,6 +371,26 @@ static int fill_rows(void *opaque, int top, int bottom)
                              f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2], f->linesize[2],
                              d->w, bh, &d->coef);
     }
+    return 0;
+}
+
+/* SettleFillRows for the pictures kept during a reduced reading: the picture
+ * at full size, converted whole the first time they ask at this frame (they
+ * read it whole), as a full-size reading converts it. 1 when this frame has
+ * no such planes (a picture of another size or format, scaled). */
+static int fill_full(void *opaque, int top, int bottom)
+{
+    Decoder *d = opaque;
+    const AVFrame *f = d->prev;
+    (void)top;
+    (void)bottom;
+    if (!d->full_pending)
+        return 0;
+    if (!f->data[0] || f->width != d->sw || f->height != d->sh)
+        return 1;
+    d->c->dsp.yuv420_rgb(d->full, d->full_stride, f->data[0], f->linesize[0], f->data[1],
+                         f->linesize[1], f->data[2], f->linesize[2], d->sw, d->sh, &d->coef);
+    d->full_pending = 0;
     return 0;
 }
 
@@ -490,12 +514,6 @@ static int auto_may_reduce(const Decoder *d, char *why, size_t len)
     if (!settle_settings_scalable(s)) {
         snprintf(why, len, "full size: --ignore, --region, --crop X,Y,W,H, --blur "
                  "or --visual-metrics on are measured in the full picture");
-        return 0;
-    }
-    /* the pictures kept during the reading (settle_keep_pictures) are the
-     * full picture's: auto keeps it rather than read the capture twice */
-    if (d->c->keep_on) {
-        snprintf(why, len, "full size: the pictures are kept while reading");
         return 0;
     }
     /* diff's pixel counts and entropy's histogram mean what they say at full
@@ -637,6 +655,13 @@ static int begin_reading(Decoder *d, int sw, int sh)
     settle_set_scale(c, d->F, sw, sh, d->why);
     if (d->force_full)
         c->scale_reread = 1;
+    if (d->F > 1 && c->keep_on) {
+        /* the pictures are kept at full size (padded as d->rgb) */
+        d->full_stride = FFALIGN(sw * 3, 64) + 64;
+        if (!(d->full = av_malloc((size_t)d->full_stride * sh + 64)))
+            return SETTLE_ERR_NOMEM;
+        settle_set_full_picture(c, d->full, d->full_stride, fill_full, d);
+    }
     int ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile);
     if (ret < 0)
         return ret;
@@ -820,6 +845,7 @@ static void close_decoder(Decoder *d)
     /* every picture went by: the last one, for the pictures (settle_keep_pictures) */
     if (d->begun && d->rgb)
         settle_keep_end(d->c, d->rgb, d->stride, d->lazy ? fill_rows : NULL, d);
+    settle_set_full_picture(d->c, NULL, 0, NULL, NULL); /* d->full is freed below */
     if (d->sync_init) {
         pthread_cond_destroy(&d->cond);
         pthread_mutex_destroy(&d->lock);
@@ -833,6 +859,7 @@ static void close_decoder(Decoder *d)
     free(d->luma.count);
     d->luma.count = NULL;
     av_freep(&d->red);
+    av_freep(&d->full);
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);

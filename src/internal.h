@@ -45,6 +45,12 @@ struct SettleContext {
      * capture's full_w x full_h reduced by `scale` (1: not reduced); set
      * before settle_begin_capture, which keeps them */
     int scale, full_w, full_h;
+    /* a reduced reading with kept pictures: the capture's picture at full
+     * size, its rows readied by full_fill (settle_set_full_picture) */
+    uint8_t *full_rgb;
+    ptrdiff_t full_stride;
+    SettleFillRows full_fill;
+    void *full_opaque;
     char scale_reason[320];
     int scale_reread;
     int crop_pending;     /* --crop viewport or auto: the rectangle is not known yet */
@@ -95,6 +101,14 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
  * the capture's full_w x full_h reduced by scale (1: not reduced), for the
  * reason why (NULL: none). */
 void settle_set_scale(SettleContext *c, int scale, int full_w, int full_h, const char *why);
+
+/* A reduced reading, after settle_set_scale and before settle_begin_capture:
+ * the pictures (settle_keep_pictures) are kept at full size from rgb (stride
+ * bytes a row, not owned, valid until the reading ends), whose rows fill
+ * readies for the picture last sent (see settle_keep_frame); without it, a
+ * reduced reading keeps nothing and the pictures read the capture again. */
+void settle_set_full_picture(SettleContext *c, uint8_t *rgb, ptrdiff_t stride,
+                             SettleFillRows fill, void *opaque);
 
 void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
 #ifdef __GNUC__

@@ -222,8 +222,8 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     if (!full && !thumb && !moves)
         return 0;
     int ret;
-    if ((full || thumb) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) < 0)
-        return ret;
+    if ((full || thumb) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) != 0)
+        return ret < 0 ? ret : give_up(k);
     SettleKeptThumb *t = NULL;
     SettleThumbRows tr;
     if (thumb && (!(t = calloc(1, sizeof(*t))) ||

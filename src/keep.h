@@ -100,8 +100,10 @@ void settle_keep_begin(SettleKeep *k, int on, int w, int h);
 void settle_keep_changed(SettleKeep *k, const uint8_t *changed, int band_h);
 
 /* Keeps what frame f gives the pictures: rgb is the whole picture, its rows
- * readied by fill (when given) before they are read. Returns 0 or fill's
- * error; out of memory only sets k->failed. */
+ * readied by fill (when given) before they are read; fill returns 0, a
+ * negative error, or 1 when this picture's rows cannot be had (nothing more
+ * is kept). Returns 0 or fill's error; out of memory, or a picture that
+ * cannot be had, only sets k->failed. */
 int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
                       ptrdiff_t stride, SettleFillRows fill, void *fill_opaque);
 

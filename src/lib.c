@@ -164,7 +164,18 @@ void settle_set_scale(SettleContext *c, int scale, int full_w, int full_h, const
     c->full_w = full_w;
     c->full_h = full_h;
     c->scale_reread = 0;
+    c->full_rgb = NULL;
+    c->full_fill = NULL;
     snprintf(c->scale_reason, sizeof(c->scale_reason), "%s", why ? why : "");
+}
+
+void settle_set_full_picture(SettleContext *c, uint8_t *rgb, ptrdiff_t stride,
+                             SettleFillRows fill, void *opaque)
+{
+    c->full_rgb = rgb;
+    c->full_stride = stride;
+    c->full_fill = fill;
+    c->full_opaque = opaque;
 }
 
 /* The measured rectangle at the start: --crop x,y,w,h now (or the whole
@@ -225,9 +236,13 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
         return SETTLE_ERR_LIMIT;
     c->fw = w;
     c->fh = h;
-    /* a reduced picture is not what the pictures show: they read the
+    /* a reduced picture is not what the pictures show: they are kept from
+     * the full-size picture when the decoder gives it, else they read the
      * capture again at full size */
-    settle_keep_begin(&c->keep, c->keep_on && c->scale == 1, w, h);
+    if (c->scale > 1)
+        settle_keep_begin(&c->keep, c->keep_on && c->full_rgb, c->full_w, c->full_h);
+    else
+        settle_keep_begin(&c->keep, c->keep_on, w, h);
     int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
     if (ret < 0)
         return ret;
@@ -352,12 +367,21 @@ static int keep_frame(SettleContext *c, const SettlePicture *p, const SettleReco
         f.role[SETTLE_KEEP_VFIRST] = r->index;
     if (v && v->last_change == r->index)
         f.role[SETTLE_KEEP_VLAST] = r->index;
+    if (c->scale > 1)
+        return settle_keep_frame(&c->keep, &f, c->full_rgb, c->full_stride, c->full_fill,
+                                 c->full_opaque);
     return settle_keep_frame(&c->keep, &f, p->rgb, p->stride, fill, fill_opaque);
 }
 
 void settle_keep_end(SettleContext *c, const uint8_t *rgb, ptrdiff_t stride, SettleFillRows fill,
                      void *fill_opaque)
 {
+    if (c->scale > 1) { /* the full-size picture, not the measured one */
+        rgb = c->full_rgb;
+        stride = c->full_stride;
+        fill = c->full_fill;
+        fill_opaque = c->full_opaque;
+    }
     if (c->keep.on && c->keep_fresh && c->n > 0 && rgb &&
         settle_keep_last(&c->keep, c->n - 1, c->last_time, rgb, stride, fill, fill_opaque) < 0)
         c->keep.failed = 1; /* the pictures read the capture again */
@@ -399,8 +423,10 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
     if (c->interrupted)
         return SETTLE_ERR_INTERRUPTED;
     c->keep_fresh = 0;
-    /* every picture, kept or not, skipped by the crop's search or not */
-    settle_keep_changed(&c->keep, changed, band_h);
+    /* every picture, kept or not, skipped by the crop's search or not (a
+     * reduced picture's bands are not the kept full-size picture's rows:
+     * every row counts as changed) */
+    settle_keep_changed(&c->keep, c->scale > 1 ? NULL : changed, band_h);
     if (p->width != c->fw || p->height != c->fh || !isfinite(p->time) ||
         (p->stride < (ptrdiff_t)c->fw * 3 && p->stride > -(ptrdiff_t)c->fw * 3))
         return SETTLE_ERR_INVAL;

@@ -241,6 +241,8 @@ static void assert_same_image(const SettleImage *a, const SettleImage *b)
 /* The pictures of `path` kept during the one reading (settle_keep_pictures)
  * against a second reading's: the key frames always, the filmstrip too when
  * `filmstrip`. Returns the kept pictures' thumbnail count. */
+static int kept_scale; /* the scale one_reading's reading with kept pictures measured at */
+
 static int one_reading(const char *path, int filmstrip, const SettleSettings *s)
 {
     SettleContext *c = NULL;
@@ -253,6 +255,8 @@ static int one_reading(const char *path, int filmstrip, const SettleSettings *s)
         assert_true(ar == 0 || ar == SETTLE_ERR_NOT_STABLE);
         assert_int_equal(settle_grab_pictures(c, &p[keep]), 0);
         assert_int_equal(p[keep]->reread, !keep);
+        if (keep)
+            kept_scale = r->scale;
     }
     assert_int_equal(p[0]->nframes, p[1]->nframes);
     for (int k = 0; k < p[0]->nframes; k++)
@@ -297,6 +301,12 @@ static void test_one_reading(void **state)
     settle_default_settings(&s);
     s.method = SETTLE_METHOD_ENTROPY;
     one_reading(path, 1, &s);
+    /* a reduced reading keeps its pictures at full size, as a second,
+     * full-size reading takes them */
+    settle_default_settings(&s);
+    s.scale = 2;
+    one_reading(path, 1, &s);
+    assert_int_equal(kept_scale, 2);
 }
 
 /* Real captures (argument 'real'; ../shared beside the source tree): a
@@ -311,8 +321,13 @@ static void test_one_reading_real(void **state)
     char path[4096];
     for (size_t i = 0; i < sizeof(real) / sizeof(real[0]); i++) {
         snprintf(path, sizeof(path), "%s/../shared/realdata/%s", src_dir, real[i]);
-        if (access(path, R_OK) == 0)
+        if (access(path, R_OK) == 0) {
             one_reading(path, 1, NULL);
+            /* the camera capture is measured reduced (--scale auto) with its
+             * pictures kept at full size */
+            if (strstr(real[i], "elmo"))
+                assert_int_equal(kept_scale, 2);
+        }
     }
     /* the viewport's search looks at the first pictures without measuring
      * them: the kept copies still follow every picture's changed rows */

@@ -250,9 +250,9 @@ typedef struct SettleSettings {
      * with --ignore, --region, --crop X,Y,W,H, --blur or visual metrics
      * (auto then measures at full size; a factor is refused). auto also
      * keeps the full size for --method diff and entropy (their counts and
-     * histogram are full-size measures) and when the pictures are kept while
-     * reading (settle_keep_pictures); a forced factor takes the pictures from
-     * a second, full-size reading. */
+     * histogram are full-size measures). The pictures kept while reading
+     * (settle_keep_pictures) are the full-size picture's whatever the scale:
+     * a reduced reading converts a frame at full size too when one is kept. */
     int scale;
     /* Room for settings added later without changing the structure's size
      * (callers allocate it): zeroed by settle_default_settings, leave it so. */
