@@ -118,6 +118,8 @@ void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time,
             SettleAnimEvent *e = &c->ev[c->n % SETTLE_ANIM_RING];
             e->time = time;
             memcpy(e->box, g->cbox[i], 4);
+            e->strong = g->strong[i] != 0;
+            e->count = g->count[i];
             c->n++;
         }
     }
@@ -178,7 +180,7 @@ static int join(SettleAnimated *a, double rest)
     if (!seen || !stack)
         goto fail;
     for (size_t s = 0; s < n; s++) {
-        if (!a->on[s] || seen[s])
+        if (!(a->on[s] == 1 || a->on[s] == 2) || seen[s])
             continue;
         SettleAnimatedRegion g = { .x = INT32_MAX, .y = INT32_MAX, .first_time = INFINITY };
         int x1 = 0, y1 = 0;
@@ -202,7 +204,7 @@ static int join(SettleAnimated *a, double rest)
                     if (x < 0 || y < 0 || x >= a->nx || y >= a->ny)
                         continue;
                     size_t j = (size_t)y * a->nx + x;
-                    if (a->on[j] && !seen[j]) {
+                    if ((a->on[j] == 1 || a->on[j] == 2) && !seen[j]) {
                         seen[j] = 1;
                         stack[top++] = j;
                     }
@@ -477,16 +479,83 @@ static int spill(const SettleAnimated *a, const uint32_t *mine, size_t i, double
     return 0;
 }
 
+/* The times of a fade's steps: the frames of a turn after `after` in which
+ * the carousel's cells (the turns' drivers) changed, none of them strongly;
+ * sorted, each once. */
+typedef struct Step {
+    double time;
+    int strong;
+} Step;
+
+typedef struct Busy {
+    Step *s;      /* scratch, a cell's ring per cell */
+    double *t;
+    size_t n;
+} Busy;
+
+static int cmp_step(const void *x, const void *y)
+{
+    const Step *a = x, *b = y;
+    return (a->time > b->time) - (a->time < b->time);
+}
+
+static void busy_fill(const SettleAnimated *a, const Turns *g, double after, Busy *b)
+{
+    size_t n = (size_t)a->nx * a->ny, ns = 0;
+    b->n = 0;
+    for (size_t i = 0; i < n && !g->none; i++) {
+        const SettleAnimCell *c = &a->cell[i];
+        int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+        for (int k = 1; g->drv[i] && k <= have; k++) {
+            const SettleAnimEvent *e = latest(c, k);
+            if (!(e->time > after))
+                break;
+            int w = 0;
+            while (w < g->n && !(e->time >= g->t0[w] && e->time <= g->t1[w]))
+                w++;
+            if (w < g->n && g->frames[w] >= SETTLE_ANIM_MIN)
+                b->s[ns++] = (Step){ e->time, e->strong };
+        }
+    }
+    qsort(b->s, ns, sizeof(*b->s), cmp_step);
+    for (size_t k = 0; k < ns;) {
+        size_t j = k;
+        int strong = 0;
+        for (; j < ns && b->s[j].time - b->s[k].time < 1e-9; j++)
+            strong |= b->s[j].strong;
+        if (!strong)
+            b->t[b->n++] = b->s[k].time;
+        k = j;
+    }
+}
+
+static int busy_at(const Busy *b, double t)
+{
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (b->t[mid] < t - 1e-9)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < b->n && b->t[lo] <= t + 1e-9;
+}
+
 /* The cell's last change after `after` that was neither a turn's nor a
- * touching cell's spilling (spill); -INFINITY when every change it kept was
- * (and it kept them all). */
-static double own_last(const SettleAnimated *a, const uint32_t *mine, size_t i, double after)
+ * touching cell's spilling (spill), nor, with busy, a faint one (no pixel
+ * beyond the strong tolerance) made in a step of a carousel's fade (busy):
+ * an encoder re-coding the page in those frames, as faint as the steps. -INFINITY when every change it kept was (and it kept them all). */
+static double own_last(const SettleAnimated *a, const uint32_t *mine, const Busy *busy, size_t i,
+                       double after)
 {
     const SettleAnimCell *c = &a->cell[i];
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
     for (int k = 1; k <= have; k++) {
-        double t = latest(c, k)->time;
-        if (!(mine[i] >> slot(c, k) & 1) && !(t > after && spill(a, mine, i, t)))
+        const SettleAnimEvent *e = latest(c, k);
+        double t = e->time;
+        if (!(mine[i] >> slot(c, k) & 1) && !(t > after && spill(a, mine, i, t)) &&
+            !(busy && t > after && !e->strong && busy_at(busy, t)))
             return t;
     }
     return c->n > SETTLE_ANIM_RING ? latest(c, have)->time : -INFINITY;
@@ -497,9 +566,11 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
     size_t n = (size_t)a->nx * a->ny;
     double *theta = malloc(n * sizeof(*theta)), *own = malloc(n * sizeof(*own));
     uint32_t *mine = malloc(n * sizeof(*mine));
+    Busy busy = { .s = malloc(n * SETTLE_ANIM_RING * sizeof(*busy.s)),
+                  .t = malloc(n * SETTLE_ANIM_RING * sizeof(*busy.t)) };
     Turns g = { 0 };
     int ret = -1;
-    if (!theta || !own || !mine)
+    if (!theta || !own || !mine || !busy.s || !busy.t)
         goto fail;
     free(a->regions);
     a->regions = NULL;
@@ -526,11 +597,12 @@ again:
             rest = start;
             for (size_t i = 0; i < n; i++)
                 mine[i] = a->cell[i].n ? turn_changes(a, &g, i, after) : 0;
+            busy_fill(a, &g, after, &busy);
             for (size_t i = 0; i < n; i++) {
                 own[i] = -INFINITY;
                 if (a->on[i] || !a->cell[i].n)
                     continue;
-                own[i] = own_last(a, mine, i, after);
+                own[i] = own_last(a, mine, &busy, i, after);
                 rest = own[i] > rest ? own[i] : rest;
             }
             if (rest <= after)
@@ -548,13 +620,14 @@ again:
         g.none = 1;
         goto again;
     }
-    /* the cells whose changes after the rest settled were all turns join */
+    /* the cells whose changes after the rest settled were all turns or
+     * spills join; those that needed the faint rule for some are re-coded */
     for (size_t i = 0; i < n; i++)
         if (!a->on[i] && a->cell[i].n && latest(&a->cell[i], 1)->time > rest &&
             own[i] <= rest)
-            a->on[i] = 2;
+            a->on[i] = own_last(a, mine, NULL, i, rest) <= rest ? 2 : 3;
     for (size_t i = 0; i < n; i++)
-        a->count += a->on[i] != 0;
+        a->count += a->on[i] == 1 || a->on[i] == 2;
     if ((size_t)a->count * 2 > n) {
         memset(a->on, 0, n);
         a->count = 0;
@@ -565,6 +638,8 @@ again:
     ret = a->count ? join(a, rest) : 0;
 fail:
     turns_free(&g);
+    free(busy.s);
+    free(busy.t);
     free(theta);
     free(own);
     free(mine);
@@ -621,7 +696,7 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
         SettleAnimEntry e;
         if (fread(&e, sizeof(e), 1, a->spool) != 1 || e.cell >= (uint32_t)(a->nx * a->ny))
             return -1;
-        if (a->on[e.cell] == 1 || (a->on[e.cell] == 2 && time > a->until[e.cell]))
+        if (a->on[e.cell] == 1 || (a->on[e.cell] >= 2 && time > a->until[e.cell]))
             continue;
         *pixels += e.count;
         int cx = (int)(e.cell % (uint32_t)a->nx), cy = (int)(e.cell / (uint32_t)a->nx);

@@ -48,6 +48,8 @@
 typedef struct SettleAnimEvent {
     double time;
     uint8_t box[4]; /* within the cell */
+    uint8_t strong; /* a pixel of the cell changed beyond the strong tolerance */
+    uint16_t count; /* its changed pixels */
 } SettleAnimEvent;
 
 typedef struct SettleAnimCell {
@@ -63,10 +65,12 @@ typedef struct SettleAnimated {
     int64_t *seen;         /* per cell: 1 + the index of the last frame that changed it, 0: none */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
-                            * spill: those changes are the area's) */
-    double *until;         /* per cell, after settle_animated_find: a joined cell's last
-                            * change of its own (the rest's); -INFINITY: none */
-    int count;             /* animated cells */
+                            * spill: those changes are the area's), 3 re-coded (its
+                            * changes after its own last were faint, made while an
+                            * animated area changed: the encoder's, in no area) */
+    double *until;         /* per cell, after settle_animated_find: a joined or re-coded
+                            * cell's last change of its own (the rest's); -INFINITY: none */
+    int count;             /* animated and joined cells */
     SettleAnimatedRegion *regions;
     int nregions;
     /* --ignore animated: every frame's changed cells, spooled */
