@@ -66,6 +66,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->strong_block_time = d->strong_block_peak = NAN;
     d->strong_block_diff = 0;
     d->strong_block_refresh = 0;
+    d->late = -1;
+    d->late_time = d->late_peak = NAN;
+    d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
     d->last_time = NAN;
 }
 
@@ -317,6 +320,15 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
+    if (r->block_change && !r->block_revert) {
+        d->late = r->index;
+        d->late_time = r->time;
+        d->late_peak = r->block_peak;
+        d->late_blocks = r->blocks_changed;
+        d->late_moved = r->block_kept;
+        d->late_diff = r->diff;
+    }
+    d->kept_end = r->block_kept;
 
     d->last_time = r->time;
     SettleHistory *hp = &d->ring[d->ring_pos];
@@ -379,6 +391,35 @@ int settle_decide_bar_left_out(const SettleDecide *d, double floor)
 {
     return !settle_decide_camera(d, floor) && d->bar_rows > 0 && d->bar_frames > 0 &&
            d->s->status_bar;
+}
+
+/* A late line of small text ("updated just now"), an icon, a badge: content
+ * that appears after diff's stable frame in fewer pixels than diff's
+ * threshold, which on a clean HDMI capture is there to ride over what is not
+ * content (a caret, a cursor, a few pixels of anti-aliasing) but on a phone
+ * hides what its user sees appear and stay. The block test judged it content
+ * against the capture's own noise (a block over max(6 x noise, 10 levels)
+ * twice, or two neighbours over it), it is the block test's last change, and
+ * the picture then stays still for BLOCK_QUIET_MIN: the new content
+ * persisted. Noise, drift and flicker are under the block test's thresholds;
+ * an encoder re-coding is spread (the whole-picture rule) and a status bar is
+ * judged apart; a toast, a touch indicator that comes and goes changes the
+ * blocks again when it goes. */
+static int late_content(SettleDecide *d, int64_t df, int64_t bf, int64_t frames,
+                        const SettleTracker *bt, double bquiet)
+{
+    if (!d->portrait || !d->blocks_on || d->late <= df || df >= frames || bf >= frames ||
+        bt->last_change != d->late || bquiet < BLOCK_QUIET_MIN || d->late_moved <= 0 ||
+        d->kept_end * 2 < d->late_moved)
+        return 0;
+    snprintf(d->reason, sizeof(d->reason),
+             "clean capture, but diff misses late content: at %.3f s (frame %lld), after diff's "
+             "stable frame %lld, the block test saw %lld blocks change (peak %.1f times the "
+             "threshold set from the capture's noise) where diff counted %lld pixels, under its "
+             "threshold (%.0f), and the picture then stayed still %.1f s: the block test counts it",
+             d->late_time, (long long)d->late, (long long)df, (long long)d->late_blocks,
+             d->late_peak, (long long)d->late_diff, d->diff_limit, bquiet);
+    return 1;
 }
 
 static int choose_method(SettleDecide *d, double floor, int64_t frames)
@@ -467,6 +508,8 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  d->strong_block_peak, what);
         return blk;
     }
+    if (late_content(d, df, bf, frames, bt, bquiet))
+        return blk;
     snprintf(d->reason, sizeof(d->reason),
              "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
              "within a quarter of the diff threshold (%.0f)",

@@ -72,6 +72,15 @@ typedef struct SettleDecide {
     double strong_block_time, strong_block_peak;
     int64_t strong_block_diff;
     int strong_block_refresh;  /* diff took that frame for a codec refresh */
+    /* the last frame where the block test saw a content change below the
+     * top band that did not bring the picture back to what it was (not a
+     * revert), with its time, peak, blocks over their threshold, the blocks
+     * it moved from the picture before and diff's count: the late-content
+     * rule; kept_end: of those blocks, the ones the last frame still shows
+     * moved */
+    int64_t late;
+    double late_time, late_peak;
+    int64_t late_blocks, late_moved, late_diff, kept_end;
     double last_time;          /* the time of the last frame decided on */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;

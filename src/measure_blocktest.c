@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "blocks_stay.h"
 #include "measure_modules.h"
 
 typedef struct BlockTestOptions {
@@ -22,6 +23,7 @@ typedef struct BlockTest {
      * never read it, and their results show null for it) */
     int use_blocks;
     SettleBlocks blocks;
+    SettleBlocksStay stay; /* whether the last change stays (src/blocks_stay.c) */
 } BlockTest;
 
 #define OPT(field) offsetof(BlockTestOptions, field)
@@ -51,6 +53,8 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     if (settle_blocks_init_size(&t->blocks, a->w, a->h, bar, bs) < 0)
         return SETTLE_ERR_NOMEM;
     t->blocks.sum_rows = a->dsp->sum_rows;
+    if (settle_blocks_stay_init(&t->stay, t->blocks.nb) < 0)
+        return SETTLE_ERR_NOMEM;
     return 0;
 }
 
@@ -74,9 +78,11 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
         r->block_fade = (uint8_t)bf.fade;
+        settle_blocks_stay_frame(&t->stay, &t->blocks, bf.change, &r->block_kept, &r->block_revert);
     } else {
         r->block_peak = NAN;
         r->blocks_changed = -1;
+        r->block_kept = -1;
     }
     return 0;
 }
@@ -105,6 +111,7 @@ static void blocktest_close(void *priv)
 {
     BlockTest *t = priv;
     settle_blocks_free(&t->blocks);
+    settle_blocks_stay_free(&t->stay);
 }
 
 const SettleMeasureModule settle_module_blocks = {

@@ -36,6 +36,10 @@ typedef struct SettleRecord {
     uint8_t block_change, block_bar; /* measure: content below the top band, in it */
     uint8_t block_fade; /* measure: below the top band, no block_change but content fading
                          * in (the block test's fade test) */
+    uint8_t block_revert; /* measure: a block_change that brought every block it moved back
+                           * to the picture before the change before (src/blocks_stay.c) */
+    int32_t block_kept; /* measure: of the blocks the last block_change moved, how many this
+                         * picture still shows moved; -1: no block test */
     uint8_t quiet[SETTLE_T_COUNT]; /* decide: no change, by each SETTLE_T_ */
     double limit;      /* decide: the diff threshold this frame was judged by */
     int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "blocks_stay.h"
 #include "measure_blocks.h"
 
 enum { W = 320, H = 480 };
@@ -373,6 +374,60 @@ static void test_status_bar(void **state)
     assert_int_equal(run(camera(0, 0), bar_pulse, 30, 0, NULL), ((1ULL << 30) - 1) & ~1ULL);
 }
 
+/* a card that comes at frame 20 and goes at 30 (a toast) */
+static void toast(Camera *cam, int f)
+{
+    cam->extra = f >= 20 && f < 30;
+}
+
+/* Whether the last change stays (src/blocks_stay.c): runs n frames, returns
+ * the frames judged a revert as bits and the kept count of the last frame. */
+static uint64_t run_stay(Camera cam, Step step, int n, int32_t *kept_end)
+{
+    SettleBlocks b;
+    SettleBlocksStay st;
+    assert_int_equal(settle_blocks_init(&b, W, H, 0), 0);
+    assert_int_equal(settle_blocks_stay_init(&st, b.nb), 0);
+    Pic *p = pic_new(4242);
+    uint64_t reverts = 0;
+    for (int f = 0; f < n; f++) {
+        step(&cam, f);
+        draw(p, &cam, f);
+        send(&b, p);
+        SettleBlocksFrame out;
+        settle_blocks_frame(&b, &out);
+        uint8_t rev;
+        settle_blocks_stay_frame(&st, &b, out.change, kept_end, &rev);
+        reverts |= (uint64_t)rev << f;
+    }
+    free(p);
+    settle_blocks_stay_free(&st);
+    settle_blocks_free(&b);
+    return reverts;
+}
+
+/* new content stays: the card's blocks are still moved at the end, and no
+ * change is a revert; a toast's going brings its blocks back to the picture
+ * before it came (a revert) and leaves none moved, with noise and drift too */
+static void test_stays(void **state)
+{
+    (void)state;
+    int32_t kept;
+    assert_int_equal(run_stay(camera(0, 0), appear_at_20, 40, &kept), 0);
+    assert_true(kept >= 20);
+    assert_int_equal(run_stay(camera(3, 0.2), appear_at_20, 40, &kept), 0);
+    assert_true(kept >= 20);
+    assert_int_equal(run_stay(camera(2, 0.1), drift, 50, &kept), 0);
+    assert_true(kept >= 20);
+    assert_int_equal(run_stay(camera(0, 0), toast, 40, &kept), 1ULL << 30);
+    assert_int_equal(kept, 0);
+    assert_int_equal(run_stay(camera(3, 0.2), toast, 40, &kept), 1ULL << 30);
+    assert_int_equal(kept, 0);
+    /* nothing changed: nothing to keep */
+    assert_int_equal(run_stay(camera(2, 0.1), still, 40, &kept), 0);
+    assert_int_equal(kept, 0);
+}
+
 static void test_sizes(void **state)
 {
     (void)state;
@@ -409,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_held_update),   cmocka_unit_test(test_flat_change),
         cmocka_unit_test(test_status_bar),   cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_fade_counts),  cmocka_unit_test(test_fade_change),
+        cmocka_unit_test(test_stays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

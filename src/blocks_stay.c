@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blocks_stay.h"
+#include "settle/settle.h"
+
+int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
+{
+    memset(s, 0, sizeof(*s));
+    s->nb = nb;
+    size_t n = (size_t)nb * 3;
+    s->before = malloc(n * sizeof(*s->before));
+    s->before2 = malloc(n * sizeof(*s->before2));
+    s->prev = malloc(n * sizeof(*s->prev));
+    s->mask = calloc((size_t)nb, 1);
+    if (!s->before || !s->before2 || !s->prev || !s->mask) {
+        settle_blocks_stay_free(s);
+        return SETTLE_ERR_NOMEM;
+    }
+    return 0;
+}
+
+void settle_blocks_stay_free(SettleBlocksStay *s)
+{
+    free(s->before);
+    free(s->before2);
+    free(s->prev);
+    free(s->mask);
+    memset(s, 0, sizeof(*s));
+}
+
+/* The block test's threshold for a block of picture p (its brightness
+ * level's noise, or the capture's when that level has none yet). */
+static double block_threshold(const SettleBlocks *b, const float *p)
+{
+    int l = (int)((p[0] + 2 * p[1] + p[2]) / 4 / (256.0 / SETTLE_BLOCK_LEVELS));
+    l = l < 0 ? 0 : l >= SETTLE_BLOCK_LEVELS ? SETTLE_BLOCK_LEVELS - 1 : l;
+    double n = b->noise[l] >= 0 ? b->noise[l] : b->noise_all;
+    double t = SETTLE_BLOCK_K * n;
+    return t > SETTLE_BLOCK_MIN ? t : SETTLE_BLOCK_MIN;
+}
+
+/* Whether block k of picture a differs from picture o by more than its threshold. */
+static int moved(const SettleBlocks *b, const float *a, const float *o, int k)
+{
+    double m = 0;
+    for (int c = 0; c < 3; c++) {
+        double d = fabs((double)a[3 * k + c] - o[3 * k + c]);
+        m = d > m ? d : m;
+    }
+    return m > block_threshold(b, o + 3 * k);
+}
+
+void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,
+                              uint8_t *revert)
+{
+    size_t n = (size_t)s->nb * 3;
+    int first = b->bar_rows * b->bw;
+    *kept = 0;
+    *revert = 0;
+    if (change && s->have_prev) {
+        if (s->have_before) {
+            memcpy(s->before2, s->before, n * sizeof(*s->before));
+            s->have_before2 = 1;
+        }
+        memcpy(s->before, s->prev, n * sizeof(*s->before));
+        s->have_before = 1;
+        int nmask = 0, back = 0;
+        for (int k = 0; k < s->nb; k++) {
+            s->mask[k] = k >= first && moved(b, b->sum, s->before, k);
+            nmask += s->mask[k];
+            back += s->mask[k] && s->have_before2 && !moved(b, b->sum, s->before2, k);
+        }
+        *revert = (uint8_t)(nmask > 0 && back == nmask);
+        /* what came went: the picture is back to the one before it came,
+         * and nothing of that change is kept */
+        if (*revert) {
+            memcpy(s->before, s->before2, n * sizeof(*s->before));
+            memset(s->mask, 0, (size_t)s->nb);
+        }
+    }
+    if (s->have_before)
+        for (int k = first; k < s->nb; k++)
+            *kept += s->mask[k] && moved(b, b->sum, s->before, k);
+    memcpy(s->prev, b->sum, n * sizeof(*s->prev));
+    s->have_prev = 1;
+}

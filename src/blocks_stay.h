@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Whether the block test's last content change stays: new content persists,
+ * where a toast or a touch indicator comes and goes and a scroll bar fades
+ * out. Kept beside the block test (src/measure_blocks.c), reading its block
+ * means and noise after each of its verdicts.
+ */
+#ifndef SETTLE_BLOCKS_STAY_H
+#define SETTLE_BLOCKS_STAY_H
+#include <stdint.h>
+
+#include "measure_blocks.h"
+
+typedef struct SettleBlocksStay {
+    int nb;
+    float *before;   /* nb * 3: the picture before the last change below the top band */
+    float *before2;  /* nb * 3: the picture before the change before that */
+    float *prev;     /* nb * 3: the previous picture */
+    uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
+    int have_prev, have_before, have_before2;
+} SettleBlocksStay;
+
+/* Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_stay_free is still safe). */
+int settle_blocks_stay_init(SettleBlocksStay *s, int nb);
+void settle_blocks_stay_free(SettleBlocksStay *s);
+/* After settle_blocks_frame judged the picture in b->sum: change is its
+ * verdict (a content change below the top band). *kept: of the blocks the
+ * last such change moved over their threshold (against the picture before
+ * it), how many this picture still shows moved; *revert: this picture is
+ * such a change and brings every block it moved back to the picture before
+ * the change before (something that came and went: then nothing of it is
+ * kept, and the picture before it is the one later pictures are compared
+ * with). */
+void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,
+                              uint8_t *revert);
+#endif
