@@ -52,10 +52,11 @@ void settle_keep_free(SettleKeep *k)
     }
 }
 
-void settle_keep_begin(SettleKeep *k, int on, int w, int h)
+void settle_keep_begin(SettleKeep *k, unsigned methods, int w, int h)
 {
     settle_keep_free(k);
-    k->on = on;
+    k->on = methods != 0;
+    k->methods = methods;
     k->failed = 0;
     k->w = w;
     k->h = h;
@@ -63,7 +64,7 @@ void settle_keep_begin(SettleKeep *k, int on, int w, int h)
     for (int t = 0; t < SETTLE_T_COUNT; t++)
         k->list[t].step = 1;
     /* without it (out of memory), every row counts as changed */
-    k->row_tick = on && h > 0 ? calloc((size_t)h, sizeof(*k->row_tick)) : NULL;
+    k->row_tick = k->on && h > 0 ? calloc((size_t)h, sizeof(*k->row_tick)) : NULL;
 }
 
 void settle_keep_changed(SettleKeep *k, const uint8_t *changed, int band_h)

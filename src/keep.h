@@ -65,6 +65,7 @@ typedef struct SettleKeepList {
 
 typedef struct SettleKeep {
     int on;          /* settle_keep_pictures */
+    unsigned methods; /* bit t: method t's (SETTLE_T_) roles and candidates are kept */
     int failed;      /* out of memory once: the pictures read the capture again */
     int w, h;
     SettleKept *role[SETTLE_KEEP_ROLES];
@@ -91,8 +92,11 @@ typedef struct SettleKeepFrame {
     uint8_t distinct[SETTLE_T_COUNT]; /* a filmstrip frame by this method */
 } SettleKeepFrame;
 
-/* Readies k for a capture of w x h pictures; keeps nothing unless on. */
-void settle_keep_begin(SettleKeep *k, int on, int w, int h);
+/* Readies k for a capture of w x h pictures, for the methods (bit t:
+ * SETTLE_T_ t) whose pictures may be asked for; keeps nothing when none.
+ * The caller leaves the other methods' roles and candidates out of what
+ * settle_keep_frame is told. */
+void settle_keep_begin(SettleKeep *k, unsigned methods, int w, int h);
 
 /* Every picture the read stage hands on, kept or not, before it is kept:
  * which of its bands of band_h rows differ from the picture before (NULL:

@@ -208,6 +208,24 @@ static int begin_region(SettleContext *c, int w, int h)
     return set_region(c, 0, 0, w, h);
 }
 
+/* The methods (bit t: SETTLE_T_ t) whose pictures are kept: all of them
+ * (which one answers is known only at the end), but only the block test's
+ * for a picture --scale auto reduced, with --method auto or blocks: that
+ * reading ends camera-like by the decoder's test on the whole capture, where
+ * the decide stage chooses the block test (settle_decide_camera), or is
+ * read again from the start at full size (keeping all). Any other end finds
+ * its method's pictures not kept, and they read the capture again. On a
+ * camera capture every method but the block test takes much of the noise
+ * for changes (startup-test-elmo: 228 of 440 frames copied and thumbnailed
+ * for all methods, 35 for the block test's). */
+static unsigned kept_methods(const SettleContext *c)
+{
+    if (c->scale > 1 && c->s.scale == 0 &&
+        (c->s.method == SETTLE_METHOD_AUTO || c->s.method == SETTLE_METHOD_BLOCKS))
+        return 1u << SETTLE_T_BLOCKS;
+    return (1u << SETTLE_T_COUNT) - 1;
+}
+
 int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int mobile)
 {
     if (!c)
@@ -240,9 +258,10 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
      * the full-size picture when the decoder gives it, else they read the
      * capture again at full size */
     if (c->scale > 1)
-        settle_keep_begin(&c->keep, c->keep_on && c->full_rgb, c->full_w, c->full_h);
+        settle_keep_begin(&c->keep, c->keep_on && c->full_rgb ? kept_methods(c) : 0, c->full_w,
+                          c->full_h);
     else
-        settle_keep_begin(&c->keep, c->keep_on, w, h);
+        settle_keep_begin(&c->keep, c->keep_on ? kept_methods(c) : 0, w, h);
     int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
     if (ret < 0)
         return ret;
@@ -350,7 +369,7 @@ static int keep_frame(SettleContext *c, const SettlePicture *p, const SettleReco
         f.role[i] = -2;
     for (int t = 0; t < SETTLE_T_COUNT; t++) {
         const SettleTracker *tr = &c->decide.tr[t];
-        if (tr->start_frame < 0)
+        if (tr->start_frame < 0 || !(c->keep.methods & (1u << t)))
             continue;
         if (tr->start_frame == r->index)
             f.role[SETTLE_KEEP_START + t] = r->index;

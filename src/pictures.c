@@ -234,6 +234,8 @@ static int from_kept(const SettleOutputs *o, Grab *g)
     const SettleKeep *kp = o->keep;
     const SettleKeepList *l = &kp->list[o->frames.which];
     int ret;
+    if (!(kp->methods & (1u << o->frames.which)))
+        return 1; /* not the method the reading kept pictures for */
     for (int k = 0; k < NKEYS; k++)
         if (g->key[k] >= 0 && !settle_keep_find(kp, g->key[k])) {
                     return 1;
