@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "animated.h"
+#include "box.h"
 
 int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool)
 {
@@ -42,7 +43,7 @@ void settle_animated_free(SettleAnimated *a)
 
 int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index)
 {
-    int weak = 0, on = 0, x0 = g->nx, y0 = g->ny, x1 = -1, y1 = -1;
+    int weak = 0, on = 0, b[4] = { g->nx, g->ny, -1, -1 };
     size_t cells = 0, n = (size_t)g->nx * g->ny;
     for (int cy = 0; cy < g->ny; cy++) {
         if (!g->dirty[cy])
@@ -52,23 +53,19 @@ int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64
             cells += g->count[i] != 0;
             on |= g->count[i] && a->seen && a->seen[i] == index;
             weak |= g->count[i] && !g->strong[i];
-            if (!g->strong[i])
-                continue;
-            x0 = cx < x0 ? cx : x0;
-            y0 = cy < y0 ? cy : y0;
-            x1 = cx > x1 ? cx : x1;
-            y1 = cy > y1 ? cy : y1;
+            if (g->strong[i])
+                settle_box_grow(b, cx, cy, cx, cy);
         }
     }
     /* no strong pixel: faint spots of their own, when few (the cells that
      * went on from the frame before there are no spots), or when small and
      * no cell went on (a larger faint change that goes on is a fade) */
-    if (x1 < 0)
+    if (b[2] < 0)
         return a->seen && cells && (cells <= 8 || (cells * 64 <= n && !on)) ? SETTLE_ANIM_SPOTS : 0;
     /* the strong change within half of the picture (a carousel, a spinner,
      * a clock; not a video playing or a page sliding in, whose faint parts
      * are theirs) */
-    return weak && (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) * 2 <= (int64_t)n ? SETTLE_ANIM_RECODED
+    return weak && (int64_t)(b[2] - b[0] + 1) * (b[3] - b[1] + 1) * 2 <= (int64_t)n ? SETTLE_ANIM_RECODED
                                                                              : 0;
 }
 
@@ -155,19 +152,13 @@ static void cell_rect(const SettleAnimated *a, size_t i, double after, int r[4])
 {
     const SettleAnimCell *c = &a->cell[i];
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
-    int x0 = SETTLE_CELL, y0 = SETTLE_CELL, x1 = 0, y1 = 0;
+    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
+    int x = a->ox + cx * SETTLE_CELL, y = a->oy + cy * SETTLE_CELL;
+    settle_box_set(r, x + SETTLE_CELL, y + SETTLE_CELL, x, y);
     for (int k = 1; k <= have && latest(c, k)->time > after; k++) {
         const uint8_t *b = latest(c, k)->box;
-        x0 = b[0] < x0 ? b[0] : x0;
-        y0 = b[1] < y0 ? b[1] : y0;
-        x1 = b[2] > x1 ? b[2] : x1;
-        y1 = b[3] > y1 ? b[3] : y1;
+        settle_box_grow(r, x + b[0], y + b[1], x + b[2], y + b[3]);
     }
-    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
-    r[0] = a->ox + cx * SETTLE_CELL + x0;
-    r[1] = a->oy + cy * SETTLE_CELL + y0;
-    r[2] = a->ox + cx * SETTLE_CELL + x1;
-    r[3] = a->oy + cy * SETTLE_CELL + y1;
 }
 
 /* Joins the animated cells into areas: a flood fill over 8 neighbours. */
@@ -182,8 +173,8 @@ static int join(SettleAnimated *a, double rest)
     for (size_t s = 0; s < n; s++) {
         if (!(a->on[s] == 1 || a->on[s] == 2) || seen[s])
             continue;
-        SettleAnimatedRegion g = { .x = INT32_MAX, .y = INT32_MAX, .first_time = INFINITY };
-        int x1 = 0, y1 = 0;
+        SettleAnimatedRegion g = { .first_time = INFINITY };
+        int box[4] = { INT32_MAX, INT32_MAX, 0, 0 };
         size_t top = 0;
         stack[top++] = s;
         seen[s] = 1;
@@ -191,10 +182,7 @@ static int join(SettleAnimated *a, double rest)
             size_t i = stack[--top];
             int r[4];
             cell_rect(a, i, rest, r);
-            g.x = r[0] < g.x ? r[0] : g.x;
-            g.y = r[1] < g.y ? r[1] : g.y;
-            x1 = r[2] > x1 ? r[2] : x1;
-            y1 = r[3] > y1 ? r[3] : y1;
+            settle_box_grow(box, r[0], r[1], r[2], r[3]);
             g.changes = a->cell[i].n > g.changes ? a->cell[i].n : g.changes;
             g.first_time = a->cell[i].first < g.first_time ? a->cell[i].first : g.first_time;
             int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
@@ -210,8 +198,10 @@ static int join(SettleAnimated *a, double rest)
                     }
                 }
         }
-        g.width = x1 - g.x;
-        g.height = y1 - g.y;
+        g.x = box[0];
+        g.y = box[1];
+        g.width = box[2] - box[0];
+        g.height = box[3] - box[1];
         if (g.width <= 0 || g.height <= 0)
             continue;
         SettleAnimatedRegion *grown =
@@ -389,10 +379,7 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
         while (top) {
             size_t i = g->stack[--top];
             int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
-            b[0] = cx - 1 < b[0] ? cx - 1 : b[0];
-            b[1] = cy - 1 < b[1] ? cy - 1 : b[1];
-            b[2] = cx + 1 > b[2] ? cx + 1 : b[2];
-            b[3] = cy + 1 > b[3] ? cy + 1 : b[3];
+            settle_box_grow(b, cx - 1, cy - 1, cx + 1, cy + 1);
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int x = cx + dx, y = cy + dy;
@@ -691,7 +678,7 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     }
     if (a->next != index)
         return 0;
-    int x0 = INT32_MAX, y0 = INT32_MAX, x1 = 0, y1 = 0;
+    int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };
     for (uint32_t k = 0; k < a->next_n; k++) {
         SettleAnimEntry e;
         if (fread(&e, sizeof(e), 1, a->spool) != 1 || e.cell >= (uint32_t)(a->nx * a->ny))
@@ -701,17 +688,14 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
         *pixels += e.count;
         int cx = (int)(e.cell % (uint32_t)a->nx), cy = (int)(e.cell / (uint32_t)a->nx);
         int bx = a->ox + cx * SETTLE_CELL, by = a->oy + cy * SETTLE_CELL;
-        x0 = bx + e.box[0] < x0 ? bx + e.box[0] : x0;
-        y0 = by + e.box[1] < y0 ? by + e.box[1] : y0;
-        x1 = bx + e.box[2] > x1 ? bx + e.box[2] : x1;
-        y1 = by + e.box[3] > y1 ? by + e.box[3] : y1;
+        settle_box_grow(b, bx + e.box[0], by + e.box[1], bx + e.box[2], by + e.box[3]);
     }
     a->next = -1;
     if (*pixels) {
-        box[0] = x0;
-        box[1] = y0;
-        box[2] = x1 - x0;
-        box[3] = y1 - y0;
+        box[0] = b[0];
+        box[1] = b[1];
+        box[2] = b[2] - b[0];
+        box[3] = b[3] - b[1];
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "box.h"
 #include "cells.h"
 #include "kernels.h"
 
@@ -96,18 +97,10 @@ static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
     if (first < 0)
         return;
     g->dirty[cy] = 1;
-    int *bx = g->box;
-    if (bx[2] <= bx[0]) {
-        bx[0] = first;
-        bx[1] = yy;
-        bx[2] = last + 1;
-        bx[3] = yy + 1;
-    } else {
-        bx[0] = first < bx[0] ? first : bx[0];
-        bx[2] = last + 1 > bx[2] ? last + 1 : bx[2];
-        bx[1] = yy < bx[1] ? yy : bx[1];
-        bx[3] = yy + 1 > bx[3] ? yy + 1 : bx[3];
-    }
+    if (g->box[2] <= g->box[0])
+        settle_box_set(g->box, first, yy, last + 1, yy + 1);
+    else
+        settle_box_grow(g->box, first, yy, last + 1, yy + 1);
 }
 
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,

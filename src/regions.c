@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "box.h"
 #include "regions.h"
 
 void settle_regions_init(SettleRegions *g, const SettleSettings *s, int ox, int oy, int w,
@@ -65,17 +66,11 @@ void settle_regions_band(SettleRegions *g, const uint8_t *cur, ptrdiff_t cstride
                 d = d2 > d ? d2 : d;
                 if (d <= tol)
                     continue;
-                int *bx = t->box, xx = t->x + x;
-                if (!t->changed) {
-                    bx[0] = xx;
-                    bx[1] = y;
-                    bx[2] = xx + 1;
-                    bx[3] = y + 1;
-                } else {
-                    bx[0] = xx < bx[0] ? xx : bx[0];
-                    bx[2] = xx + 1 > bx[2] ? xx + 1 : bx[2];
-                    bx[3] = y + 1;
-                }
+                int xx = t->x + x;
+                if (!t->changed)
+                    settle_box_set(t->box, xx, y, xx + 1, y + 1);
+                else
+                    settle_box_grow(t->box, xx, y, xx + 1, y + 1);
                 t->changed++;
             }
         }
