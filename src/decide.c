@@ -320,7 +320,10 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
-    if (r->block_change && !r->block_revert) {
+    /* a keyframe diff took for a codec refresh is the encoder re-coding
+     * what is there, whatever the block test saw (the strong-block rule
+     * above counts one that filled a block) */
+    if (r->block_change && !r->block_revert && !r->refresh) {
         d->late = r->index;
         d->late_time = r->time;
         d->late_peak = r->block_peak;
