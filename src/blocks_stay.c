@@ -15,7 +15,8 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
     s->before2 = malloc(n * sizeof(*s->before2));
     s->prev = malloc(n * sizeof(*s->prev));
     s->mask = calloc((size_t)nb, 1);
-    if (!s->before || !s->before2 || !s->prev || !s->mask) {
+    s->mask_prev = calloc((size_t)nb, 1);
+    if (!s->before || !s->before2 || !s->prev || !s->mask || !s->mask_prev) {
         settle_blocks_stay_free(s);
         return SETTLE_ERR_NOMEM;
     }
@@ -28,6 +29,7 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     free(s->before2);
     free(s->prev);
     free(s->mask);
+    free(s->mask_prev);
     memset(s, 0, sizeof(*s));
 }
 
@@ -67,11 +69,14 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         }
         memcpy(s->before, s->prev, n * sizeof(*s->before));
         s->have_before = 1;
+        memcpy(s->mask_prev, s->mask, (size_t)s->nb);
         int nmask = 0, back = 0;
         for (int k = 0; k < s->nb; k++) {
             s->mask[k] = k >= first && moved(b, b->sum, s->before, k);
             nmask += s->mask[k];
-            back += s->mask[k] && s->have_before2 && !moved(b, b->sum, s->before2, k);
+            /* back where the change before moved it */
+            back += s->mask[k] && s->have_before2 && s->mask_prev[k] &&
+                    !moved(b, b->sum, s->before2, k);
         }
         *revert = (uint8_t)(nmask > 0 && back == nmask);
         /* what came went: the picture is back to the one before it came,

@@ -17,6 +17,7 @@ typedef struct SettleBlocksStay {
     float *before2;  /* nb * 3: the picture before the change before that */
     float *prev;     /* nb * 3: the previous picture */
     uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
+    uint8_t *mask_prev; /* nb: ... and the change before it */
     int have_prev, have_before, have_before2;
 } SettleBlocksStay;
 
@@ -27,8 +28,8 @@ void settle_blocks_stay_free(SettleBlocksStay *s);
  * verdict (a content change below the top band). *kept: of the blocks the
  * last such change moved over their threshold (against the picture before
  * it), how many this picture still shows moved; *revert: this picture is
- * such a change and brings every block it moved back to the picture before
- * the change before (something that came and went: then nothing of it is
+ * such a change and brings every block it moved, each one the change
+ * before had moved, back to the picture before the change before (something that came and went: then nothing of it is
  * kept, and the picture before it is the one later pictures are compared
  * with). */
 void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,

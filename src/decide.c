@@ -320,7 +320,10 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
-    if (r->block_change && !r->block_revert) {
+    /* a keyframe diff took for a codec refresh is the encoder re-coding
+     * what is there, whatever the block test saw (the strong-block rule
+     * above counts one that filled a block) */
+    if (r->block_change && !r->block_revert && !r->refresh) {
         d->late = r->index;
         d->late_time = r->time;
         d->late_peak = r->block_peak;
@@ -405,13 +408,16 @@ int settle_decide_bar_left_out(const SettleDecide *d, double floor)
  * an encoder re-coding is spread (the whole-picture rule) and a status bar is
  * judged apart; a toast, a touch indicator that comes and goes changes the
  * blocks again when it goes. */
-static int late_content(SettleDecide *d, int64_t df, int64_t bf, int64_t frames,
+static int late_content(const SettleDecide *d, int64_t df, int64_t bf, int64_t frames,
                         const SettleTracker *bt, double bquiet)
 {
-    if (!d->portrait || !d->blocks_on || d->late <= df || df >= frames || bf >= frames ||
-        bt->last_change != d->late || bquiet < BLOCK_QUIET_MIN || d->late_moved <= 0 ||
-        d->kept_end * 2 < d->late_moved)
-        return 0;
+    return d->portrait && d->blocks_on && d->late > df && df < frames && bf < frames &&
+           bt->last_change == d->late && bquiet >= BLOCK_QUIET_MIN && d->late_moved > 0 &&
+           d->kept_end * 2 >= d->late_moved;
+}
+
+static void late_reason(SettleDecide *d, int64_t df, double bquiet)
+{
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, but diff misses late content: at %.3f s (frame %lld), after diff's "
              "stable frame %lld, the block test saw %lld blocks change (peak %.1f times the "
@@ -419,7 +425,6 @@ static int late_content(SettleDecide *d, int64_t df, int64_t bf, int64_t frames,
              "threshold (%.0f), and the picture then stayed still %.1f s: the block test counts it",
              d->late_time, (long long)d->late, (long long)df, (long long)d->late_blocks,
              d->late_peak, (long long)d->late_diff, d->diff_limit, bquiet);
-    return 1;
 }
 
 static int choose_method(SettleDecide *d, double floor, int64_t frames)
@@ -469,15 +474,20 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
         return blk;
     }
+    /* the block test's tracker: its last change and the still picture after */
+    const SettleTracker *bt = &d->tr[blk];
+    double bquiet = bt->last_change >= 0 ? d->last_time - bt->last_change_time : 0;
+    int late = late_content(d, df, bf, frames, bt, bquiet);
     /* diff's last changes are the recorder re-coding the still picture (no
      * pixel moved strongly, no block moved), while the block test settles
      * later on weak changes only (a touch indicator's ring, a scroll bar
-     * fading out: no block moved by BLOCK_STRONG times its threshold after),
-     * and the picture then stays still BLOCK_QUIET_MIN (not a capture cut
-     * short in the middle of a change) */
+     * fading out: no block moved by BLOCK_STRONG times its threshold after,
+     * and no late content that stays), and the picture then stays still
+     * BLOCK_QUIET_MIN (not a capture cut short in the middle of a change) */
     int64_t sf = settled_at(d, SETTLE_T_DIFF_SOLID, frames);
     const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
-    if (d->portrait && d->blocks_on && sf < df && d->strong_block <= sf && !s->ignore_animated &&
+    if (d->portrait && d->blocks_on && sf < df && d->strong_block <= sf && !late &&
+        !s->ignore_animated &&
         d->last_time - st->settled_time >= BLOCK_QUIET_MIN) {
         snprintf(d->reason, sizeof(d->reason),
                  "re-encoded phone picture: diff's changes after frame %lld are faint (many pixels "
@@ -490,8 +500,6 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
      * (the screen a part of the picture, smoothed by the encoder) or a small
      * picture, a row of new content can change fewer; the block test, which
      * judges areas against the capture's noise, saw it */
-    const SettleTracker *bt = &d->tr[blk];
-    double bquiet = bt->last_change >= 0 ? d->last_time - bt->last_change_time : 0;
     if (d->portrait && d->strong_block > df && df < frames && bf < frames &&
         bquiet >= BLOCK_QUIET_MIN) {
         char what[96];
@@ -508,8 +516,10 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  d->strong_block_peak, what);
         return blk;
     }
-    if (late_content(d, df, bf, frames, bt, bquiet))
+    if (late) {
+        late_reason(d, df, bquiet);
         return blk;
+    }
     snprintf(d->reason, sizeof(d->reason),
              "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
              "within a quarter of the diff threshold (%.0f)",

@@ -74,7 +74,7 @@ typedef struct SettleDecide {
     int strong_block_refresh;  /* diff took that frame for a codec refresh */
     /* the last frame where the block test saw a content change below the
      * top band that did not bring the picture back to what it was (not a
-     * revert), with its time, peak, blocks over their threshold, the blocks
+     * revert) and that diff did not take for a codec refresh, with its time, peak, blocks over their threshold, the blocks
      * it moved from the picture before and diff's count: the late-content
      * rule; kept_end: of those blocks, the ones the last frame still shows
      * moved */

@@ -387,6 +387,58 @@ static void test_auto_method(void **state)
     settle_close(&c);
 }
 
+/* A phone's picture (portrait, 64x128): a page at frame 5, then a short line
+ * (2 x 32 pixels, under the 64-pixel diff threshold) at frame 15 that stays,
+ * or goes again at `gone` (a toast; 0: stays). 0.1 s a frame, 40 frames. */
+static int run_late(SettleSettings *s, int gone, const SettleResult **res, SettleContext **pc)
+{
+    enum { PW = 64, PH = 128 };
+    static uint8_t pic[PW * PH * 3];
+    assert_int_equal(settle_open(pc, s), 0);
+    assert_int_equal(settle_begin(*pc, "late", PW, PH), 0);
+    for (int f = 0; f < 40; f++) {
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++) {
+                int v = f < 5 ? 40 : (y / 8) % 2 ? 230 : 200 - x;
+                if (f >= 15 && (!gone || f < gone) && y >= 40 && y < 42 && x >= 8 && x < 40)
+                    v = 30;
+                uint8_t *q = pic + 3 * (y * PW + x);
+                q[0] = q[1] = q[2] = (uint8_t)v;
+            }
+        SettlePicture p = { .rgb = pic, .stride = PW * 3, .width = PW, .height = PH,
+                            .time = f * 0.1 };
+        int ret = settle_send_picture(*pc, &p);
+        if (ret < 0)
+            return ret;
+    }
+    return settle_finish(*pc, res);
+}
+
+/* auto: a late line that diff's pixel count misses and that stays is content
+ * (the block test's answer); one that comes and goes is not */
+static void test_late_content(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    settings(&s, SETTLE_METHOD_AUTO);
+    assert_int_equal(run_late(&s, 0, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_BLOCKS);
+    assert_non_null(strstr(r->method_reason, "late content"));
+    assert_int_equal(r->stable_frame, 15);
+    settle_close(&c);
+    assert_int_equal(run_late(&s, 20, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_DIFF);
+    assert_int_equal(r->stable_frame, 5);
+    settle_close(&c);
+    /* diff alone misses the line */
+    s.method = SETTLE_METHOD_DIFF;
+    assert_int_equal(run_late(&s, 0, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 5);
+    settle_close(&c);
+}
+
 static void test_edges(void **state)
 {
     (void)state;
@@ -562,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_variable_frame_rate),
         cmocka_unit_test(test_codec_refresh),
         cmocka_unit_test(test_auto_method),
+        cmocka_unit_test(test_late_content),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_outputs),
     };
