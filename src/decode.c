@@ -403,6 +403,21 @@ static double luma_limit(const Decoder *d)
                : s->diff_threshold;
 }
 
+/* Asks for a row the camera test reads next: its rows are far apart (every
+ * LUMA_STEP_ALL-th), beyond what the processor's prefetcher follows, and
+ * each was a wait on memory (the counts were 2.7 % of startup-test-elmo's
+ * samples for a sixteenth of its rows). */
+static void prefetch_row(const uint8_t *row, int n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    for (int x = 0; x < n; x += 64)
+        __builtin_prefetch(row + x);
+#else
+    (void)row;
+    (void)n;
+#endif
+}
+
 /* One frame's full-size luma change against the frame before (keyframes,
  * where an encoder re-codes the picture, left out). */
 static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
@@ -431,6 +446,10 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
         int64_t n = 0;
         for (int y = 0; y < ph; y += step) {
             int a, b;
+            if (y + step < ph) {
+                prefetch_row(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p], pw);
+                prefetch_row(prev->data[p] + (ptrdiff_t)(y + step) * prev->linesize[p], pw);
+            }
             int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
                                                 prev->data[p] + (ptrdiff_t)y * prev->linesize[p],
                                                 pw, tol[p], &a, &b);
