@@ -33,17 +33,6 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     memset(s, 0, sizeof(*s));
 }
 
-/* The block test's threshold for a block of picture p (its brightness
- * level's noise, or the capture's when that level has none yet). */
-static double block_threshold(const SettleBlocks *b, const float *p)
-{
-    int l = (int)((p[0] + 2 * p[1] + p[2]) / 4 / (256.0 / SETTLE_BLOCK_LEVELS));
-    l = l < 0 ? 0 : l >= SETTLE_BLOCK_LEVELS ? SETTLE_BLOCK_LEVELS - 1 : l;
-    double n = b->noise[l] >= 0 ? b->noise[l] : b->noise_all;
-    double t = SETTLE_BLOCK_K * n;
-    return t > SETTLE_BLOCK_MIN ? t : SETTLE_BLOCK_MIN;
-}
-
 /* Whether block k of picture a differs from picture o by more than its threshold. */
 static int moved(const SettleBlocks *b, const float *a, const float *o, int k)
 {
@@ -52,7 +41,7 @@ static int moved(const SettleBlocks *b, const float *a, const float *o, int k)
         double d = fabs((double)a[3 * k + c] - o[3 * k + c]);
         m = d > m ? d : m;
     }
-    return m > block_threshold(b, o + 3 * k);
+    return m > settle_blocks_threshold_of(b, o + 3 * k);
 }
 
 void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,

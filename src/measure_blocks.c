@@ -416,6 +416,11 @@ double settle_blocks_threshold(const SettleBlocks *b, int l)
     return threshold(b, l);
 }
 
+double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref)
+{
+    return threshold(b, level_of(ref));
+}
+
 /* whether block k (over its threshold) has a neighbour over its own in the
  * same part of the picture (the top band or the rest) */
 static int has_neighbour(const SettleBlocks *b, const float *ratio, int k)

@@ -142,5 +142,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out);
  * had no block of that brightness. */
 double settle_blocks_noise(const SettleBlocks *b, int l);
 double settle_blocks_threshold(const SettleBlocks *b, int l);
+/* The threshold of a block whose picture (3 channel means) is ref: its
+ * brightness level's, or the capture's while that level has no noise yet. */
+double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref);
 
 #endif
