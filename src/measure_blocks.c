@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "select.h"
 #include "settle/settle.h"
 
 /* Bounds of what passes for the camera: beyond them a change of the whole
@@ -147,124 +148,6 @@ static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int
     }
 }
 
-/* A float as a key whose unsigned order is the float order (-0 before +0;
- * no NaN comes here). */
-static inline uint32_t float_key(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u & 0x80000000u ? ~u : u | 0x80000000u;
-}
-
-static inline float key_float(uint32_t key)
-{
-    uint32_t u = key & 0x80000000u ? key & 0x7fffffffu : ~key;
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
-/* The k-th smallest of v[0..n) (reorders v): quickselect, for very short
- * arrays (a row of a small picture's blocks), where the radix passes' fixed
- * cost is larger (measured: rows of 26 blocks gain, rows of 80 lose). */
-static float quickselect(float *v, int n, int k)
-{
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        float pivot = v[lo + (hi - lo) / 2];
-        int i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                float t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            break;
-    }
-    return v[k];
-}
-
-/* The k-th smallest of v[0..n) (0 <= k < n; overwrites v), by its key a
- * byte at a time from the highest byte in which the candidates differ:
- * count the candidates' byte, keep those in the bucket that holds the k-th.
- * No comparison to mispredict, unlike a quickselect, which took 8 % of a
- * camera capture's analysis; no pass over a byte all share (the sign and
- * exponent of residuals of one size). The keys are kept in v's own floats
- * (memcpy: no aliasing). */
-static float select_k(float *v, int n, int k)
-{
-    if (n <= 32)
-        return quickselect(v, n, k);
-    uint32_t count[2][256], key, all = ~0u, any = 0;
-    for (int i = 0; i < n; i++) {
-        key = float_key(v[i]);
-        all &= key;
-        any |= key;
-        memcpy(v + i, &key, sizeof(key));
-    }
-    while (n > 1 && all != any) {
-        const int shift = (31 - __builtin_clz(all ^ any)) & ~7;
-        /* the candidates' bytes lie between their AND's and their OR's: only
-         * those buckets are cleared and walked */
-        const uint32_t lo = all >> shift & 255, hi = any >> shift & 255;
-        memset(count[0] + lo, 0, (hi - lo + 1) * sizeof(**count));
-        memset(count[1] + lo, 0, (hi - lo + 1) * sizeof(**count));
-        /* two counts, even and odd places: equal neighbours (the keys
-         * cluster in a few buckets) do not wait on each other's increment */
-        int j = 0;
-        for (; j + 1 < n; j += 2) {
-            uint32_t k1;
-            memcpy(&key, v + j, sizeof(key));
-            memcpy(&k1, v + j + 1, sizeof(k1));
-            count[0][key >> shift & 255]++;
-            count[1][k1 >> shift & 255]++;
-        }
-        if (j < n) {
-            memcpy(&key, v + j, sizeof(key));
-            count[0][key >> shift & 255]++;
-        }
-        uint32_t d = lo;
-        while ((uint32_t)k >= count[0][d] + count[1][d]) {
-            k -= (int)(count[0][d] + count[1][d]);
-            d++;
-        }
-        int m = 0;
-        all = ~0u;
-        any = 0;
-        for (int i = 0; i < n; i++) {
-            memcpy(&key, v + i, sizeof(key));
-            memcpy(v + m, &key, sizeof(key));
-            const uint32_t in = (key >> shift & 255) == d;
-            m += (int)in;
-            /* without a branch, which the processor mispredicts */
-            all &= key | (in - 1);
-            any |= key & (0u - in);
-        }
-        n = m;
-        if (n <= 32 && n > 1 && all != any) { /* few left: as short arrays are */
-            for (int i = 0; i < n; i++) {
-                memcpy(&key, v + i, sizeof(key));
-                v[i] = key_float(key);
-            }
-            return quickselect(v, n, k);
-        }
-    }
-    memcpy(&key, v, sizeof(key));
-    return key_float(key);
-}
-
 static double clampd(double v, double lo, double hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -283,7 +166,7 @@ static void fit_channel(const SettleBlocks *b, const float *ref, float *tmp, int
             int n = 0;
             for (int k = from; k < b->nb; k++)
                 tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a * ref[3 * k + c] + o));
-            lim = 3.0 * select_k(tmp, n, n / 2);
+            lim = 3.0 * settle_select_k(tmp, n, n / 2);
             lim = lim < 1.0 ? 1.0 : lim;
         }
         double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
@@ -342,7 +225,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
             float *row = err + 3 * (size_t)by * b->bw + c;
             for (int i = 0; i < b->bw; i++)
                 b->scratch[i] = row[3 * i];
-            double m = clampd(select_k(b->scratch, b->bw, b->bw / 2), -cap, cap);
+            double m = clampd(settle_select_k(b->scratch, b->bw, b->bw / 2), -cap, cap);
             rmax = fabs(m) > rmax ? fabs(m) : rmax;
             for (int i = 0; i < b->bw; i++)
                 row[3 * i] -= (float)m;
@@ -592,7 +475,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
      * block must stand out of it */
     float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
     memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
-    double med = select_k(tmp, b->nb, b->nb / 2);
+    double med = settle_select_k(tmp, b->nb, b->nb / 2);
     out->spread = med;
     double scale = med <= 1 && SPREAD * med > 1 ? SPREAD * med : 1;
     int over = 0;

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The exact k-th smallest float (src/select.c) against a sort, on the
+ * shapes the block test hands it: residuals of one sign spread over a few
+ * powers of two, row offsets of both signs around zero, many equal values
+ * (a still, flat part of the picture), zeros of both signs, tiny and huge
+ * magnitudes, every size around the short-array and window thresholds. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "select.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static double uniform(void)
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* the float order with -0 before +0, as the selection keys it */
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (int)!signbit(x) - (int)!signbit(y);
+}
+
+enum Shape { LOGSPREAD, SIGNED, TIES, ZEROS, FEW_VALUES, WIDE, EQUAL, SHAPES };
+
+static float draw(enum Shape s, float tie)
+{
+    double u = uniform();
+    switch (s) {
+    case LOGSPREAD: /* |residuals|: 1e-4 .. 50 */
+        return (float)(1e-4 * pow(5e5, u));
+    case SIGNED: /* row offsets: both signs, mostly small */
+        return (float)((u < 0.5 ? -1 : 1) * 0.01 * pow(1e3, uniform()));
+    case TIES: /* two in five the same value, the rest spread around it */
+        return u < 0.4 ? tie : (float)(tie * (0.5 + uniform()));
+    case ZEROS: /* +0 and -0 among small values of both signs */
+        return u < 0.3 ? 0.0f : u < 0.6 ? -0.0f : (float)(uniform() - 0.5);
+    case FEW_VALUES:
+        return (float)((int)(u * 5) - 2);
+    case WIDE: /* denormals to huge, both signs */
+        return (float)((uniform() < 0.5 ? -1 : 1) * pow(2.0, -140 + 260 * u));
+    default:
+        return tie;
+    }
+}
+
+static void check(const float *in, int n, int k)
+{
+    float *v = malloc((size_t)n * sizeof(*v)), *sorted = malloc((size_t)n * sizeof(*sorted));
+    assert_non_null(v);
+    assert_non_null(sorted);
+    memcpy(v, in, (size_t)n * sizeof(*v));
+    memcpy(sorted, in, (size_t)n * sizeof(*sorted));
+    qsort(sorted, (size_t)n, sizeof(*sorted), cmp_float);
+    float got = settle_select_k(v, n, k);
+    if (!(got == sorted[k]))
+        fail_msg("n %d k %d: got %.9g, the sort has %.9g", n, k, got, sorted[k]);
+    /* a zero's sign may come back either way only where a sort would have
+     * zeros of both signs next to k (the quickselect of short arrays
+     * compares values) */
+    if (got == 0 && signbit(got) != signbit(sorted[k]))
+        assert_true((k > 0 && sorted[k - 1] == 0) || (k + 1 < n && sorted[k + 1] == 0));
+    free(v);
+    free(sorted);
+}
+
+static void test_every_k_short(void **state)
+{
+    (void)state;
+    float v[160];
+    for (int s = 0; s < SHAPES; s++)
+        for (int n = 1; n <= 160; n += n < 40 ? 1 : 7)
+            for (int rep = 0; rep < 3; rep++) {
+                float tie = (float)(0.03 + uniform());
+                for (int i = 0; i < n; i++)
+                    v[i] = draw((enum Shape)s, tie);
+                for (int k = 0; k < n; k++)
+                    check(v, n, k);
+            }
+}
+
+static void test_long(void **state)
+{
+    (void)state;
+    static const int sizes[] = { 33, 64, 80, 255, 256, 257, 1023, 1024, 1025, 2047, 3600, 9000 };
+    float *v = malloc(9000 * sizeof(*v));
+    assert_non_null(v);
+    for (int s = 0; s < SHAPES; s++)
+        for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++) {
+            const int n = sizes[z];
+            float tie = (float)(0.03 + uniform());
+            for (int i = 0; i < n; i++)
+                v[i] = draw((enum Shape)s, tie);
+            const int ks[] = { 0, 1, n / 3, n / 2, n / 2 + 1, n - 2, n - 1,
+                               (int)(uniform() * n) };
+            for (size_t j = 0; j < sizeof(ks) / sizeof(*ks); j++)
+                check(v, n, ks[j]);
+        }
+    free(v);
+}
+
+/* sorted and reversed input, and one outlier far from a tight cluster (the
+ * window must still split the cluster) */
+static void test_orders(void **state)
+{
+    (void)state;
+    enum { N = 3600 };
+    float *v = malloc(N * sizeof(*v));
+    assert_non_null(v);
+    for (int i = 0; i < N; i++)
+        v[i] = (float)i * 0.25f;
+    check(v, N, N / 2);
+    for (int i = 0; i < N; i++)
+        v[i] = (float)(N - i) * -0.5f;
+    check(v, N, N / 2);
+    for (int i = 0; i < N; i++)
+        v[i] = 1.0f + (float)i * 1e-6f;
+    v[17] = 3e38f;
+    check(v, N, N / 2);
+    check(v, N, N - 1);
+    v[17] = -INFINITY;
+    v[18] = INFINITY;
+    check(v, N, 0);
+    check(v, N, N - 1);
+    check(v, N, N / 2);
+    free(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_k_short),
+        cmocka_unit_test(test_long),
+        cmocka_unit_test(test_orders),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
