@@ -79,7 +79,8 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
     b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
-    b->colsum = malloc((size_t)w * 3 * sizeof(*b->colsum));
+    /* one more than the sums: block_row reads the last column's as a word */
+    b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
     if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
@@ -136,11 +137,26 @@ static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int
     for (int i = 0; i < b->bw; i++, s += 3) {
         int cols = b->w - i * bs < bs ? b->w - i * bs : bs;
         uint32_t r = 0, g = 0, bl = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* a column's three sums and the next one's first as four 16-bit
+         * lanes of one word: a block's sums (at most 16 x 16 x 255) never
+         * carry into the next lane, and the fourth is dropped */
+        uint64_t lanes = 0;
+        for (int k = 0; k < cols; k++, cs += 3) {
+            uint64_t word;
+            memcpy(&word, cs, sizeof(word));
+            lanes += word;
+        }
+        r = (uint32_t)(lanes & 0xffff);
+        g = (uint32_t)(lanes >> 16 & 0xffff);
+        bl = (uint32_t)(lanes >> 32 & 0xffff);
+#else
         for (int k = 0; k < cols; k++, cs += 3) {
             r += cs[0];
             g += cs[1];
             bl += cs[2];
         }
+#endif
         float inv = 1.0f / (float)(cols * rows);
         s[0] = (float)r * inv;
         s[1] = (float)g * inv;
