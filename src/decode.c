@@ -25,7 +25,7 @@
 
 /* --scale auto looks at the capture's first second (at most PROBE_FRAMES
  * frames, PROBE_BYTES of pictures) before anything is measured. */
-#define PROBE_FRAMES 60
+#define PROBE_FRAMES SETTLE_PROBE_HELD
 #define PROBE_SECONDS 1.0
 #define PROBE_BYTES ((size_t)128 << 20)
 /* ... or longer, up to PROBE_SECONDS_MAX, until PROBE_MIN_FAINT frames
@@ -125,9 +125,7 @@ typedef struct Decoder {
     char why[320];
     /* --scale auto: the first frames, held until the probe decides */
     int probing;
-    AVFrame *probe[PROBE_FRAMES];
     SettleProbeStore store;  /* their copies */
-    int nprobe;
     size_t probe_bytes;
     LumaStats luma;
 } Decoder;
@@ -418,6 +416,13 @@ static void prefetch_row(const uint8_t *row, int n)
 #endif
 }
 
+/* Row y of plane p of prev: the last frame the probe holds while probing. */
+static const uint8_t *prev_row(const Decoder *d, const AVFrame *prev, int p, int y)
+{
+    return d->probing ? settle_probe_row(&d->store, d->store.n - 1, p, y)
+                      : prev->data[p] + (ptrdiff_t)y * prev->linesize[p];
+}
+
 /* One frame's full-size luma change against the frame before (keyframes,
  * where an encoder re-codes the picture, left out). */
 static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
@@ -448,11 +453,10 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
             int a, b;
             if (y + step < ph) {
                 prefetch_row(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p], pw);
-                prefetch_row(prev->data[p] + (ptrdiff_t)(y + step) * prev->linesize[p], pw);
+                prefetch_row(prev_row(d, prev, p, y + step), pw);
             }
             int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
-                                                prev->data[p] + (ptrdiff_t)y * prev->linesize[p],
-                                                pw, tol[p], &a, &b);
+                                                prev_row(d, prev, p, y), pw, tol[p], &a, &b);
             if (!k)
                 continue;
             n += k;
@@ -471,8 +475,8 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
         for (int y = 0; y < cur->height; y += rstep) {
             int a, b;
             strong += d->c->dsp.count_row_changed(cur->data[0] + (ptrdiff_t)y * cur->linesize[0],
-                                                  prev->data[0] + (ptrdiff_t)y * prev->linesize[0],
-                                                  cur->width, PROBE_STRONG, &a, &b);
+                                                  prev_row(d, prev, 0, y), cur->width,
+                                                  PROBE_STRONG, &a, &b);
         }
         const double share = (double)cur->width * cur->height / 500, limit = luma_limit(d) / 10;
         if ((double)strong * rstep > (share < limit ? share : limit)) {
@@ -586,7 +590,7 @@ static int choose_scale(Decoder *d, const AVFrame *f)
     if (d->luma.n < PROBE_MIN_FAINT) {
         snprintf(d->why, sizeof(d->why), "full size: too few faint frames to tell the noise "
                  "(%lld of the first %d frames compared; %lld changed strongly)",
-                 (long long)d->luma.n, d->nprobe, (long long)d->luma.strong);
+                 (long long)d->luma.n, d->store.n, (long long)d->luma.strong);
         return 1;
     }
     if (!luma_camera(d, &floor)) {
@@ -595,14 +599,14 @@ static int choose_scale(Decoder *d, const AVFrame *f)
         else
             snprintf(d->why, sizeof(d->why), "full size: clean capture (a faint frame of the "
                      "first %lld changes about %.0f pixels, 10th percentile)",
-                     (long long)d->nprobe, floor);
+                     (long long)d->store.n, floor);
         return 1;
     }
     d->auto_scale = 1;
     snprintf(d->why, sizeof(d->why), "camera-like capture: a faint frame of the first %lld "
              "changes about %.0f pixels (10th percentile, full-size planes), more than a quarter of the diff "
              "threshold (%.0f), all over the picture; its noise leaves nothing finer than %dx%d "
-             "pixels to see", (long long)d->nprobe, floor, luma_limit(d), F, F);
+             "pixels to see", (long long)d->store.n, floor, luma_limit(d), F, F);
     return F;
 }
 
@@ -613,41 +617,48 @@ static int deliver_frame(Decoder *d, AVFrame *f);
  * in order. f == NULL: the end of the capture came first. */
 static int probe_frame(Decoder *d, AVFrame *f)
 {
-    int done = !f || d->nprobe == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
-    if (f && !done && d->nprobe) {
-        const AVFrame *first = d->probe[0], *last = d->probe[d->nprobe - 1];
+    SettleProbeStore *st = &d->store;
+    int done = !f || st->n == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
+    if (f && !done && st->n) {
+        const AVFrame *first = settle_probe_frame(st, 0), *last = settle_probe_frame(st, st->n - 1);
         const double span = f->best_effort_timestamp != AV_NOPTS_VALUE &&
                                     first->best_effort_timestamp != AV_NOPTS_VALUE
                                 ? (f->best_effort_timestamp - first->best_effort_timestamp) * d->tb
-                                : d->nprobe * d->nominal;
+                                : st->n * d->nominal;
         done = f->width != first->width || f->height != first->height ||
                f->format != first->format || span >= PROBE_SECONDS_MAX ||
                (span >= PROBE_SECONDS && d->luma.n >= PROBE_MIN_FAINT);
-        if (!done && f->data[0] && last->data[0])
+        /* a frame held by rows had its planes */
+        if (!done && f->data[0] && (last->data[0] || st->held[st->n - 1].row))
             luma_frame(d, f, last);
     }
     if (!done) {
-        if (!(d->probe[d->nprobe] = settle_probe_copy(&d->store, f)))
+        if (settle_probe_hold(st, f) < 0)
             return SETTLE_ERR_NOMEM;
         for (int p = 0; p < 4 && f->buf[p]; p++)
             d->probe_bytes += f->buf[p]->size;
-        d->nprobe++;
         return 0;
     }
     d->probing = 0;
     int ret = 0;
-    if (d->nprobe) {
-        d->F = choose_scale(d, d->probe[0]);
+    AVFrame *t = NULL;
+    if (st->n) {
+        d->F = choose_scale(d, settle_probe_frame(st, 0));
         /* measured again from the start while reading */
         d->luma.n = d->luma.local = d->luma.strong = 0;
+        if (!(t = av_frame_alloc()))
+            ret = SETTLE_ERR_NOMEM;
     }
-    for (int i = 0; i < d->nprobe; i++) {
-        if (ret >= 0)
-            ret = deliver_frame(d, d->probe[i]);
-        av_frame_free(&d->probe[i]);
+    for (int i = 0; i < st->n && ret >= 0; i++) {
+        if (settle_probe_take(st, i, t) < 0) {
+            ret = SETTLE_ERR_NOMEM;
+            break;
+        }
+        ret = deliver_frame(d, t);
+        av_frame_unref(t);
     }
-    d->nprobe = 0;
-    settle_probe_store_free(&d->store);
+    av_frame_free(&t);
+    settle_probe_store_free(st);
     if (ret >= 0 && f)
         ret = deliver_frame(d, f);
     return ret;
@@ -871,9 +882,6 @@ static void close_decoder(Decoder *d)
     }
     for (int i = 0; i < QUEUE; i++)
         av_frame_free(&d->slot[i]);
-    for (int i = 0; i < d->nprobe; i++)
-        av_frame_free(&d->probe[i]);
-    d->nprobe = 0;
     settle_probe_store_free(&d->store);
     free(d->luma.count);
     d->luma.count = NULL;
