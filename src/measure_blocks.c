@@ -75,6 +75,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->prev = calloc(n * 3, sizeof(*b->prev));
     b->step = calloc(n * 3, sizeof(*b->step));
     b->run = calloc(n, sizeof(*b->run));
+    b->hold = calloc(n, sizeof(*b->hold));
     b->lvl = calloc(n, sizeof(*b->lvl));
     b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
@@ -82,7 +83,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
-    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
+    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -101,6 +102,8 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->prev);
     free(b->step);
     free(b->run);
+    free(b->hold);
+    b->hold = NULL;
     free(b->lvl);
     free(b->moved);
     b->run = NULL;
@@ -401,6 +404,7 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
         if (++b->repeats > FADE_HOLD) {
             b->have_step = 0;
             memset(b->run, 0, (size_t)b->nb);
+            memset(b->hold, 0, (size_t)b->nb);
         }
         return;
     }
@@ -413,10 +417,20 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
             mag = fabsf(dk[c]) > mag ? fabsf(dk[c]) : mag;
             pmag = fabsf(st[c]) > pmag ? fabsf(st[c]) : pmag;
             dot += (double)dk[c] * st[c];
-            st[c] = dk[c];
         }
         double n = noise_of(b, b->lvl[k]), m = FADE_K * n;
         m = m > FADE_MIN ? m : FADE_MIN;
+        /* a fading block that did not move on this picture keeps its run
+         * and its step (up to FADE_HOLD pictures in a row), as on a
+         * repeated picture: a recorder's repeat that the encoder re-coded
+         * moves other blocks a little, so the picture is no exact repeat */
+        if (b->have_step && k >= from && mag <= m && b->run[k] > 0 && b->hold[k] < FADE_HOLD) {
+            b->hold[k]++;
+            continue;
+        }
+        b->hold[k] = 0;
+        for (int c = 0; c < 3; c++)
+            st[c] = dk[c];
         int moved = b->have_step && k >= from && mag > m && pmag > m;
         int coherent = moved && dot > 0 && 3 * mag >= pmag;
         b->run[k] = coherent ? (uint8_t)(b->run[k] < 255 ? b->run[k] + 1 : 255) : 0;
@@ -434,14 +448,14 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
     }
     b->have_step = 1;
     for (int k = from; k < b->nb; k++) {
-        if (b->run[k] < FADE_RUN)
+        if (b->run[k] < FADE_RUN || b->hold[k])
             continue;
         out->fading++;
         int bx = k % b->bw, by = k / b->bw, near = 0;
         for (int y = by - 1; y <= by + 1 && !near; y++)
             for (int x = bx - 1; x <= bx + 1; x++)
                 if ((x != bx || y != by) && x >= 0 && x < b->bw && y * b->bw >= from && y < b->bh &&
-                    b->run[y * b->bw + x] >= FADE_RUN) {
+                    b->run[y * b->bw + x] >= FADE_RUN && !b->hold[y * b->bw + x]) {
                     near = 1;
                     break;
                 }

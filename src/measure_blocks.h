@@ -62,6 +62,7 @@ typedef struct SettleBlocks {
     float *step;       /* nb * 3: the previous picture's step from the one before,
                         * the light taken out (the fade test) */
     uint8_t *run;      /* nb: steps in a row each block went the same way */
+    uint8_t *hold;     /* nb: pictures in a row a block of a run did not move */
     float *moved;      /* nb * 3: how far those steps moved it */
     float *res;        /* nb: scratch, the residual of each block */
     uint8_t *lvl;      /* nb: each block's brightness level (of the reference),

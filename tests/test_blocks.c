@@ -255,6 +255,27 @@ static void test_fade_counts(void **state)
     assert_int_equal(opposed, 10);
 }
 
+/* a page fades in over frames 20..27, but a recorder repeated picture 25 at
+ * 26 and the encoder re-coded a tenth of its blocks by a few levels: no
+ * exact repeat, so each block that did not move must keep its run */
+static void fade_repeat(Camera *cam, int f)
+{
+    cam->page = 1;
+    cam->text = f < 20 ? 0 : f >= 27 ? 1 : ((f == 26 ? 25 : f) - 19) / 8.0;
+    cam->refine = f == 26 ? 0.1 : 0;
+}
+
+static void test_fade_repeat(void **state)
+{
+    (void)state;
+    uint64_t c = run(camera(0, 0), fade_repeat, 40, 0, NULL);
+    assert_true(c & 1ULL << 27);
+    assert_int_equal(c >> 28, 0);
+    c = run(camera(1.5, 0.05), fade_repeat, 40, 0, NULL);
+    assert_true(c & 1ULL << 27);
+    assert_int_equal(c >> 28, 0);
+}
+
 /* the fade's last step is a change, and nothing after it; without the
  * fade test each step stays under the threshold and the whole-picture rule
  * takes the last ones for a re-code */
@@ -464,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_held_update),   cmocka_unit_test(test_flat_change),
         cmocka_unit_test(test_status_bar),   cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_fade_counts),  cmocka_unit_test(test_fade_change),
+        cmocka_unit_test(test_fade_repeat),
         cmocka_unit_test(test_stays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
