@@ -20,7 +20,10 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     a->cell = calloc(n, sizeof(*a->cell));
     a->on = calloc(n, 1);
     a->seen = calloc(n, sizeof(*a->seen));
-    if (!a->cell || !a->on || !a->seen) {
+    a->enc = calloc(n, sizeof(*a->enc));
+    a->kept = calloc(n, sizeof(*a->kept));
+    a->mark = calloc(n, 1);
+    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->mark) {
         settle_animated_free(a);
         return -1;
     }
@@ -34,6 +37,9 @@ void settle_animated_free(SettleAnimated *a)
     free(a->cell);
     free(a->on);
     free(a->seen);
+    free(a->enc);
+    free(a->kept);
+    free(a->mark);
     free(a->regions);
     free(a->until);
     if (a->spool)
@@ -61,7 +67,9 @@ int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64
      * went on from the frame before there are no spots), or when small and
      * no cell went on (a larger faint change that goes on is a fade) */
     if (b[2] < 0)
-        return a->seen && cells && (cells <= 8 || (cells * 64 <= n && !on)) ? SETTLE_ANIM_SPOTS : 0;
+        return !a->seen || !cells ? 0
+               : cells <= 8 || (cells * 64 <= n && !on) ? SETTLE_ANIM_SPOTS
+                                                       : SETTLE_ANIM_FAINT;
     /* the strong change within half of the picture (a carousel, a spinner,
      * a clock; not a video playing or a page sliding in, whose faint parts
      * are theirs) */
@@ -69,34 +77,66 @@ int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64
                                                                              : 0;
 }
 
-void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index)
-{
-    for (int cy = 0; cy < g->ny; cy++)
-        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            if (g->count[(size_t)cy * g->nx + cx])
-                a->seen[(size_t)cy * g->nx + cx] = index + 1;
-}
-
-/* 1 when cell i or a cell touching it changed in the frame before frame
- * `index`. */
+/* 1 when cell i or a cell touching it made a change that counted in the
+ * frame before frame `index` (a fade's steps go on; an encoder's re-coding
+ * that did not count carries nothing on). */
 static int went_on(const SettleAnimated *a, size_t i, int64_t index)
 {
     int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
     for (int y = cy - 1; y <= cy + 1; y++)
         for (int x = cx - 1; x <= cx + 1; x++)
-            if (x >= 0 && y >= 0 && x < a->nx && y < a->ny && a->seen[(size_t)y * a->nx + x] == index)
+            if (x >= 0 && y >= 0 && x < a->nx && y < a->ny && a->kept[(size_t)y * a->nx + x] == index)
                 return 1;
     return 0;
 }
 
+/* 1 when the encoder re-coded cell i (a refresh, the faint cells around a
+ * strong change, spots, or such a change itself) at most SETTLE_ANIM_ECHO
+ * frames before frame `index`. */
+static int recent(const SettleAnimated *a, size_t i, int64_t index)
+{
+    return a->enc[i] && index - a->enc[i] < SETTLE_ANIM_ECHO;
+}
+
 /* The cell's change counts: not a faint one in a frame the encoder re-coded
  * around a strong change, nor a faint spot that did not go on from the frame
- * before there (index: the frame's). */
+ * before there, nor in a faint frame a change that did not go on from the
+ * frame before where the encoder re-coded lately: VP8 and VP9 re-code a
+ * refreshed page again in frames of their own, x264's B-frames catch up on
+ * the page after a strong change (a fade's next step goes on from the frame
+ * before). index: the frame's. */
 static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
                   int64_t index)
 {
     return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && g->strong[i]) ||
-                           (recoded == SETTLE_ANIM_SPOTS && went_on(a, i, index)));
+                           (recoded == SETTLE_ANIM_SPOTS && went_on(a, i, index)) ||
+                           (recoded == SETTLE_ANIM_FAINT &&
+                            (went_on(a, i, index) || !recent(a, i, index))));
+}
+
+void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded)
+{
+    /* what each changed cell was, before any is written: the rules read the
+     * neighbours' frame before */
+    for (int cy = 0; cy < g->ny; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            a->mark[i] = !g->count[i]                                                    ? 0
+                         : recoded == SETTLE_ANIM_QUIET                                    ? 1
+                         : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
+                                                                                            : 3;
+        }
+    for (int cy = 0; cy < g->ny; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            if (!a->mark[i])
+                continue;
+            a->seen[i] = index + 1;
+            if (a->mark[i] == 2)
+                a->enc[i] = index + 1;
+            else if (a->mark[i] == 3)
+                a->kept[i] = index + 1;
+        }
 }
 
 void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,

@@ -44,6 +44,8 @@
 
 #define SETTLE_ANIM_RING 32
 #define SETTLE_ANIM_MIN 3
+/* frames over which an encoder goes on re-coding what it re-coded */
+#define SETTLE_ANIM_ECHO 12
 
 typedef struct SettleAnimEvent {
     double time;
@@ -63,6 +65,9 @@ typedef struct SettleAnimated {
     int ox, oy, w, h;      /* the measured rectangle in the input picture */
     SettleAnimCell *cell;
     int64_t *seen;         /* per cell: 1 + the index of the last frame that changed it, 0: none */
+    int64_t *enc;          /* ... whose change of it was the encoder's (settle_animated_seen) */
+    int64_t *kept;         /* ... whose change of it counted */
+    uint8_t *mark;         /* scratch for settle_animated_seen */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
                             * spill: those changes are the area's), 3 re-coded (its
@@ -102,18 +107,31 @@ void settle_animated_free(SettleAnimated *a);
  * SETTLE_ANIM_SPOTS: no pixel changed strongly, and at most 8 cells changed,
  * or at most a 64th of the grid none of which changed in the frame before
  * (frame index - 1): VP8 and VP9 re-code faint spots in frames of their own
- * after a change; such a frame's cells that neither changed nor touch a cell
- * that changed in the frame before are those spots (a fade changes its cells
+ * after a change; such a frame's cells that neither made nor touch a change
+ * that counted in the frame before are those spots (a fade changes its cells
  * frame after frame).
+ * SETTLE_ANIM_FAINT: no pixel changed strongly, over more cells.
+ * In both of these, a cell's change is also the encoder's when the encoder
+ * re-coded the cell (any of these, or a refresh) at most SETTLE_ANIM_ECHO
+ * frames before and no change of it or of a touching cell in the frame
+ * before counted: VP8 and VP9 re-code a refreshed page again in frames of
+ * their own, x264's B-frames catch up on the page after a strong change.
  * 0: neither. What the encoder did moves no area and --ignore animated does
  * not count it (settle_animated_frame, _spool). Where content fades in (faint
- * steps) while something else moves strongly, or changes faintly in one
- * small place in a frame of its own, those changes are lost with it
- * (doc/screens.md). Then settle_animated_seen, for every frame. */
+ * steps) while something else moves strongly, or changes faintly in a frame
+ * of its own in one small place or where the encoder re-coded shortly
+ * before, those changes are lost with it (doc/screens.md). Then
+ * settle_animated_seen, for every frame, with the frame's answer, or
+ * SETTLE_ANIM_REFRESH for a frame that re-coded the whole page (every
+ * change the encoder's) or SETTLE_ANIM_QUIET for a frame that was no
+ * change. */
 #define SETTLE_ANIM_RECODED 1
 #define SETTLE_ANIM_SPOTS 2
+#define SETTLE_ANIM_FAINT 3
+#define SETTLE_ANIM_REFRESH 4
+#define SETTLE_ANIM_QUIET 5
 int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index);
-void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index);
+void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* A frame (index) after the start that counted as a change, with its cells
  * (recoded: settle_animated_recoded's answer for it). */

@@ -343,7 +343,8 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
                  r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
     /* ... nor the faint cells an encoder re-coded around a strong change,
      * nor its faint spots */
-    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode && settle_animated_recoded(&c->anim, cells, r->index);
+    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode ? settle_animated_recoded(&c->anim, cells, r->index)
+                                                      : 0;
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
         settle_animated_frame(&c->anim, cells, r->time, r->index, recoded);
     if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
@@ -354,7 +355,10 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
         c->anim.spool = NULL;
     }
     if (cells && c->anim.seen)
-        settle_animated_seen(&c->anim, cells, r->index);
+        settle_animated_seen(&c->anim, cells, r->index,
+                             r->quiet[SETTLE_T_DIFF] ? SETTLE_ANIM_QUIET
+                             : recode               ? SETTLE_ANIM_REFRESH
+                                                    : recoded);
     return settle_measure_decided(&c->measure, p->rgb, p->stride, c->n == 0, d->common_start,
                                   d->common_start_time, started, r);
 }
