@@ -22,7 +22,10 @@
 #define NOISE_PERCENTILE 0.3
 /* a brightness level's median counts once it has this many blocks in a frame */
 #define LEVEL_MIN_BLOCKS 8
-/* blocks that stayed under their threshold follow the picture by 1/LEAK a frame */
+/* on a frame that is no change, every block follows the picture by 1/LEAK a
+ * frame, a lone block over its threshold too: held where it was, a block that
+ * a re-code or moire put just over its threshold drifts further from it with
+ * the light, until a neighbour passes its own and the pair counts as content */
 #define LEAK 8.0
 /* an encoder's re-coding (a keyframe, a refresh, B-frames catching up) moves
  * every block a little: a block counts against SPREAD times the frame's own
@@ -539,10 +542,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         return;
     }
-    for (int k = 0; k < b->nb; k++) {
-        if (ratio[k] > 1)
-            continue;
+    for (int k = 0; k < b->nb; k++)
         for (int c = 0; c < 3; c++)
             b->ref[3 * k + c] += (b->sum[3 * k + c] - b->ref[3 * k + c]) / (float)LEAK;
-    }
 }
