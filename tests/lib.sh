@@ -39,6 +39,18 @@ wrapped() {
   fi
 }
 
+# need_encoders ENCODER...: skips the test (exit 77, a TAP skip line) unless
+# the ffmpeg program is installed with every ENCODER (as `ffmpeg -encoders`
+# names it). Uses $tmp.
+need_encoders() {
+  command -v ffmpeg >"$tmp/which" 2>&1 || { echo "1..0 # SKIP no ffmpeg program"; exit 77; }
+  ffmpeg -hide_banner -encoders >"$tmp/encoders" 2>&1
+  local e
+  for e in "$@"; do
+    grep -q " $e " "$tmp/encoders" || { echo "1..0 # SKIP no $e encoder"; exit 77; }
+  done
+}
+
 # done_testing: the plan line; exits 0 when every check passed.
 done_testing() {
   echo "1..$((pass + fail))"

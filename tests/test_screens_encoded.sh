@@ -14,11 +14,7 @@ settle=$(realpath "$1")
 make_screens=$(realpath "$2")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-command -v ffmpeg >"$tmp/which" 2>&1 || { echo "1..0 # SKIP no ffmpeg program"; exit 77; }
-ffmpeg -hide_banner -encoders >"$tmp/encoders" 2>&1
-for e in libx264 mjpeg; do
-  grep -q " $e " "$tmp/encoders" || { echo "1..0 # SKIP no $e encoder"; exit 77; }
-done
+need_encoders libx264 mjpeg
 settle=$(wrapped "$settle" "$tmp")
 cd "$tmp" || exit 1
 opts=(--diff-threshold 200)

@@ -17,9 +17,7 @@ settle=$(realpath "$1")
 make_screens=$(realpath "$2")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-command -v ffmpeg >"$tmp/which" 2>&1 || { echo "1..0 # SKIP no ffmpeg program"; exit 77; }
-ffmpeg -hide_banner -encoders >"$tmp/encoders" 2>&1
-grep -q " libvpx-vp9 " "$tmp/encoders" || { echo "1..0 # SKIP no libvpx-vp9 encoder"; exit 77; }
+need_encoders libvpx-vp9
 settle=$(wrapped "$settle" "$tmp")
 cd "$tmp" || exit 1
 
