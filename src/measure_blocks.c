@@ -185,10 +185,16 @@ static void fit_channel(const SettleBlocks *b, const float *ref, float *tmp, int
     for (int pass = 0; pass < 2; pass++) {
         double lim = INFINITY;
         if (pass == 1) {
-            int n = 0;
+            int n = 0, small = 0;
             for (int k = from; k < b->nb; k++)
                 tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a * ref[3 * k + c] + o));
-            lim = 3.0 * settle_select_k(tmp, n, n / 2);
+            /* the bound is 3 median residuals, at least 1: when more than
+             * half of the residuals are below a third, so is the median, and
+             * the bound is 1 without the selection */
+            const float third = settle_float_below(3.0, 1);
+            for (int i = 0; i < n; i++)
+                small += tmp[i] <= third;
+            lim = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
             lim = lim < 1.0 ? 1.0 : lim;
         }
         double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
@@ -466,6 +472,26 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
     }
 }
 
+/* The scale of the thresholds from the frame's median share (ratio's
+ * median): SPREAD times it when it is over 1/SPREAD and at most 1, else 1.
+ * On most frames of a camera film more than half of the shares are at most
+ * 1/SPREAD (or over 1), which two counts tell without the selection. */
+static double spread_scale(SettleBlocks *b, const float *ratio)
+{
+    const int k = b->nb / 2;
+    const float sixth = settle_float_below(SPREAD, 0);
+    int low = 0, in = 0;
+    for (int i = 0; i < b->nb; i++) {
+        low += ratio[i] <= sixth;
+        in += ratio[i] <= 1.0f;
+    }
+    if (low > k || in <= k)
+        return 1;
+    float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
+    memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
+    return SPREAD * settle_select_k(tmp, b->nb, k);
+}
+
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
 {
     memset(out, 0, sizeof(*out));
@@ -506,11 +532,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     /* the frame's median share: over 1, the whole picture changed (content);
      * under it, what moved every block is the encoder or the light, and a
      * block must stand out of it */
-    float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
-    memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
-    double med = settle_select_k(tmp, b->nb, b->nb / 2);
-    out->spread = med;
-    double scale = med <= 1 && SPREAD * med > 1 ? SPREAD * med : 1;
+    double scale = spread_scale(b, ratio);
     int over = 0;
     for (int k = 0; k < b->nb; k++) {
         ratio[k] = (float)(ratio[k] / scale);

@@ -102,7 +102,6 @@ typedef struct SettleBlocksFrame {
     int change_bar;    /* a change within the top band */
     int changed;       /* blocks over their threshold, in all */
     double peak;       /* largest residual / threshold */
-    double spread;     /* the frame's median residual / threshold */
     double gain;       /* luma gain fitted against the reference */
     /* the fade test, below the top band: blocks that moved by more than the
      * fade step both on this picture and on the one before, the light taken

@@ -15,6 +15,7 @@
  */
 #include "select.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -178,4 +179,15 @@ float settle_select_k(float *v, int n, int k)
     for (int i = 0; i < n; i++)
         v[i] = key_float(key_at(v, i));
     return quickselect(v, n, k);
+}
+
+float settle_float_below(double m, int strict)
+{
+    float v = (float)(1 / m);
+    while (v > 0 && (strict ? m * v >= 1 : m * v > 1))
+        v = nextafterf(v, 0);
+    for (float u = nextafterf(v, INFINITY); strict ? m * u < 1 : m * u <= 1;
+         u = nextafterf(v, INFINITY))
+        v = u;
+    return v;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The k-th smallest of an array of floats, exactly: the block test's medians
- * (src/measure_blocks.c). */
+ * (src/measure_blocks.c); and the float bound that tells, by counting,
+ * which side of a bound the k-th smallest lies on without selecting it. */
 #ifndef SETTLE_SELECT_H
 #define SETTLE_SELECT_H
 
@@ -8,5 +9,12 @@
  * overwritten. The value is the one a sort would put at k (-0 orders before
  * +0). */
 float settle_select_k(float *v, int n, int k);
+
+/* The largest float v with m * v < 1 (strict) or m * v <= 1 (not strict), the
+ * product taken in doubles (m > 0, finite). Since the product never falls as
+ * v grows, a float passes that test exactly when it is at most the bound: so
+ * the k-th smallest of an array passes it exactly when more than k of the
+ * array's floats are at most the bound. */
+float settle_float_below(double m, int strict);
 
 #endif

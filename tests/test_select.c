@@ -3,7 +3,8 @@
  * shapes the block test hands it: residuals of one sign spread over a few
  * powers of two, row offsets of both signs around zero, many equal values
  * (a still, flat part of the picture), zeros of both signs, tiny and huge
- * magnitudes, every size around the short-array and window thresholds. */
+ * magnitudes, every size around the short-array and window thresholds; and
+ * the float bound (settle_float_below) against the product it stands for. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -138,12 +139,58 @@ static void test_orders(void **state)
     free(v);
 }
 
+static int passes(double m, int strict, float v)
+{
+    return strict ? m * v < 1 : m * v <= 1;
+}
+
+/* The bound passes and the float after it does not, for multipliers whose
+ * inverse is a float (4: m * v = 1 there) or not; every float of a sweep
+ * passes exactly when it is at most the bound; and the k-th smallest of an
+ * array passes exactly when more than k of its floats are at most the bound
+ * (the count the block test makes instead of a selection). */
+static void test_float_below(void **state)
+{
+    (void)state;
+    static const double ms[] = { 3.0, 6.0, 4.0, 5.0, 10.0, 0.7, 1.0 };
+    float v[101];
+    for (size_t j = 0; j < sizeof(ms) / sizeof(*ms); j++)
+        for (int strict = 0; strict < 2; strict++) {
+            const double m = ms[j];
+            const float t = settle_float_below(m, strict);
+            assert_true(passes(m, strict, t));
+            assert_false(passes(m, strict, nextafterf(t, INFINITY)));
+            for (uint32_t u = 0; u < 0x7f800000u; u += 4099) {
+                float f;
+                memcpy(&f, &u, sizeof(f));
+                if ((f <= t) != passes(m, strict, f))
+                    fail_msg("m %g strict %d: %.9g against the bound %.9g", m, strict, f, t);
+                if ((-f <= t) != passes(m, strict, -f))
+                    fail_msg("m %g strict %d: %.9g against the bound %.9g", m, strict, -f, t);
+            }
+            for (int rep = 0; rep < 200; rep++) {
+                /* values about the bound, some of them on it or next to it */
+                for (int i = 0; i < 101; i++) {
+                    const double u = uniform();
+                    v[i] = u < 0.2 ? t : u < 0.3 ? nextafterf(t, INFINITY)
+                                               : (float)(t * (0.5 + uniform()));
+                }
+                const int k = (int)(uniform() * 101);
+                int at_most = 0;
+                for (int i = 0; i < 101; i++)
+                    at_most += v[i] <= t;
+                assert_int_equal(at_most > k, passes(m, strict, settle_select_k(v, 101, k)));
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_k_short),
         cmocka_unit_test(test_long),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_float_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
