@@ -1,22 +1,70 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* What the pictures need, kept during the one reading of the capture. */
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keep.h"
 
+/* The count before the pixels, which keep malloc's alignment. */
+typedef union PixelsHead {
+    atomic_int refs;
+    max_align_t align;
+} PixelsHead;
+
+static PixelsHead *pixels_head(const uint8_t *px)
+{
+    return (PixelsHead *)(uintptr_t)(px - sizeof(PixelsHead));
+}
+
+uint8_t *settle_pixels_new(size_t size)
+{
+    PixelsHead *h = size <= SIZE_MAX - sizeof(*h) ? malloc(sizeof(*h) + size) : NULL;
+    if (!h)
+        return NULL;
+    atomic_init(&h->refs, 1);
+    return (uint8_t *)(h + 1);
+}
+
+uint8_t *settle_pixels_ref(uint8_t *px)
+{
+    atomic_fetch_add_explicit(&pixels_head(px)->refs, 1, memory_order_relaxed);
+    return px;
+}
+
+void settle_pixels_unref(uint8_t *px)
+{
+    if (!px)
+        return;
+    PixelsHead *h = pixels_head(px);
+    if (atomic_fetch_sub_explicit(&h->refs, 1, memory_order_acq_rel) == 1)
+        free(h);
+}
+
+int settle_pixels_shared(const uint8_t *px)
+{
+    return atomic_load_explicit(&pixels_head(px)->refs, memory_order_acquire) > 1;
+}
+
+static void kept_free(SettleKept *p)
+{
+    settle_pixels_unref(p->rgb);
+    free(p);
+}
+
 /* A copy no role holds goes back to the spares: a fresh allocation of a
- * whole picture costs its page faults every time. */
+ * whole picture costs its page faults every time. Pixels the pictures hold
+ * too are theirs to keep as they are: never a spare. */
 static void kept_release(SettleKeep *k, SettleKept *p)
 {
     if (!p || --p->refs > 0)
         return;
-    if (k->nspare < SETTLE_KEEP_SPARES) {
+    if (k->nspare < SETTLE_KEEP_SPARES && !settle_pixels_shared(p->rgb))
         k->spare[k->nspare++] = p;
-    } else {
-        free(p->rgb);
-        free(p);
-    }
+    else
+        kept_free(p);
 }
 
 static void thumb_release(SettleKeptThumb *t)
@@ -37,10 +85,8 @@ void settle_keep_free(SettleKeep *k)
         kept_release(k, k->role[r]);
         k->role[r] = NULL;
     }
-    for (int i = 0; i < k->nspare; i++) {
-        free(k->spare[i]->rgb);
-        free(k->spare[i]);
-    }
+    for (int i = 0; i < k->nspare; i++)
+        kept_free(k->spare[i]);
     k->nspare = 0;
     for (int t = 0; t < SETTLE_T_COUNT; t++) {
         SettleKeepList *l = &k->list[t];
@@ -98,7 +144,11 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
 static SettleKept *copy_buffer(SettleKeep *k)
 {
     SettleKept *p = k->nspare ? k->spare[--k->nspare] : calloc(1, sizeof(*p));
-    if (p && !p->rgb && !(p->rgb = malloc((size_t)k->w * 3 * (size_t)k->h))) {
+    if (p && p->rgb && settle_pixels_shared(p->rgb)) { /* held by pictures since */
+        settle_pixels_unref(p->rgb);
+        memset(p, 0, sizeof(*p));
+    }
+    if (p && !p->rgb && !(p->rgb = settle_pixels_new((size_t)k->w * 3 * (size_t)k->h))) {
         free(p);
         return NULL;
     }
