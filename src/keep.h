@@ -35,10 +35,19 @@ enum {
     SETTLE_KEEP_ROLES
 };
 
+/* Pixels shared by counted references (settle_pixels_new): a kept copy
+ * handed to the pictures (settle_grab_pictures) is not copied again, and
+ * stays theirs when the analysis lets it go. The count is atomic: pictures
+ * may be freed on another thread than the context's. */
+uint8_t *settle_pixels_new(size_t size);   /* one reference; NULL when out of memory */
+uint8_t *settle_pixels_ref(uint8_t *px);   /* one more reference; returns px */
+void settle_pixels_unref(uint8_t *px);     /* frees the pixels with the last one; NULL is fine */
+int settle_pixels_shared(const uint8_t *px); /* 1 when more than one reference holds px */
+
 typedef struct SettleKept {
     int64_t frame;
     double time;
-    uint8_t *rgb;   /* the whole picture, width * 3 bytes a row */
+    uint8_t *rgb;   /* the whole picture, width * 3 bytes a row (settle_pixels_new) */
     int refs;       /* roles holding it */
     uint64_t tick;  /* the picture (SettleKeep.tick) its pixels are */
 } SettleKept;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keep.h"
 #include "outputs.h"
 #include "pictures.h"
 
@@ -26,7 +27,7 @@ typedef struct Want {
     double time;
     unsigned keys;  /* bit k: key frame k */
     int thumb;
-    const uint8_t *rgb;         /* kept: the frame at full size (a key frame) */
+    uint8_t *rgb;               /* kept: the frame at full size (a key frame; settle_pixels_new) */
     const SettleImage *kept;    /* kept: its thumbnail */
 } Want;
 
@@ -97,6 +98,8 @@ static int pick_cb(void *opaque, const SettleFrame *f)
     return add_want(g, f, keys, thumb);
 }
 
+/* Key frame k of w: the kept copy itself (w->rgb, one more reference),
+ * else a copy of rgb; settle_pixels_new's either way. */
 static int copy_frame(const uint8_t *rgb, ptrdiff_t stride, int width, int height, const Want *w,
                       int k, SettleImage *img)
 {
@@ -106,7 +109,11 @@ static int copy_frame(const uint8_t *rgb, ptrdiff_t stride, int width, int heigh
     img->width = width;
     img->height = height;
     img->stride = (ptrdiff_t)width * 3;
-    img->rgb = malloc((size_t)img->stride * height);
+    if (w->rgb) {
+        img->rgb = settle_pixels_ref(w->rgb);
+        return 0;
+    }
+    img->rgb = settle_pixels_new((size_t)img->stride * height);
     if (!img->rgb)
         return SETTLE_ERR_NOMEM;
     for (int y = 0; y < height; y++)
@@ -355,7 +362,7 @@ void settle_pictures_free(SettlePictures **p)
         for (int j = 0; j < k; j++)
             shared |= (*p)->frame[j].rgb == (*p)->frame[k].rgb;
         if (!shared)
-            free((*p)->frame[k].rgb);
+            settle_pixels_unref((*p)->frame[k].rgb);
     }
     free((*p)->filmstrip.rgb);
     free(*p);

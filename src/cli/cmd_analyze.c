@@ -261,7 +261,9 @@ static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
 /* The PNGs of one capture's pictures (key frames, then the filmstrip), each
  * encoded once (two roles of one frame share their bytes), and the answer's
  * (answer_make), on two threads of their own while the plot is drawn: the
- * decoding is over, both cores are free. */
+ * decoding is over, both cores are free. With --frames each file is written
+ * by the thread that encoded it, as soon as its bytes are there; what went
+ * wrong is said after, in the files' order. */
 typedef struct Encoded {
     const SettlePictures *pics;
     int n;                 /* images: the key frames and the filmstrip */
@@ -270,6 +272,11 @@ typedef struct Encoded {
     size_t len[5];
     int shared[5];         /* the bytes are those of image shared[k] (< k), or -1 */
     int failed;            /* out of memory */
+    /* --frames: each image's file (NULL: not written) and its errno (0: written) */
+    char *path[5];
+    int err[5];
+    char *answer_path;
+    int answer_err;
     /* the answer outlined on a key frame (answer_make): full size for
      * --frames, at most 640 pixels a side for --report */
     const SettleResult *r;
@@ -298,12 +305,25 @@ static void answer_make(Encoded *e)
     settle_outline_answer(&img, e->r);
     if (e->answer_full && out_png_bytes(&img, &e->answer_png, &e->answer_len) < 0)
         e->answer_failed = 1;
+    if (e->answer_path && !e->answer_failed &&
+        out_write_file(e->answer_path, e->answer_png, e->answer_len) < 0)
+        e->answer_err = errno ? errno : EIO;
     if (e->answer_small && !e->answer_failed &&
         (settle_scale_image(&img, 640, &small) < 0 ||
          out_png_bytes(&small, &e->small_png, &e->small_len) < 0))
         e->answer_failed = 1;
     free(small.rgb);
     free(img.rgb);
+}
+
+/* --frames: the files of image k, just encoded, and of the later images
+ * that share its bytes. */
+static void encoded_write(Encoded *e, int k)
+{
+    for (int i = k; i < e->n; i++)
+        if ((i == k || e->shared[i] == k) && e->path[i] &&
+            out_write_file(e->path[i], e->png[k], e->len[k]) < 0)
+            e->err[i] = errno ? errno : EIO;
 }
 
 static void *encode_pictures(void *opaque)
@@ -318,8 +338,11 @@ static void *encode_pictures(void *opaque)
         if (k < 0) {
             if (e->answer_src)
                 answer_make(e);
-        } else if (e->shared[k] < 0 && out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0) {
-            e->failed = 1;
+        } else if (e->shared[k] < 0) {
+            if (out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
+                e->failed = 1;
+            else
+                encoded_write(e, k);
         }
     }
     return NULL;
@@ -366,38 +389,42 @@ static void encoded_init(Encoded *e, const SettlePictures *pics, const SettleRes
 
 static void encoded_free(Encoded *e)
 {
-    for (int k = 0; k < e->n; k++)
+    for (int k = 0; k < e->n; k++) {
         free(e->png[k]);
+        free(e->path[k]);
+    }
+    free(e->answer_path);
     free(e->answer_png);
     free(e->small_png);
 }
 
-static const uint8_t *encoded_bytes(const Encoded *e, int k, size_t *len)
+/* --frames: the files the encoding threads write, DIR/STEM-ROLE.png and
+ * DIR/STEM-answer.png (a name left NULL when out of memory: said after). */
+static void encoded_paths(const Batch *b, Encoded *e, const char *stem)
 {
-    int j = e->shared[k] >= 0 ? e->shared[k] : k;
-    *len = e->len[j];
-    return e->png[j];
-}
-
-/* --frames: the encoded pictures into DIR/STEM-ROLE.png. */
-static int write_encoded(const Batch *b, const Encoded *e, const char *stem, FILE *err)
-{
-    int code = EXIT_OK;
-    for (int k = 0; k < e->n && code != EXIT_INTERNAL; k++) {
+    for (int k = 0; k < e->n; k++) {
         const char *role = e->img[k]->role;
         size_t n = strlen(stem) + strlen(role) + 6;
         char *name = malloc(n);
-        char *path = name ? (snprintf(name, n, "%s-%s.png", stem, role), cli_join(b->frames, name, "")) : NULL;
-        size_t len;
-        const uint8_t *png = encoded_bytes(e, k, &len);
-        if (!path) {
+        e->path[k] = name ? (snprintf(name, n, "%s-%s.png", stem, role), cli_join(b->frames, name, ""))
+                          : NULL;
+        free(name);
+    }
+    if (e->answer_src)
+        e->answer_path = cli_join(b->frames, stem, "-answer.png");
+}
+
+/* --frames: what became of the files the encoding threads wrote. */
+static int write_encoded(const Encoded *e, FILE *err)
+{
+    int code = EXIT_OK;
+    for (int k = 0; k < e->n && code != EXIT_INTERNAL; k++) {
+        if (!e->path[k]) {
             code = EXIT_INTERNAL;
-        } else if (out_write_file(path, png, len) < 0) {
-            fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
+        } else if (e->err[k]) {
+            fprintf(err, "settle: --frames: %s: %s\n", e->path[k], strerror(e->err[k]));
             code = worse(code, EXIT_OUTPUT);
         }
-        free(name);
-        free(path);
     }
     return code;
 }
@@ -417,8 +444,7 @@ static void no_gnuplot(Batch *b, const char *what, FILE *err)
 /* The answer outlined on the stable frame the pictures kept (answer_make):
  * NAME-answer.png at full size in --frames, a picture of at most 640 pixels
  * a side for --report. */
-static int answer_pictures(const Batch *b, Encoded *e, Job *j, const SettleResult *r,
-                           const char *stem, FILE *err)
+static int answer_pictures(const Batch *b, Encoded *e, Job *j, const SettleResult *r, FILE *err)
 {
     const SettleImage *src = e->answer_src;
     if (!src)
@@ -426,11 +452,10 @@ static int answer_pictures(const Batch *b, Encoded *e, Job *j, const SettleResul
     if (e->answer_failed)
         return EXIT_INTERNAL;
     int code = EXIT_OK;
-    char *path = b->frames ? cli_join(b->frames, stem, "-answer.png") : NULL;
-    if (b->frames && !path) {
+    if (b->frames && !e->answer_path) {
         code = EXIT_INTERNAL;
-    } else if (b->frames && out_write_file(path, e->answer_png, e->answer_len) < 0) {
-        fprintf(err, "settle: --frames: %s: %s\n", path, strerror(errno ? errno : EIO));
+    } else if (b->frames && e->answer_err) {
+        fprintf(err, "settle: --frames: %s: %s\n", e->answer_path, strerror(e->answer_err));
         code = EXIT_OUTPUT;
     }
     if (b->report && code != EXIT_INTERNAL) {
@@ -445,15 +470,14 @@ static int answer_pictures(const Batch *b, Encoded *e, Job *j, const SettleResul
         if (!(j->answer_caption = strdup(cap)))
             code = EXIT_INTERNAL;
     }
-    free(path);
     return code;
 }
 
 /* --frames and --report: the key frames and the filmstrip, kept during the
  * analysis, and their PNGs encoding on e's thread (*started) while the plot
  * is drawn. */
-static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, SettlePictures **pics,
-                Encoded *e, pthread_t th[2], int started[2], FILE *err)
+static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, const char *stem,
+                SettlePictures **pics, Encoded *e, pthread_t th[2], int started[2], FILE *err)
 {
     Batch *b = w->b;
     const char *in = j->input;
@@ -472,6 +496,8 @@ static int grab(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r, Se
         return gr == SETTLE_ERR_INTERRUPTED ? EXIT_SIGNAL : EXIT_OUTPUT;
     }
     encoded_init(e, *pics, r, b->frames != NULL, b->report != NULL);
+    if (b->frames)
+        encoded_paths(b, e, stem);
     if (pthread_mutex_init(&e->lock, NULL))
         return EXIT_INTERNAL;
     e->lock_ok = 1;
@@ -612,10 +638,16 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     pthread_t th[2];
     int started[2] = { 0, 0 };
     Plots pl;
+    char *stem = NULL;
+    if (b->frames || b->report) {
+        stem = b->n == 1 ? csv_name("%n", j->input) : strdup(j->stem ? j->stem : "capture");
+        if (!stem)
+            return EXIT_INTERNAL;
+    }
     if (b->plot || b->report)
         plots_begin(&pl, w, ctx, j, r);
     if (b->frames || b->report)
-        code = grab(w, ctx, j, r, &pics, &e, th, started, err);
+        code = grab(w, ctx, j, r, stem, &pics, &e, th, started, err);
     if (b->plot || b->report)
         code = worse(code, plots_end(&pl, err));
     for (int t = 0; t < 2; t++)
@@ -626,14 +658,10 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     if (e.failed)
         code = EXIT_INTERNAL;
     if (pics && code != EXIT_INTERNAL) {
-        char *stem = b->n == 1 ? csv_name("%n", j->input) : strdup(j->stem ? j->stem : "capture");
-        if (!stem)
-            code = EXIT_INTERNAL;
-        else if (b->frames)
-            code = worse(code, write_encoded(b, &e, stem, err));
-        if (stem && code != EXIT_INTERNAL)
-            code = worse(code, answer_pictures(b, &e, j, r, stem, err));
-        free(stem);
+        if (b->frames)
+            code = worse(code, write_encoded(&e, err));
+        if (code != EXIT_INTERNAL)
+            code = worse(code, answer_pictures(b, &e, j, r, err));
         /* the filmstrip's bytes (the last image, never shared) go to the report */
         if (b->report && code != EXIT_INTERNAL && pics->filmstrip.rgb) {
             j->strip_png = e.png[e.n - 1];
@@ -643,6 +671,7 @@ static int pictures(Worker *w, SettleContext *ctx, Job *j, const SettleResult *r
     }
     encoded_free(&e);
     settle_pictures_free(&pics);
+    free(stem);
     return code;
 }
 
