@@ -612,11 +612,7 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
     }
     r->nanimated = c->anim.nregions;
     r->animated = c->anim.regions;
-    /* with the diff method the decision is made again even with no area:
-     * the spool holds no change that was the encoder's (a refresh, the faint
-     * cells around a strong change, its spots and echoes), so what the rest
-     * of the screen did decides */
-    if (c->s.ignore_animated && (c->anim.count || diff) && c->anim.spool) {
+    if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
         if (replay_without_animated(c) < 0) {
             settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
                        "--ignore animated leaves nothing out", c->name);
