@@ -22,8 +22,9 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     a->seen = calloc(n, sizeof(*a->seen));
     a->enc = calloc(n, sizeof(*a->enc));
     a->kept = calloc(n, sizeof(*a->kept));
+    a->hard = calloc(n, sizeof(*a->hard));
     a->mark = calloc(n, 1);
-    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->mark) {
+    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->hard || !a->mark) {
         settle_animated_free(a);
         return -1;
     }
@@ -39,6 +40,7 @@ void settle_animated_free(SettleAnimated *a)
     free(a->seen);
     free(a->enc);
     free(a->kept);
+    free(a->hard);
     free(a->mark);
     free(a->regions);
     free(a->until);
@@ -98,6 +100,25 @@ static int recent(const SettleAnimated *a, size_t i, int64_t index)
     return a->enc[i] && index - a->enc[i] < SETTLE_ANIM_ECHO;
 }
 
+/* 1 when cell i or a cell touching it changed, mostly strongly, in a change
+ * that counted at most SETTLE_ANIM_REFINE frames before frame `index`:
+ * content appeared or switched there, and an encoder refines it and its
+ * edges faintly in the frames after (VP8 and x264 code new content coarsely
+ * first). */
+static int refining(const SettleAnimated *a, size_t i, int64_t index)
+{
+    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
+    for (int y = cy - 1; y <= cy + 1; y++)
+        for (int x = cx - 1; x <= cx + 1; x++) {
+            if (x < 0 || y < 0 || x >= a->nx || y >= a->ny)
+                continue;
+            int64_t h = a->hard[(size_t)y * a->nx + x];
+            if (h && index - h < SETTLE_ANIM_REFINE)
+                return 1;
+        }
+    return 0;
+}
+
 /* The cell's change counts: not a faint one in a frame the encoder re-coded
  * around a strong change, nor a faint spot that did not go on from the frame
  * before there, nor in a faint frame a change that did not go on from the
@@ -108,6 +129,8 @@ static int recent(const SettleAnimated *a, size_t i, int64_t index)
 static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
                   int64_t index)
 {
+    if ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT) && refining(a, i, index))
+        return 0;
     return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && g->strong[i]) ||
                            (recoded == SETTLE_ANIM_SPOTS && went_on(a, i, index)) ||
                            (recoded == SETTLE_ANIM_FAINT &&
@@ -123,6 +146,8 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             a->mark[i] = !g->count[i]                                                    ? 0
                          : recoded == SETTLE_ANIM_QUIET                                    ? 1
+                         : (recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT) &&
+                                 refining(a, i, index)                                     ? 4
                          : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
                                                                                             : 3;
         }
@@ -131,10 +156,14 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             if (!a->mark[i])
                 continue;
+            /* content that appeared or switched where nothing changed in the
+             * frame before */
+            if (a->mark[i] == 3 && g->strong[i] * 2 >= g->count[i] && a->seen[i] != index)
+                a->hard[i] = index + 1;
             a->seen[i] = index + 1;
             if (a->mark[i] == 2)
                 a->enc[i] = index + 1;
-            else if (a->mark[i] == 3)
+            else if (a->mark[i] >= 3) /* a refinement goes on as the change it refines */
                 a->kept[i] = index + 1;
         }
 }

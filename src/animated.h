@@ -46,6 +46,8 @@
 #define SETTLE_ANIM_MIN 3
 /* frames over which an encoder goes on re-coding what it re-coded */
 #define SETTLE_ANIM_ECHO 12
+/* frames over which an encoder refines what appeared strongly */
+#define SETTLE_ANIM_REFINE 6
 
 typedef struct SettleAnimEvent {
     double time;
@@ -67,6 +69,8 @@ typedef struct SettleAnimated {
     int64_t *seen;         /* per cell: 1 + the index of the last frame that changed it, 0: none */
     int64_t *enc;          /* ... whose change of it was the encoder's (settle_animated_seen) */
     int64_t *kept;         /* ... whose change of it counted */
+    int64_t *hard;         /* ... whose change of it counted, mostly strong, after a frame
+                            * that left it alone (settle_animated_seen) */
     uint8_t *mark;         /* scratch for settle_animated_seen */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
@@ -116,6 +120,14 @@ void settle_animated_free(SettleAnimated *a);
  * frames before and no change of it or of a touching cell in the frame
  * before counted: VP8 and VP9 re-code a refreshed page again in frames of
  * their own, x264's B-frames catch up on the page after a strong change.
+ * In both of these, a cell's change is the encoder's too when the cell or a
+ * touching one changed, mostly strongly (at least half of its changed pixels
+ * beyond the strong tolerance), where nothing changed in the frame before,
+ * at most SETTLE_ANIM_REFINE frames before: content appeared or switched
+ * there (a block, a carousel's slide, a clock's digits) and VP8 or x264,
+ * which code new content coarsely first, refine it and its edges faintly in
+ * the frames after; such a refinement goes on as the change it refines (a
+ * spinner that spins on beside the new content counts again after it).
  * 0: neither. What the encoder did moves no area and --ignore animated does
  * not count it (settle_animated_frame, _spool). Where content fades in (faint
  * steps) while something else moves strongly, or changes faintly in a frame
