@@ -51,6 +51,20 @@ need_encoders() {
   done
 }
 
+# screens_setup SETTLE MAKE_SCREENS ENCODER...: the start of an encoded-screen
+# test: sets settle (wrapped) and make_screens, makes $tmp (removed at exit)
+# and goes into it; skips (77) unless the ffmpeg program has every ENCODER.
+screens_setup() {
+  settle=$(realpath "$1")
+  make_screens=$(realpath "$2")
+  shift 2
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  need_encoders "$@"
+  settle=$(wrapped "$settle" "$tmp")
+  cd "$tmp" || exit 1
+}
+
 # done_testing: the plan line; exits 0 when every check passed.
 done_testing() {
   echo "1..$((pass + fail))"

@@ -10,13 +10,7 @@
 # Args: the settle program, make_screens.
 set -u
 . "$(dirname "$0")/lib.sh"
-settle=$(realpath "$1")
-make_screens=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-need_encoders libx264 mjpeg
-settle=$(wrapped "$settle" "$tmp")
-cd "$tmp" || exit 1
+screens_setup "$1" "$2" libx264 mjpeg
 opts=(--diff-threshold 200)
 
 # answer FILE: "stable_frame animated_areas" of the default run, then of

@@ -13,13 +13,7 @@
 # Args: the settle program, make_screens.
 set -u
 . "$(dirname "$0")/lib.sh"
-settle=$(realpath "$1")
-make_screens=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-need_encoders libvpx-vp9
-settle=$(wrapped "$settle" "$tmp")
-cd "$tmp" || exit 1
+screens_setup "$1" "$2" libvpx-vp9
 
 # stable_frame of `settle analyze --diff-threshold 200 OPTIONS... FILE`
 answer() {

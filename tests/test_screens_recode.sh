@@ -12,13 +12,7 @@
 # Args: the settle program, make_screens.
 set -u
 . "$(dirname "$0")/lib.sh"
-settle=$(realpath "$1")
-make_screens=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-need_encoders libvpx
-settle=$(wrapped "$settle" "$tmp")
-cd "$tmp" || exit 1
+screens_setup "$1" "$2" libvpx
 
 # A status-bar clock ticking every second on a desktop page (640x360) whose
 # last block appears at frame 26, VP8 as scripts/screens-grid encodes it (seed

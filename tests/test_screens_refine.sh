@@ -10,13 +10,7 @@
 # Args: the settle program, make_screens.
 set -u
 . "$(dirname "$0")/lib.sh"
-settle=$(realpath "$1")
-make_screens=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-need_encoders libvpx
-settle=$(wrapped "$settle" "$tmp")
-cd "$tmp" || exit 1
+screens_setup "$1" "$2" libvpx
 
 vp8() {
   ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx -crf 30 -b:v 600k -deadline good -cpu-used 8 \
