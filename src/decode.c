@@ -128,7 +128,28 @@ typedef struct Decoder {
     SettleProbeStore store;  /* their copies */
     size_t probe_bytes;
     LumaStats luma;
+    AVFrame *probe_last;     /* the last frame probed: the next is compared with it */
+    /* A film the probe may reduce (a 4:2:0 picture scale_for reduces, no
+     * pictures kept) is measured as it comes, as a reduced reading would
+     * measure it at probe_F: each frame's changed bands (probe_bands) and
+     * the whole capture's counts (luma_all). While the probe would reduce
+     * it were the frame its last (PROBE_MIN_FAINT faint frames, camera-like)
+     * and every frame changed every band (every_band: a camera's noise
+     * does, a screen repeats rows), frames are held reduced (the store's
+     * bytes of the frame: Y, U, V); should the probe then choose full size
+     * after all, the capture is read again from its start (again_full). */
+    int probe_F;
+    uint8_t *probe_bands;    /* per frame, per band of the reduced picture */
+    LumaStats luma_all;
+    int every_band;
+    int nreduced;            /* frames held reduced */
+    int again_full;
+    const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
 } Decoder;
+
+/* Returned through the reading when the probe chose full size for frames it
+ * holds reduced (again_full); never leaves decode_input. */
+#define READ_AGAIN (-1000)
 
 static int interrupt_cb(void *opaque)
 {
@@ -280,10 +301,38 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
     return 0;
 }
 
-static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev);
+static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
+                       int probing, int held, double limit);
+static double luma_limit(const Decoder *d);
+
+/* What the probe measured of a frame it held (convert): its changed bands
+ * against the frame before at the reduction chosen, and its planes reduced
+ * (NULL: the frame has its full-size planes). */
+typedef struct ProbeMeasured {
+    const uint8_t *bands;
+    const uint8_t *red;
+    int first;
+} ProbeMeasured;
+
+/* convert() for a frame of the probe, reduced by d->F = probe_F: compared
+ * as it came (pm). */
+static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
+{
+    d->all_changed = pm->first;
+    d->lazy = yuv_coef(d, f);
+    d->full_pending = 1;
+    d->red_src = pm->red;
+    for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
+        d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
+    if (pm->red)
+        return 0;
+    av_frame_unref(d->prev);
+    return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
+}
 
 static int convert(Decoder *d, const AVFrame *f)
 {
+    d->red_src = NULL;
     int same = f->width == d->sw && f->height == d->sh && bandable(f) &&
                (d->F == 1 || yuv_coef(d, f));
     int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
@@ -307,7 +356,7 @@ static int convert(Decoder *d, const AVFrame *f)
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
     if (d->F > 1 && have_prev)
-        luma_frame(d, f, d->prev);
+        luma_frame(d, &d->luma, f, d->prev, 0, 0, luma_limit(d));
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
@@ -359,6 +408,15 @@ static int fill_rows(void *opaque, int top, int bottom)
             continue;
         d->pending[k] = 0;
         const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        if (d->red_src) {
+            const uint8_t *ry = d->red_src, *ru = ry + d->red_ys * d->h,
+                          *rv = ru + d->red_cs * (d->h / 2);
+            d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
+                                 ry + d->red_ys * y0, d->red_ys, ru + d->red_cs * (y0 / 2),
+                                 d->red_cs, rv + d->red_cs * (y0 / 2), d->red_cs, d->w, bh,
+                                 &d->coef);
+            continue;
+        }
         if (d->F > 1) {
             fill_reduced(d, f, y0, bh);
             continue;
@@ -392,13 +450,19 @@ static int fill_full(void *opaque, int top, int bottom)
     return 0;
 }
 
-/* The diff threshold for the whole picture, as the decide stage sets it. */
-static double luma_limit(const Decoder *d)
+/* The diff threshold for a picture of w x h, as the decide stage sets it. */
+static double limit_for(const Decoder *d, int w, int h)
 {
     const SettleSettings *s = &d->c->s;
     return s->diff_threshold_percent > 0
-               ? floor((double)d->sw * d->sh * s->diff_threshold_percent / 100.0)
+               ? floor((double)w * h * s->diff_threshold_percent / 100.0)
                : s->diff_threshold;
+}
+
+/* ... for the picture read (0 x 0 until the probe has decided) */
+static double luma_limit(const Decoder *d)
+{
+    return limit_for(d, d->sw, d->sh);
 }
 
 /* Asks for a row the camera test reads next: its rows are far apart (every
@@ -416,18 +480,21 @@ static void prefetch_row(const uint8_t *row, int n)
 #endif
 }
 
-/* Row y of plane p of prev: the last frame the probe holds while probing. */
-static const uint8_t *prev_row(const Decoder *d, const AVFrame *prev, int p, int y)
+/* Row y of plane p of prev, or of the probe's last held frame (held: prev
+ * is its properties). */
+static const uint8_t *prev_row(const Decoder *d, const AVFrame *prev, int held, int p, int y)
 {
-    return d->probing ? settle_probe_row(&d->store, d->store.n - 1, p, y)
-                      : prev->data[p] + (ptrdiff_t)y * prev->linesize[p];
+    return held ? settle_probe_row(&d->store, d->store.n - 1, p, y)
+                : prev->data[p] + (ptrdiff_t)y * prev->linesize[p];
 }
 
 /* One frame's full-size luma change against the frame before (keyframes,
- * where an encoder re-codes the picture, left out). */
-static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
+ * where an encoder re-codes the picture, left out), into L: the probe's
+ * (probing: more rows, strong changes left out; prev may be the last frame
+ * it holds, held) or the whole capture's. limit: the diff threshold in pixels. */
+static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
+                       int probing, int held, double limit)
 {
-    LumaStats *L = &d->luma;
     if (cur->key_frame || cur->pict_type == AV_PICTURE_TYPE_I || cur->width != prev->width ||
         cur->height != prev->height || cur->format != prev->format)
         return;
@@ -442,7 +509,7 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
     /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
      * times in BT.601 and 709), so chroma counts beyond half the tolerance */
     const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
-    const int rstep = d->probing ? LUMA_STEP : LUMA_STEP_ALL;
+    const int rstep = probing ? LUMA_STEP : LUMA_STEP_ALL;
     int64_t count = 0;
     int x0 = cur->width, x1 = -1, y0 = -1, y1 = -1;
     for (int p = 0; p < 3; p++) {
@@ -453,10 +520,11 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
             int a, b;
             if (y + step < ph) {
                 prefetch_row(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p], pw);
-                prefetch_row(prev_row(d, prev, p, y + step), pw);
+                prefetch_row(prev_row(d, prev, held, p, y + step), pw);
             }
             int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
-                                                prev_row(d, prev, p, y), pw, tol[p], &a, &b);
+                                                prev_row(d, prev, held, p, y), pw, tol[p], &a,
+                                                &b);
             if (!k)
                 continue;
             n += k;
@@ -470,21 +538,21 @@ static void luma_frame(Decoder *d, const AVFrame *cur, const AVFrame *prev)
         count = n > count ? n : count;
     }
     const int64_t box = count ? (int64_t)(x1 - x0 + 1) * (y1 - y0 + rstep) : 0;
-    if (d->probing && count) {
+    if (probing && count) {
         int64_t strong = 0;
         for (int y = 0; y < cur->height; y += rstep) {
             int a, b;
             strong += d->c->dsp.count_row_changed(cur->data[0] + (ptrdiff_t)y * cur->linesize[0],
-                                                  prev_row(d, prev, 0, y), cur->width,
+                                                  prev_row(d, prev, held, 0, y), cur->width,
                                                   PROBE_STRONG, &a, &b);
         }
-        const double share = (double)cur->width * cur->height / 500, limit = luma_limit(d) / 10;
-        if ((double)strong * rstep > (share < limit ? share : limit)) {
+        const double share = (double)cur->width * cur->height / 500, faint = limit / 10;
+        if ((double)strong * rstep > (share < faint ? share : faint)) {
             L->strong++;
             return;
         }
     }
-    L->local += count > luma_limit(d) / 4 && box * 16 < (int64_t)cur->width * cur->height;
+    L->local += count > limit / 4 && box * 16 < (int64_t)cur->width * cur->height;
     L->count[L->n++] = count;
 }
 
@@ -610,17 +678,140 @@ static int choose_scale(Decoder *d, const AVFrame *f)
     return F;
 }
 
-static int deliver_frame(Decoder *d, AVFrame *f);
+static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm);
 
-/* --scale auto: the first frames are held (references) and compared; once
- * the first second is in, the factor is chosen and they go to the analysis
- * in order. f == NULL: the end of the capture came first. */
-static int probe_frame(Decoder *d, AVFrame *f)
+/* The strides of a picture of width w reduced (Y, then U and V). */
+static void reduced_strides(int w, ptrdiff_t *ys, ptrdiff_t *cs)
+{
+    *ys = FFALIGN(w, 64) + 64;
+    *cs = FFALIGN(w / 2, 64) + 64;
+}
+
+/* The bands of the picture reduced by F, for pictures of height sh. */
+static int reduced_bands(int sh, int F)
+{
+    return ((sh / F & ~1) + BAND - 1) / BAND;
+}
+
+/* The probe's first frame f: whether the film may be measured as it comes
+ * (probe_F; see Decoder). */
+static int probe_begin(Decoder *d, const AVFrame *f)
+{
+    const int yuv = (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) &&
+                    bandable(f);
+    const int F = scale_for(f->width, f->height);
+    if (d->c->keep_on || !yuv || F == 1 || !f->data[0])
+        return 0;
+    if (!(d->probe_bands = av_malloc_array(PROBE_FRAMES, (size_t)reduced_bands(f->height, F))))
+        return SETTLE_ERR_NOMEM;
+    d->probe_F = F;
+    d->every_band = 1;
+    return 0;
+}
+
+/* What a reduced reading measures of frame f, number i of the probe, against
+ * the frame before (d->probe_last): its changed bands and the whole capture's
+ * counts. A film that repeats a band before any frame was held reduced (a
+ * screen) is measured when it is read instead, as before (probe_F = 0). */
+static void probe_measure(Decoder *d, const AVFrame *f, int i)
+{
+    const int F = d->probe_F, h = f->height / F & ~1, nb = reduced_bands(f->height, F);
+    uint8_t *bands = d->probe_bands + (size_t)i * nb;
+    const AVFrame *prev = d->probe_last;
+    if (!i || !prev->data[0]) {
+        memset(bands, 1, (size_t)nb);
+        d->every_band &= !i;
+    } else {
+        for (int k = 0; k < nb; k++) {
+            const int y0 = k * BAND, bh = h - y0 < BAND ? h - y0 : BAND;
+            bands[k] = (uint8_t)band_changed(f, prev, y0 * F, bh * F);
+            /* a camera's noise changes every band; a screen repeats some */
+            d->every_band &= bands[k];
+        }
+        luma_frame(d, &d->luma_all, f, prev, 0, 0, limit_for(d, f->width, f->height));
+    }
+    if (!d->every_band && !d->nreduced) {
+        d->probe_F = 0;
+        av_frame_unref(d->probe_last);
+        av_freep(&d->probe_bands);
+        free(d->luma_all.count);
+        memset(&d->luma_all, 0, sizeof(d->luma_all));
+    }
+}
+
+/* Holds probe frame f reduced by probe_F: Y, U and V planes, as fill_reduced
+ * makes them band by band, in the store. */
+static int hold_reduced(Decoder *d, const AVFrame *f)
+{
+    const SettleKernels *k = &d->c->dsp;
+    const int F = d->probe_F, w = f->width / F & ~1, h = f->height / F & ~1;
+    ptrdiff_t ys, cs;
+    reduced_strides(w, &ys, &cs);
+    uint8_t *y;
+    if (settle_probe_hold_props(&d->store, f, (size_t)ys * h + (size_t)cs * h + 64, &y) < 0)
+        return SETTLE_ERR_NOMEM;
+    uint8_t *u = y + ys * h, *v = u + cs * (h / 2);
+    k->reduce_plane(y, ys, f->data[0], f->linesize[0], w, h, F);
+    k->reduce_plane(u, cs, f->data[1], f->linesize[1], w / 2, h / 2, F);
+    k->reduce_plane(v, cs, f->data[2], f->linesize[2], w / 2, h / 2, F);
+    d->nreduced++;
+    return 0;
+}
+
+/* The probe's frames to the analysis, in order, at d->F. */
+static int probe_deliver(Decoder *d)
 {
     SettleProbeStore *st = &d->store;
-    int done = !f || st->n == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
+    /* measured as they came (probe_measure), or again from the start now */
+    const int measured = d->F > 1 && d->F == d->probe_F;
+    if (measured) {
+        free(d->luma.count);
+        d->luma = d->luma_all;
+        memset(&d->luma_all, 0, sizeof(d->luma_all));
+    } else {
+        d->luma.n = d->luma.local = d->luma.strong = 0;
+    }
+    AVFrame *t = av_frame_alloc();
+    int ret = t ? 0 : SETTLE_ERR_NOMEM;
+    for (int i = 0; i < st->n && ret >= 0; i++) {
+        const ProbeMeasured pm = {
+            .bands = measured ? d->probe_bands +
+                                    (size_t)i * reduced_bands(settle_probe_frame(st, 0)->height,
+                                                              d->F)
+                              : NULL,
+            .red = settle_probe_mem(st, i), .first = i == 0,
+        };
+        if (pm.red) {
+            ret = deliver_frame(d, settle_probe_frame(st, i), &pm);
+            continue;
+        }
+        if (settle_probe_take(st, i, t) < 0) {
+            ret = SETTLE_ERR_NOMEM;
+            break;
+        }
+        ret = deliver_frame(d, t, measured ? &pm : NULL);
+        av_frame_unref(t);
+    }
+    av_frame_free(&t);
+    /* the frame after the probe is compared with the last one at full size */
+    d->red_src = NULL;
+    if (ret >= 0 && measured && d->begun) {
+        av_frame_unref(d->prev);
+        if (av_frame_ref(d->prev, d->probe_last) < 0)
+            ret = SETTLE_ERR_NOMEM;
+    }
+    return ret;
+}
+
+/* --scale auto: the first frames are held and compared; once the first
+ * second is in, the factor is chosen and they go to the analysis in order.
+ * f == NULL: the end of the capture came first. */
+static int probe_frame(Decoder *d, const AVFrame *f)
+{
+    SettleProbeStore *st = &d->store;
+    int ret, done = !f || st->n == PROBE_FRAMES || d->probe_bytes > PROBE_BYTES;
     if (f && !done && st->n) {
-        const AVFrame *first = settle_probe_frame(st, 0), *last = settle_probe_frame(st, st->n - 1);
+        const AVFrame *first = settle_probe_frame(st, 0);
         const double span = f->best_effort_timestamp != AV_NOPTS_VALUE &&
                                     first->best_effort_timestamp != AV_NOPTS_VALUE
                                 ? (f->best_effort_timestamp - first->best_effort_timestamp) * d->tb
@@ -628,39 +819,50 @@ static int probe_frame(Decoder *d, AVFrame *f)
         done = f->width != first->width || f->height != first->height ||
                f->format != first->format || span >= PROBE_SECONDS_MAX ||
                (span >= PROBE_SECONDS && d->luma.n >= PROBE_MIN_FAINT);
-        /* a frame held by rows had its planes */
-        if (!done && f->data[0] && (last->data[0] || st->held[st->n - 1].row))
-            luma_frame(d, f, last);
     }
     if (!done) {
-        if (settle_probe_hold(st, f) < 0)
-            return SETTLE_ERR_NOMEM;
+        if (!st->n && (ret = probe_begin(d, f)) < 0)
+            return ret;
+        /* the frame before: while measuring as the film comes, the decoder's
+         * (it may be held reduced), else the store's copy */
+        const AVFrame *last = st->n ? settle_probe_frame(st, st->n - 1) : NULL;
+        if (last && f->data[0] && d->probe_F && d->probe_last->data[0])
+            luma_frame(d, &d->luma, f, d->probe_last, 1, 0, luma_limit(d));
+        else if (last && f->data[0] && !d->probe_F && (last->data[0] || st->held[st->n - 1].row))
+            luma_frame(d, &d->luma, f, last, 1, !last->data[0], luma_limit(d));
+        if (d->probe_F)
+            probe_measure(d, f, st->n);
+        /* what the probe would choose, were this its last frame */
+        double floor;
+        if (d->probe_F && d->every_band && d->luma.n >= PROBE_MIN_FAINT &&
+            luma_camera(d, &floor))
+            ret = hold_reduced(d, f);
+        else
+            ret = settle_probe_hold(st, f) < 0 ? SETTLE_ERR_NOMEM : 0;
+        if (ret < 0)
+            return ret;
         for (int p = 0; p < 4 && f->buf[p]; p++)
             d->probe_bytes += f->buf[p]->size;
-        return 0;
+        av_frame_unref(d->probe_last);
+        return d->probe_F && av_frame_ref(d->probe_last, f) < 0 ? SETTLE_ERR_NOMEM : 0;
     }
     d->probing = 0;
-    int ret = 0;
-    AVFrame *t = NULL;
+    ret = 0;
     if (st->n) {
         d->F = choose_scale(d, settle_probe_frame(st, 0));
-        /* measured again from the start while reading */
-        d->luma.n = d->luma.local = d->luma.strong = 0;
-        if (!(t = av_frame_alloc()))
-            ret = SETTLE_ERR_NOMEM;
-    }
-    for (int i = 0; i < st->n && ret >= 0; i++) {
-        if (settle_probe_take(st, i, t) < 0) {
-            ret = SETTLE_ERR_NOMEM;
-            break;
+        /* full size for frames held reduced: from the start again, at full
+         * size from the first frame (d->why says why) */
+        if (d->F == 1 && d->nreduced) {
+            d->again_full = 1;
+            return READ_AGAIN;
         }
-        ret = deliver_frame(d, t);
-        av_frame_unref(t);
+        ret = probe_deliver(d);
     }
-    av_frame_free(&t);
     settle_probe_store_free(st);
+    av_frame_unref(d->probe_last);
+    av_freep(&d->probe_bands);
     if (ret >= 0 && f)
-        ret = deliver_frame(d, f);
+        ret = deliver_frame(d, f, NULL);
     return ret;
 }
 
@@ -670,7 +872,7 @@ static int deliver(Decoder *d, AVFrame *f)
         return 0;
     if (d->probing)
         return probe_frame(d, f);
-    return deliver_frame(d, f);
+    return deliver_frame(d, f, NULL);
 }
 
 /* Sets up the reading at factor F for pictures of sw x sh (the first). */
@@ -696,8 +898,7 @@ static int begin_reading(Decoder *d, int sw, int sh)
     if (ret < 0)
         return ret;
     if (d->F > 1) {
-        d->red_ys = FFALIGN(d->w, 64) + 64;
-        d->red_cs = FFALIGN(d->w / 2, 64) + 64;
+        reduced_strides(d->w, &d->red_ys, &d->red_cs);
         d->red = av_mallocz((size_t)d->red_ys * BAND + (size_t)d->red_cs * BAND);
         if (!d->red)
             return SETTLE_ERR_NOMEM;
@@ -705,7 +906,8 @@ static int begin_reading(Decoder *d, int sw, int sh)
     return 0;
 }
 
-static int deliver_frame(Decoder *d, AVFrame *f)
+/* pm: what the probe measured of f (NULL: measured now). */
+static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
 {
     SettleContext *c = d->c;
     int ret;
@@ -733,7 +935,7 @@ static int deliver_frame(Decoder *d, AVFrame *f)
                    "scaling to the first size", d->path, d->sw, d->sh, f->width, f->height);
         d->size_warned = 1;
     }
-    if ((ret = convert(d, f)) < 0)
+    if ((ret = pm ? convert_probed(d, f, pm) : convert(d, f)) < 0)
         return ret;
 
     double t;
@@ -885,6 +1087,10 @@ static void close_decoder(Decoder *d)
     settle_probe_store_free(&d->store);
     free(d->luma.count);
     d->luma.count = NULL;
+    free(d->luma_all.count);
+    d->luma_all.count = NULL;
+    av_frame_free(&d->probe_last);
+    av_freep(&d->probe_bands);
     av_freep(&d->red);
     av_freep(&d->full);
     av_freep(&d->rgb);
@@ -1009,7 +1215,8 @@ static int open_codec(Decoder *d, AVStream *vs)
     d->pkt = av_packet_alloc();
     d->frame = av_frame_alloc();
     d->prev = av_frame_alloc();
-    if (!d->dec || !d->pkt || !d->frame || !d->prev)
+    d->probe_last = av_frame_alloc();
+    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->probe_last)
         return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
     if ((ret = avcodec_parameters_to_context(d->dec, par)) < 0)
         return fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");
@@ -1160,13 +1367,14 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
  * would block or give other bytes: measured at full size, as before auto. */
 static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int again_ok)
 {
-    int ret = 0;
+    int ret = 0, probed_full = 0;
     char again[320] = "";
     for (int pass = 0; pass < 2; pass++) {
         Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
-                      .force_full = pass > 0, .again_ok = again_ok };
+                      .force_full = pass > 0 && !probed_full, .again_ok = again_ok,
+                      .F = probed_full };
         /* only where auto may reduce (choose_scale says why not otherwise) */
-        d.probing = c->s.scale == 0 && auto_may_reduce(&d, NULL, 0);
+        d.probing = c->s.scale == 0 && !probed_full && auto_may_reduce(&d, NULL, 0);
         if (pass)
             snprintf(d.why, sizeof(d.why), "%s", again);
         int read_error = 0;
@@ -1174,9 +1382,16 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int
         if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
             (ret = read_packets(&d, &read_error)) >= 0)
             ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
-        int reread = ret >= 0 && judge_reduced(&d, again, sizeof(again)) &&
+        /* the probe chose full size for frames it held reduced: the same
+         * choice, the same words, from the first frame */
+        probed_full = ret == READ_AGAIN && d.again_full;
+        if (probed_full)
+            snprintf(again, sizeof(again), "%s", d.why);
+        int reread = ((ret >= 0 && judge_reduced(&d, again, sizeof(again))) || probed_full) &&
                      (!pb || (pb->seekable && avio_seek(pb, 0, SEEK_SET) == 0));
         close_decoder(&d);
+        if (probed_full && !reread)
+            ret = fail_input(c, path, SETTLE_ERR_IO, "cannot read the input again from its start");
         if (!reread)
             break;
         /* the analysis starts over from the first frame */

@@ -10,7 +10,9 @@
  * the 128 MiB of a large screen recording), so a frame that repeats most of
  * the rows of the frame before it (a screen recording's) keeps only the rows
  * that differ, and is put together again when it goes to the analysis, in
- * one of a few buffers used in turn. */
+ * one of a few buffers used in turn. A camera film repeats no row: once the
+ * probe calls it camera-like, src/decode.c holds its frames reduced, as their
+ * properties and bytes of the store's (settle_probe_hold_props). */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE beside _POSIX_C_SOURCE */
 #endif
@@ -217,6 +219,28 @@ fail:
     return ret;
 }
 
+int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, uint8_t **mem)
+{
+    if (s->n == SETTLE_PROBE_HELD)
+        return AVERROR(ENOSPC);
+    SettleProbeHeld *h = &s->held[s->n];
+    AVFrame *c = av_frame_alloc();
+    if (!c)
+        return AVERROR(ENOMEM);
+    int ret = av_frame_copy_props(c, f);
+    if (ret < 0 || !(*mem = reserve(s, FFALIGN(size, ALIGN)))) {
+        av_frame_free(&c);
+        return ret < 0 ? ret : AVERROR(ENOMEM);
+    }
+    c->format = f->format;
+    c->width = f->width;
+    c->height = f->height;
+    h->frame = c;
+    h->mem = *mem;
+    s->n++;
+    return 0;
+}
+
 const uint8_t *settle_probe_row(const SettleProbeStore *s, int i, int p, int y)
 {
     const SettleProbeHeld *h = &s->held[i];
@@ -249,6 +273,8 @@ static SettleProbeSlot *free_slot(SettleProbeStore *s)
 int settle_probe_take(SettleProbeStore *s, int i, AVFrame *out)
 {
     const SettleProbeHeld *h = &s->held[i];
+    if (h->mem)
+        return AVERROR(EINVAL);
     if (h->frame->data[0] || !h->row)
         return av_frame_ref(out, h->frame);
     SettleProbeSlot *sl = free_slot(s);

@@ -17,6 +17,7 @@
 typedef struct SettleProbeHeld {
     AVFrame *frame;     /* its properties; its planes only when held whole */
     const uint8_t **row; /* each plane's rows, plane after plane (NULL: not laid out) */
+    uint8_t *mem;       /* held as properties and the caller's bytes (settle_probe_hold_props) */
 } SettleProbeHeld;
 
 typedef struct SettleProbeSlot {
@@ -47,16 +48,29 @@ typedef struct SettleProbeStore {
  * format whose planes the store does not lay out is held as a reference
  * (av_frame_clone). 0, or a negative AVERROR (out of memory, store full). */
 int settle_probe_hold(SettleProbeStore *s, const AVFrame *f);
+/* Holds f's properties only (no planes) as frame number n of the store,
+ * with `size` bytes of the store's memory (64-byte aligned, not zeroed) for
+ * the caller to write in *mem, whatever it keeps of the pictures instead
+ * (the probe: the picture reduced); they stay until the store is freed. A
+ * frame held so is not laid out: the next is not compared with its rows,
+ * and it cannot be taken. 0, or a negative AVERROR. */
+int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, uint8_t **mem);
 /* Frame i's properties (and planes when held whole or as a reference). */
 static inline const AVFrame *settle_probe_frame(const SettleProbeStore *s, int i)
 {
     return s->held[i].frame;
 }
-/* Row y of plane p of frame i, as the frame had it. */
+/* Row y of plane p of frame i, as the frame had it (a frame with planes). */
 const uint8_t *settle_probe_row(const SettleProbeStore *s, int i, int p, int y);
+/* The bytes frame i was held with by settle_probe_hold_props (NULL: its planes). */
+static inline uint8_t *settle_probe_mem(const SettleProbeStore *s, int i)
+{
+    return s->held[i].mem;
+}
 /* out (blank) becomes a reference to frame i with its planes, put together
  * again in a buffer of the store's when it was held by rows; the buffer is
- * the caller's until it unreferences out. 0 or a negative AVERROR. */
+ * the caller's until it unreferences out. 0 or a negative AVERROR
+ * (AVERROR(EINVAL): frame i was held as properties). */
 int settle_probe_take(SettleProbeStore *s, int i, AVFrame *out);
 /* Frees the held frames and the store's references: memory that a frame
  * taken still uses goes once that frame is freed. */

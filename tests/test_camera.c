@@ -279,6 +279,106 @@ static void test_noise_factor(void **state)
     settle_close(&c);
 }
 
+/* --scale auto's probe holds a camera film's first frames reduced (what the
+ * reading measures when the probe chooses to reduce) once its faint frames
+ * look like a camera's, and reads the capture again from its start when it
+ * then chooses full size after all (src/decode.c: probe_frame). Whatever it
+ * held, auto's frames are those of the scale it chose, set by hand. */
+
+/* The camera of the start-up whose sensor noise stops at frame `quiet`. */
+typedef struct Quieting {
+    CameraSpec cam;
+    int quiet;
+    double noise;
+} Quieting;
+
+static void quieting_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)
+{
+    Quieting *q = opaque;
+    q->cam.noise = index < q->quiet ? q->noise : 0;
+    camera_draw(&q->cam, index, rgb, stride, w, h);
+}
+
+static void film_quieting(const char *path, int frames, int quiet)
+{
+    static SceneSpec s;
+    s = startup();
+    Quieting q = { .quiet = quiet, .noise = 4 };
+    assert_int_equal(camera_init(&q.cam, scene_draw, &s, SW, SH, W, H), 0);
+    CapgenSpec c = {
+        .path = track(path), .encoder = "libx264", .width = W, .height = H,
+        .nb_frames = frames, .fps = FPS, .quality = 16, .draw = quieting_draw, .opaque = &q,
+    };
+    int ret = capgen_write(&c);
+    camera_free(&q.cam);
+    assert_int_equal(ret, 0);
+}
+
+typedef struct Reading {
+    char *csv;
+    int scale, reread;
+    char reason[512];
+} Reading;
+
+/* `path` analysed with --scale `scale`: its CSV and how it was scaled. */
+static void read_at(const char *path, const char *scale, Reading *out)
+{
+    const char *const opts[] = { "scale", scale, NULL };
+    SettleContext *c = open_with(opts);
+    const SettleResult *r = NULL;
+    int ret = settle_analyze_file(c, path, &r);
+    assert_true(ret == 0 || ret == SETTLE_ERR_NOT_STABLE);
+    out->scale = r->scale;
+    out->reread = r->scale_reread;
+    snprintf(out->reason, sizeof(out->reason), "%s", r->scale_reason ? r->scale_reason : "");
+    size_t len = 0;
+    out->csv = NULL;
+    FILE *f = open_memstream(&out->csv, &len);
+    assert_non_null(f);
+    assert_int_equal(settle_write_csv(c, f), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_true(len > 0);
+    settle_close(&c);
+}
+
+/* auto's reading of `path` against the same scale set by hand: the same
+ * frames, byte for byte. Returns the scale auto chose. */
+static int check_auto(const char *path, Reading *a)
+{
+    Reading fixed;
+    read_at(path, "auto", a);
+    read_at(path, a->scale == 1 ? "full" : "2", &fixed);
+    print_message("%s: scale %d, %s\n", path, a->scale, a->reason);
+    assert_string_equal(a->csv, fixed.csv);
+    free(fixed.csv);
+    return a->scale;
+}
+
+static void test_probe_holds(void **state)
+{
+    (void)state;
+    CameraSpec cam;
+    Reading a;
+    /* noisy throughout: reduced, from frames held reduced */
+    assert_int_equal(check_auto(noisy_capture(&cam), &a), 2);
+    assert_int_equal(a.reread, 0);
+    free(a.csv);
+    /* shorter than the probe's second: what it held goes to the analysis */
+    film_quieting("cam-short.mp4", 24, 24);
+    assert_int_equal(check_auto("cam-short.mp4", &a), 2);
+    free(a.csv);
+    remove("cam-short.mp4");
+    /* noisy for half a second, then clean: the frames held reduced by then
+     * are not the full-size picture the probe chooses, so the capture is
+     * read again, and says what the probe found, not a second reading's */
+    film_quieting("cam-quieting.mp4", 45, 16);
+    assert_int_equal(check_auto("cam-quieting.mp4", &a), 1);
+    assert_int_equal(a.reread, 0);
+    assert_non_null(strstr(a.reason, "clean capture"));
+    free(a.csv);
+    remove("cam-quieting.mp4");
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -301,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_blinking_light),
         cmocka_unit_test(test_blur),
         cmocka_unit_test(test_noise_factor),
+        cmocka_unit_test(test_probe_holds),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

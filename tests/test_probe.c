@@ -2,7 +2,8 @@
 /* The probe's store (src/decode_probe.c): every frame held comes back with
  * the same rows, whether it was copied whole or by the rows that differ
  * from the frame before; a screen-like series takes little more than one
- * frame of memory; a buffer a taken frame still uses is never written. */
+ * frame of memory; a buffer a taken frame still uses is never written; a
+ * frame held as properties keeps the bytes it was given. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,6 +195,62 @@ static void test_reference(void **state)
     av_frame_free(&f);
 }
 
+/* Frames held as their properties with bytes of the caller's (the probe's
+ * reduced pictures) between frames held with their planes: the bytes stay
+ * as written, aligned, until the store is freed; such a frame cannot be
+ * taken, and the frame after it is held whole (no rows to share). */
+static void test_props(void **state)
+{
+    (void)state;
+    SettleProbeStore s;
+    memset(&s, 0, sizeof(s));
+    uint32_t seed = 7;
+    AVFrame *f[3];
+    f[0] = new_frame(&seed, 0);
+    f[1] = next_frame(f[0], &seed, 2, 1);
+    f[2] = next_frame(f[1], &seed, 2, 2);
+    uint8_t *mem[2];
+    const size_t size[2] = { 1000, 333 };
+    assert_int_equal(settle_probe_hold(&s, f[0]), 0);
+    assert_int_equal(settle_probe_hold_props(&s, f[1], size[0], &mem[0]), 0);
+    memset(mem[0], 0xa5, size[0]);
+    assert_int_equal(settle_probe_hold_props(&s, f[1], size[1], &mem[1]), 0);
+    memset(mem[1], 0x5a, size[1]);
+    assert_int_equal(settle_probe_hold(&s, f[2]), 0);
+    assert_int_equal(s.n, 4);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal((uintptr_t)mem[i] % 64, 0);
+        assert_ptr_equal(settle_probe_mem(&s, 1 + i), mem[i]);
+        const AVFrame *h = settle_probe_frame(&s, 1 + i);
+        assert_null(h->data[0]);
+        assert_int_equal(h->width, W);
+        assert_int_equal(h->pts, 1);
+        for (size_t k = 0; k < size[i]; k++)
+            assert_int_equal(mem[i][k], i ? 0x5a : 0xa5);
+    }
+    assert_null(settle_probe_mem(&s, 0));
+    assert_null(settle_probe_mem(&s, 3));
+    AVFrame *t = av_frame_alloc();
+    assert_non_null(t);
+    assert_int_equal(settle_probe_take(&s, 1, t), AVERROR(EINVAL));
+    assert_null(t->buf[0]);
+    /* the frame after them: held whole, its own rows */
+    assert_non_null(settle_probe_frame(&s, 3)->data[0]);
+    for (int i = 0; i < 4; i += 3) {
+        const AVFrame *src = f[i ? 2 : 0];
+        assert_int_equal(settle_probe_take(&s, i, t), 0);
+        for (int p = 0; p < 3; p++)
+            for (int y = 0; y < (p ? H / 2 : H); y++)
+                assert_memory_equal(t->data[p] + (ptrdiff_t)y * t->linesize[p],
+                                    src->data[p] + (ptrdiff_t)y * src->linesize[p], p ? W / 2 : W);
+        av_frame_unref(t);
+    }
+    settle_probe_store_free(&s);
+    av_frame_free(&t);
+    for (int i = 0; i < 3; i++)
+        av_frame_free(&f[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_camera_like),
         cmocka_unit_test(test_mixed),
         cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_props),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
