@@ -17,6 +17,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "decode_pool.h"
 #include "decode_probe.h"
 #include "internal.h"
 
@@ -125,6 +126,7 @@ typedef struct Decoder {
     char why[320];
     /* --scale auto: the first frames, held until the probe decides */
     int probing;
+    int replaying;           /* the held frames go to the analysis */
     SettleProbeStore store;  /* their copies */
     size_t probe_bytes;
     LumaStats luma;
@@ -448,6 +450,59 @@ static int fill_full(void *opaque, int top, int bottom)
                          f->linesize[1], f->data[2], f->linesize[2], d->sw, d->sh, &d->coef);
     d->full_pending = 0;
     return 0;
+}
+
+/* A kept picture held as a reference to its frame (settle_set_hold): the
+ * decoder's buffer stays out of its pool while a role holds it, and is
+ * converted whole, as fill_rows and fill_full convert it, only if it
+ * becomes a picture. */
+typedef struct HeldFrame {
+    SettleHeld pub;
+    AVFrame *f;
+    SettleYuvCoef coef;
+    void (*yuv420_rgb)(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdiff_t ystride,
+                       const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
+                       int w, int h, const SettleYuvCoef *k);
+} HeldFrame;
+
+static void held_render(const SettleHeld *h, uint8_t *rgb, ptrdiff_t stride)
+{
+    const HeldFrame *hf = (const HeldFrame *)h;
+    const AVFrame *f = hf->f;
+    hf->yuv420_rgb(rgb, stride, f->data[0], f->linesize[0], f->data[1], f->linesize[1],
+                   f->data[2], f->linesize[2], f->width, f->height, &hf->coef);
+}
+
+static void held_release(SettleHeld *h)
+{
+    HeldFrame *hf = (HeldFrame *)h;
+    av_frame_free(&hf->f);
+    free(hf);
+}
+
+/* SettleHoldPicture: the picture last sent, when settle's own conversion
+ * made it of the whole frame d->prev holds (4:2:0, the capture's first
+ * size). Not the probe's frames: some share a region of the probe's memory,
+ * which a reference would keep. */
+static SettleHeld *hold_frame(void *opaque)
+{
+    Decoder *d = opaque;
+    const AVFrame *f = d->prev;
+    if (d->replaying || !d->lazy || !f->data[0] || !f->buf[0] || f->width != d->sw ||
+        f->height != d->sh)
+        return NULL;
+    HeldFrame *hf = malloc(sizeof(*hf));
+    if (!hf)
+        return NULL;
+    if (!(hf->f = av_frame_clone(f))) {
+        free(hf);
+        return NULL;
+    }
+    hf->pub.render = held_render;
+    hf->pub.release = held_release;
+    hf->coef = d->coef;
+    hf->yuv420_rgb = d->c->dsp.yuv420_rgb;
+    return &hf->pub;
 }
 
 /* The diff threshold for a picture of w x h, as the decide stage sets it. */
@@ -856,7 +911,9 @@ static int probe_frame(Decoder *d, const AVFrame *f)
             d->again_full = 1;
             return READ_AGAIN;
         }
+        d->replaying = 1;
         ret = probe_deliver(d);
+        d->replaying = 0;
     }
     settle_probe_store_free(st);
     av_frame_unref(d->probe_last);
@@ -894,6 +951,7 @@ static int begin_reading(Decoder *d, int sw, int sh)
             return SETTLE_ERR_NOMEM;
         settle_set_full_picture(c, d->full, d->full_stride, fill_full, d);
     }
+    settle_set_hold(c, hold_frame, d);
     int ret = settle_begin_capture(c, d->path, d->w, d->h, d->mobile);
     if (ret < 0)
         return ret;
@@ -1078,6 +1136,7 @@ static void close_decoder(Decoder *d)
     if (d->begun && d->rgb)
         settle_keep_end(d->c, d->rgb, d->stride, d->lazy ? fill_rows : NULL, d);
     settle_set_full_picture(d->c, NULL, 0, NULL, NULL); /* d->full is freed below */
+    settle_set_hold(d->c, NULL, NULL);
     if (d->sync_init) {
         pthread_cond_destroy(&d->cond);
         pthread_mutex_destroy(&d->lock);
@@ -1102,7 +1161,9 @@ static void close_decoder(Decoder *d)
     av_frame_free(&d->prev);
     av_frame_free(&d->frame);
     av_packet_free(&d->pkt);
+    void *pool = d->dec ? d->dec->opaque : NULL;
     avcodec_free_context(&d->dec);
+    settle_decode_pool_free(&pool);
     avformat_close_input(&d->fmt);
 }
 
@@ -1224,6 +1285,8 @@ static int open_codec(Decoder *d, AVStream *vs)
     d->dec->max_pixels = codec_max_pixels(c);
     d->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     d->dec->pkt_timebase = vs->time_base;
+    if (settle_decode_pool_attach(d->dec) < 0)
+        return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
     if ((ret = avcodec_open2(d->dec, codec, NULL)) < 0)
         return fail_input(c, path, SETTLE_ERR_FORMAT, "cannot open the %s decoder: %s",
                           codec->name, av_err(ret, eb, sizeof(eb)));

@@ -74,19 +74,22 @@ void settle_frames_free(SettleImage **imgs, int n)
 /* Every wanted frame from the analysis' kept copies: 1 when one is not held. */
 static int from_kept(const SettleOutputs *o, FrameGrab *g)
 {
-    const SettleKeep *k = o->keep;
+    SettleKeep *k = o->keep;
     if (!k->on || k->failed)
         return 1;
     for (int i = 0; i < g->n; i++)
         if (g->want[i] >= 0 && !settle_keep_find(k, g->want[i]))
             return 1;
     for (int i = 0; i < g->n; i++) {
-        const SettleKept *p = g->want[i] >= 0 ? settle_keep_find(k, g->want[i]) : NULL;
-        if (!p)
+        const SettleKept *p = NULL;
+        int ret = g->want[i] >= 0 ? settle_keep_get(k, g->want[i], &p) : 1;
+        if (ret < 0)
+            return ret;
+        if (ret == 1)
             continue;
         SettleImage *img = &g->img[i];
         double t = img->time;
-        int ret = settle_thumbnail(p->rgb, (ptrdiff_t)k->w * 3, k->w, k->h, g->box, img);
+        ret = settle_thumbnail(p->rgb, (ptrdiff_t)k->w * 3, k->w, k->h, g->box, img);
         if (ret < 0)
             return ret;
         img->role = "frame";

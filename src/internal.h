@@ -51,6 +51,9 @@ struct SettleContext {
     ptrdiff_t full_stride;
     SettleFillRows full_fill;
     void *full_opaque;
+    /* the kept pictures held by their source instead of copied (settle_set_hold) */
+    SettleHoldPicture hold;
+    void *hold_opaque;
     char scale_reason[320];
     int scale_reread;
     int crop_pending;     /* --crop viewport or auto: the rectangle is not known yet */
@@ -109,6 +112,12 @@ void settle_set_scale(SettleContext *c, int scale, int full_w, int full_h, const
  * reduced reading keeps nothing and the pictures read the capture again. */
 void settle_set_full_picture(SettleContext *c, uint8_t *rgb, ptrdiff_t stride,
                              SettleFillRows fill, void *opaque);
+
+/* A source that can hold the pictures it sent (the decoder: a reference to
+ * its frame) instead of settle_keep_pictures copying them: hold(opaque)
+ * holds the picture last sent, at the kept pictures' size (the full size of
+ * a reduced reading), or returns NULL. NULL hold: every picture is copied. */
+void settle_set_hold(SettleContext *c, SettleHoldPicture hold, void *opaque);
 
 void settle_log(SettleContext *c, SettleLogLevel level, const char *fmt, ...)
 #ifdef __GNUC__

@@ -91,6 +91,8 @@ int settle_pixels_shared(const uint8_t *px)
 
 static void kept_free(SettleKept *p)
 {
+    if (p->held)
+        p->held->release(p->held);
     settle_pixels_unref(p->rgb);
     free(p);
 }
@@ -102,7 +104,7 @@ static void kept_release(SettleKeep *k, SettleKept *p)
 {
     if (!p || --p->refs > 0)
         return;
-    if (k->nspare < SETTLE_KEEP_SPARES && !settle_pixels_shared(p->rgb))
+    if (p->rgb && k->nspare < SETTLE_KEEP_SPARES && !settle_pixels_shared(p->rgb))
         k->spare[k->nspare++] = p;
     else
         kept_free(p);
@@ -178,6 +180,26 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
         if (k->role[r] && k->role[r]->frame == frame)
             return k->role[r];
     return NULL;
+}
+
+int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out)
+{
+    SettleKept *p = (SettleKept *)settle_keep_find(k, frame);
+    if (!p)
+        return 1;
+    if (p->held) {
+        const size_t row = (size_t)k->w * 3;
+        uint8_t *px = settle_pixels_new(row * (size_t)k->h);
+        if (!px)
+            return SETTLE_ERR_NOMEM;
+        p->held->render(p->held, px, (ptrdiff_t)row);
+        p->held->release(p->held);
+        p->held = NULL;
+        p->rgb = px;
+        p->tick = 0; /* as a spare: copied whole */
+    }
+    *out = p;
+    return 0;
 }
 
 /* A buffer for a copy of the picture: a spare (its pixels those of its
@@ -314,17 +336,29 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     if (!full && !thumb && !moves)
         return 0;
     int ret;
-    if ((full || thumb) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) != 0)
+    /* A picture its source holds is not copied (nor its rows readied, when
+     * no thumbnail reads them); the decoder's frames are held by reference. */
+    SettleHeld *held = full && f->hold ? f->hold(f->hold_opaque) : NULL;
+    if ((thumb || (full && !held)) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) != 0) {
+        if (held)
+            held->release(held);
         return ret < 0 ? ret : give_up(k);
+    }
     SettleKeptThumb *t = NULL;
     SettleThumbRows tr;
     if (thumb && (!(t = calloc(1, sizeof(*t))) ||
                   settle_thumb_begin(&tr, k->w, k->h, SETTLE_THUMB_BOX, &t->img) < 0)) {
         free(t);
+        if (held)
+            held->release(held);
         return give_up(k);
     }
     SettleKept *cur = NULL;
-    if (full && !(cur = copy_buffer(k))) {
+    if (held && (cur = calloc(1, sizeof(*cur))))
+        cur->held = held;
+    else if (held)
+        held->release(held);
+    if (full && !cur && (held || !(cur = copy_buffer(k)))) {
         if (t) {
             settle_thumb_end(&tr);
             free(t->img.rgb);
@@ -332,13 +366,14 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
         }
         return give_up(k);
     }
-    if (cur) {
+    if (cur && !cur->held)
         make_rows(k, cur, !cur->tick, t ? &tr : NULL, rgb, stride);
+    else if (t)
+        make_rows(k, NULL, 0, &tr, rgb, stride);
+    if (cur) {
         cur->frame = f->index;
         cur->time = f->time;
         cur->refs = 0;
-    } else if (t) {
-        make_rows(k, NULL, 0, &tr, rgb, stride);
     }
     if (t)
         settle_thumb_end(&tr);
@@ -365,11 +400,12 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
 }
 
 int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *rgb,
-                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque)
+                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque,
+                     SettleHoldPicture hold, void *hold_opaque)
 {
     if (!k->on || k->failed || index < 0)
         return 0;
-    SettleKeepFrame f = { .index = index, .time = time };
+    SettleKeepFrame f = { .index = index, .time = time, .hold = hold, .hold_opaque = hold_opaque };
     for (int r = 0; r < SETTLE_KEEP_ROLES; r++)
         f.role[r] = -2;
     /* a frame already held (the latest change, often) is not copied again */

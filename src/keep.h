@@ -44,10 +44,26 @@ uint8_t *settle_pixels_ref(uint8_t *px);   /* one more reference; returns px */
 void settle_pixels_unref(uint8_t *px);     /* frees the pixels with the last one; NULL is fine */
 int settle_pixels_shared(const uint8_t *px); /* 1 when more than one reference holds px */
 
+/* A picture its source can give again later, whole, without a copy (the
+ * decoder's frame, referenced): render writes its w x h pixels (the kept
+ * pictures' size) as RGB24, stride bytes a row, the same pixels the reading
+ * had; release lets it go. Either may run after the reading ended. */
+typedef struct SettleHeld SettleHeld;
+struct SettleHeld {
+    void (*render)(const SettleHeld *h, uint8_t *rgb, ptrdiff_t stride);
+    void (*release)(SettleHeld *h);
+};
+
+/* The picture last sent, held by its source; NULL when it cannot be (the
+ * picture is copied). */
+typedef SettleHeld *(*SettleHoldPicture)(void *opaque);
+
 typedef struct SettleKept {
     int64_t frame;
     double time;
-    uint8_t *rgb;   /* the whole picture, width * 3 bytes a row (settle_pixels_new) */
+    uint8_t *rgb;   /* the whole picture, width * 3 bytes a row (settle_pixels_new);
+                     * NULL while held (settle_keep_get makes it) */
+    SettleHeld *held; /* the source holds the picture: nothing was copied */
     int refs;       /* roles holding it */
     uint64_t tick;  /* the picture (SettleKeep.tick) its pixels are */
 } SettleKept;
@@ -99,6 +115,10 @@ typedef struct SettleKeepFrame {
      * that frame is held; -1: none) */
     int64_t role[SETTLE_KEEP_ROLES];
     uint8_t distinct[SETTLE_T_COUNT]; /* a filmstrip frame by this method */
+    /* when given: a role's picture is held by its source instead of copied
+     * (a copy when hold returns NULL) */
+    SettleHoldPicture hold;
+    void *hold_opaque;
 } SettleKeepFrame;
 
 /* Readies k for a capture of w x h pictures, for the methods (bit t:
@@ -123,10 +143,16 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
 /* The capture's last frame (index, time), once every frame went by: held
  * in the END role. Same arguments and returns as settle_keep_frame. */
 int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *rgb,
-                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque);
+                     ptrdiff_t stride, SettleFillRows fill, void *fill_opaque,
+                     SettleHoldPicture hold, void *hold_opaque);
 
-/* The copy of `frame` held in any role, or NULL. */
+/* The copy of `frame` held in any role, or NULL; its pixels may still be
+ * held by the source (rgb NULL: see settle_keep_get). */
 const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame);
+
+/* The copy of `frame` with its pixels (a held picture rendered now, once):
+ * 0 and *out, 1 when no role holds the frame, or SETTLE_ERR_NOMEM. */
+int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out);
 
 /* Frees what k holds; it can begin again. */
 void settle_keep_free(SettleKeep *k);

@@ -178,6 +178,12 @@ void settle_set_full_picture(SettleContext *c, uint8_t *rgb, ptrdiff_t stride,
     c->full_opaque = opaque;
 }
 
+void settle_set_hold(SettleContext *c, SettleHoldPicture hold, void *opaque)
+{
+    c->hold = hold;
+    c->hold_opaque = opaque;
+}
+
 /* The measured rectangle at the start: --crop x,y,w,h now (or the whole
  * picture with SETTLE_ERR_CROP when it does not fit), viewport and auto from
  * the pictures. */
@@ -368,7 +374,8 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
 static int keep_frame(SettleContext *c, const SettlePicture *p, const SettleRecord *r,
                       SettleFillRows fill, void *fill_opaque)
 {
-    SettleKeepFrame f = { .index = r->index, .time = r->time };
+    SettleKeepFrame f = { .index = r->index, .time = r->time, .hold = c->hold,
+                          .hold_opaque = c->hold_opaque };
     for (int i = 0; i < SETTLE_KEEP_ROLES; i++)
         f.role[i] = -2;
     for (int t = 0; t < SETTLE_T_COUNT; t++) {
@@ -406,7 +413,8 @@ void settle_keep_end(SettleContext *c, const uint8_t *rgb, ptrdiff_t stride, Set
         fill_opaque = c->full_opaque;
     }
     if (c->keep.on && c->keep_fresh && c->n > 0 && rgb &&
-        settle_keep_last(&c->keep, c->n - 1, c->last_time, rgb, stride, fill, fill_opaque) < 0)
+        settle_keep_last(&c->keep, c->n - 1, c->last_time, rgb, stride, fill, fill_opaque, c->hold,
+                         c->hold_opaque) < 0)
         c->keep.failed = 1; /* the pictures read the capture again */
 }
 

@@ -47,7 +47,8 @@ typedef struct SettleOutputs {
     const SettleResult *res;
     int finished;           /* settle_finish ran: the result and the records are whole */
     SettleFrameSource frames;
-    const SettleKeep *keep; /* the pictures kept during the reading (keep.c) */
+    SettleKeep *keep;       /* the pictures kept during the reading (keep.c): a
+                             * picture its source holds is made when asked for */
     const struct SettleMarks *marks; /* attached, NULL for none */
     SettleIdentity id;
     /* the read stage again, for pictures that were not kept: each picture of

@@ -238,7 +238,7 @@ static int by_frame(const void *a, const void *b)
  * method's candidates, in their order. 1 when a key frame was not kept. */
 static int from_kept(const SettleOutputs *o, Grab *g)
 {
-    const SettleKeep *kp = o->keep;
+    SettleKeep *kp = o->keep;
     const SettleKeepList *l = &kp->list[o->frames.which];
     int ret;
     if (!(kp->methods & (1u << o->frames.which)))
@@ -254,9 +254,11 @@ static int from_kept(const SettleOutputs *o, Grab *g)
         g->want[g->nwant - 1].kept = &l->t[i]->img;
     }
     for (int k = 0; k < NKEYS; k++) {
-        const SettleKept *full = g->key[k] >= 0 ? settle_keep_find(kp, g->key[k]) : NULL;
-        if (!full)
+        const SettleKept *full = NULL;
+        if (g->key[k] < 0 || (ret = settle_keep_get(kp, g->key[k], &full)) == 1)
             continue;
+        if (ret < 0)
+            return ret;
         SettleFrame f = { .index = full->frame, .time = full->time };
         if ((ret = add_want(g, &f, 1u << k, full->frame >= g->from)) < 0)
             return ret;

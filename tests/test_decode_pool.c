@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The decoder's buffers from settle's pool (src/decode_pool.c): every
+ * frame of the sample decodes to the same samples as with libavcodec's own
+ * pool, in buffers of the same sizes and rows; frames held meanwhile (as
+ * the kept pictures hold them) are never written again.
+ * Args: the source tree (for testdata/sample-startup.mp4). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/crc.h>
+#include <libavutil/pixdesc.h>
+
+#include "decode_pool.h"
+
+#define MAXF 400
+#define HELD 24
+
+static const char *src_dir = "..";
+
+typedef struct Run {
+    int n;
+    uint32_t crc[MAXF];     /* of each frame's visible samples */
+    size_t size[MAXF][4];   /* its buffers' sizes */
+    int linesize[MAXF][4];
+    int pooled;             /* settle's pool took the frames */
+} Run;
+
+static uint32_t frame_crc(const AVFrame *f)
+{
+    const AVCRC *t = av_crc_get_table(AV_CRC_32_IEEE);
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    uint32_t c = 0;
+    for (int p = 0; p < 4 && f->data[p]; p++) {
+        int sh = p == 1 || p == 2 ? d->log2_chroma_h : 0, sw = p == 1 || p == 2 ? d->log2_chroma_w : 0;
+        for (int y = 0; y < (f->height + (1 << sh) - 1) >> sh; y++)
+            c = av_crc(t, c, f->data[p] + (ptrdiff_t)y * f->linesize[p],
+                       (size_t)((f->width + (1 << sw) - 1) >> sw));
+    }
+    return c;
+}
+
+/* Decodes path; with the pool when `pool`. Every HELD-th frame's reference
+ * is kept to the end, and checked then against its CRC. */
+static void decode(const char *path, int pool, Run *run)
+{
+    AVFormatContext *fmt = NULL;
+    assert_int_equal(avformat_open_input(&fmt, path, NULL, NULL), 0);
+    assert_true(avformat_find_stream_info(fmt, NULL) >= 0);
+    int si = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    assert_true(si >= 0);
+    const AVCodec *codec = avcodec_find_decoder(fmt->streams[si]->codecpar->codec_id);
+    AVCodecContext *dec = avcodec_alloc_context3(codec);
+    assert_non_null(dec);
+    assert_true(avcodec_parameters_to_context(dec, fmt->streams[si]->codecpar) >= 0);
+    dec->thread_count = 3;
+    dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    if (pool)
+        assert_int_equal(settle_decode_pool_attach(dec), 0);
+    void *p = dec->opaque;
+    run->pooled = dec->get_buffer2 != avcodec_default_get_buffer2;
+    assert_int_equal(avcodec_open2(dec, codec, NULL), 0);
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *f = av_frame_alloc();
+    AVFrame *held[MAXF / HELD + 1] = { NULL };
+    int nheld = 0;
+    assert_non_null(pkt);
+    assert_non_null(f);
+    run->n = 0;
+    for (int end = 0; !end;) {
+        int got = av_read_frame(fmt, pkt);
+        if (got < 0) {
+            end = 1;
+            assert_int_equal(avcodec_send_packet(dec, NULL), 0);
+        } else if (pkt->stream_index == si) {
+            assert_int_equal(avcodec_send_packet(dec, pkt), 0);
+        }
+        av_packet_unref(pkt);
+        while (avcodec_receive_frame(dec, f) == 0) {
+            assert_true(run->n < MAXF);
+            run->crc[run->n] = frame_crc(f);
+            for (int k = 0; k < 4; k++) {
+                run->size[run->n][k] = f->buf[k] ? f->buf[k]->size : 0;
+                run->linesize[run->n][k] = f->linesize[k];
+            }
+            if (run->n % HELD == 0)
+                held[nheld++] = av_frame_clone(f);
+            run->n++;
+            av_frame_unref(f);
+        }
+    }
+    av_frame_free(&f);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    settle_decode_pool_free(&p);
+    avformat_close_input(&fmt);
+    /* the held frames outlive the decoder and its pool, unchanged */
+    for (int i = 0; i < nheld; i++) {
+        assert_non_null(held[i]);
+        assert_int_equal(frame_crc(held[i]), run->crc[i * HELD]);
+        av_frame_free(&held[i]);
+    }
+}
+
+static void test_same_frames(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/testdata/sample-startup.mp4", src_dir);
+    Run *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+    assert_non_null(a);
+    assert_non_null(b);
+    decode(path, 0, a);
+    decode(path, 1, b);
+    assert_true(a->n > 100);
+    assert_int_equal(a->n, b->n);
+    assert_false(a->pooled);
+#if defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+    assert_true(b->pooled);
+#endif
+    for (int i = 0; i < a->n; i++) {
+        if (a->crc[i] != b->crc[i])
+            fail_msg("frame %d differs", i);
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(a->size[i][k], b->size[i][k]);
+            assert_int_equal(a->linesize[i][k], b->linesize[i][k]);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        src_dir = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_frames),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

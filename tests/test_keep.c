@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the pictures keep during the reading (src/keep.c) when the source
+ * holds its pictures (settle_set_hold: the decoder's frames referenced):
+ * nothing is copied, a held picture is made once when asked for, with the
+ * same pixels; the holds live only as long as a role needs them, however
+ * long the capture; a source that cannot hold gets copies, as before. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "keep.h"
+
+#define W 48
+#define H 40
+#define FRAMES 300
+
+/* The source: the picture last sent, and how many holds are alive. */
+typedef struct Source {
+    uint8_t rgb[H][W * 3];
+    int live, made, renders;
+    int refuse; /* hold returns NULL */
+} Source;
+
+typedef struct Held {
+    SettleHeld pub;
+    Source *src;
+    uint8_t rgb[H][W * 3];
+} Held;
+
+static void draw(Source *s, int index)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W * 3; x++)
+            s->rgb[y][x] = (uint8_t)(index * 7 + y * 3 + x);
+}
+
+static void held_render(const SettleHeld *h, uint8_t *rgb, ptrdiff_t stride)
+{
+    const Held *e = (const Held *)h;
+    e->src->renders++;
+    for (int y = 0; y < H; y++)
+        memcpy(rgb + stride * y, e->rgb[y], W * 3);
+}
+
+static void held_release(SettleHeld *h)
+{
+    Held *e = (Held *)h;
+    e->src->live--;
+    free(e);
+}
+
+static SettleHeld *hold(void *opaque)
+{
+    Source *s = opaque;
+    if (s->refuse)
+        return NULL;
+    Held *e = malloc(sizeof(*e));
+    assert_non_null(e);
+    e->pub.render = held_render;
+    e->pub.release = held_release;
+    e->src = s;
+    memcpy(e->rgb, s->rgb, sizeof(e->rgb));
+    s->live++;
+    s->made++;
+    return &e->pub;
+}
+
+/* Frame i of a capture whose every frame changes: the start at 0, the first
+ * change at 1, the latest change at every frame, method 0 only. */
+static void send(SettleKeep *k, Source *s, int i)
+{
+    draw(s, i);
+    settle_keep_changed(k, NULL, 0);
+    SettleKeepFrame f = { .index = i, .time = i / 30.0, .hold = hold, .hold_opaque = s };
+    for (int r = 0; r < SETTLE_KEEP_ROLES; r++)
+        f.role[r] = -2;
+    if (i == 0) {
+        f.role[SETTLE_KEEP_START] = 0;
+    } else {
+        if (i == 1)
+            f.role[SETTLE_KEEP_FIRST] = 1;
+        f.role[SETTLE_KEEP_LAST] = i;
+        f.role[SETTLE_KEEP_SETTLED] = i;
+    }
+    assert_int_equal(settle_keep_frame(k, &f, &s->rgb[0][0], W * 3, NULL, NULL), 0);
+}
+
+static void assert_picture(const SettleKept *p, int index)
+{
+    Source want;
+    draw(&want, index);
+    assert_non_null(p->rgb);
+    for (int y = 0; y < H; y++)
+        assert_memory_equal(p->rgb + (size_t)y * W * 3, want.rgb[y], W * 3);
+}
+
+static void test_held(void **state)
+{
+    (void)state;
+    Source *s = calloc(1, sizeof(*s));
+    assert_non_null(s);
+    SettleKeep k = { 0 };
+    settle_keep_begin(&k, 1, W, H);
+    for (int i = 0; i < FRAMES; i++) {
+        send(&k, s, i);
+        /* the start, the first change, the latest: no more, however long */
+        assert_true(s->live <= 3);
+    }
+    assert_int_equal(s->made, FRAMES);
+    assert_int_equal(s->live, 3);
+    const SettleKept *p = settle_keep_find(&k, FRAMES - 1);
+    assert_non_null(p);
+    assert_null(p->rgb); /* nothing copied */
+    assert_non_null(p->held);
+    assert_int_equal(k.nspare, 0);
+    /* made when asked for, once, and the hold let go */
+    const SettleKept *got = NULL;
+    assert_int_equal(settle_keep_get(&k, FRAMES - 1, &got), 0);
+    assert_ptr_equal(got, p);
+    assert_null(got->held);
+    assert_picture(got, FRAMES - 1);
+    assert_int_equal(s->live, 2);
+    assert_int_equal(settle_keep_get(&k, FRAMES - 1, &got), 0);
+    assert_int_equal(s->renders, 1);
+    assert_int_equal(settle_keep_get(&k, 0, &got), 0);
+    assert_picture(got, 0);
+    assert_int_equal(settle_keep_get(&k, 5, &got), 1); /* let go long ago */
+    settle_keep_free(&k);
+    assert_int_equal(s->live, 0);
+    free(s);
+}
+
+static void test_refused(void **state)
+{
+    (void)state;
+    Source *s = calloc(1, sizeof(*s));
+    assert_non_null(s);
+    s->refuse = 1;
+    SettleKeep k = { 0 };
+    settle_keep_begin(&k, 1, W, H);
+    for (int i = 0; i < 20; i++)
+        send(&k, s, i);
+    const SettleKept *p = settle_keep_find(&k, 19);
+    assert_non_null(p);
+    assert_null(p->held);
+    assert_picture(p, 19); /* copied as it went */
+    const SettleKept *got = NULL;
+    assert_int_equal(settle_keep_get(&k, 1, &got), 0);
+    assert_picture(got, 1);
+    assert_int_equal(s->renders, 0);
+    settle_keep_free(&k);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_held),
+        cmocka_unit_test(test_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
