@@ -49,7 +49,8 @@ void settle_animated_free(SettleAnimated *a)
     memset(a, 0, sizeof(*a));
 }
 
-int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index)
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index,
+                            int blank)
 {
     int weak = 0, on = 0, b[4] = { g->nx, g->ny, -1, -1 };
     size_t cells = 0, n = (size_t)g->nx * g->ny;
@@ -70,6 +71,7 @@ int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64
      * no cell went on (a larger faint change that goes on is a fade) */
     if (b[2] < 0)
         return !a->seen || !cells ? 0
+               : blank                                  ? SETTLE_ANIM_BLANK
                : cells <= 8 || (cells * 64 <= n && !on) ? SETTLE_ANIM_SPOTS
                                                        : SETTLE_ANIM_FAINT;
     /* the strong change within half of the picture (a carousel, a spinner,
@@ -119,6 +121,13 @@ static int refining(const SettleAnimated *a, size_t i, int64_t index)
     return 0;
 }
 
+/* A frame with no strong pixel, of the encoder's or not. */
+static int faint(int recoded)
+{
+    return recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT ||
+           recoded == SETTLE_ANIM_BLANK;
+}
+
 /* The cell's change counts: not a faint one in a frame the encoder re-coded
  * around a strong change, nor a faint spot that did not go on from the frame
  * before there, nor in a faint frame a change that did not go on from the
@@ -129,10 +138,11 @@ static int refining(const SettleAnimated *a, size_t i, int64_t index)
 static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
                   int64_t index)
 {
-    if ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT) && refining(a, i, index))
+    if (faint(recoded) && refining(a, i, index))
         return 0;
     return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && g->strong[i]) ||
-                           (recoded == SETTLE_ANIM_SPOTS && went_on(a, i, index)) ||
+                           ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_BLANK) &&
+                            went_on(a, i, index)) ||
                            (recoded == SETTLE_ANIM_FAINT &&
                             (went_on(a, i, index) || !recent(a, i, index))));
 }
@@ -146,8 +156,7 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             a->mark[i] = !g->count[i]                                                    ? 0
                          : recoded == SETTLE_ANIM_QUIET                                    ? 1
-                         : (recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT) &&
-                                 refining(a, i, index)                                     ? 4
+                         : faint(recoded) && refining(a, i, index)                         ? 4
                          : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
                                                                                             : 3;
         }

@@ -128,6 +128,16 @@ void settle_animated_free(SettleAnimated *a);
  * which code new content coarsely first, refine it and its edges faintly in
  * the frames after; such a refinement goes on as the change it refines (a
  * spinner that spins on beside the new content counts again after it).
+ * SETTLE_ANIM_BLANK: no pixel changed strongly and the block test saw no
+ * content in the frame (blank: no block's mean moved beyond its threshold,
+ * no fade, nothing in the status bar): an encoder re-coding the page moves
+ * its pixels by a few levels either way, which leaves the blocks' means
+ * where they were, where content, even faint, moves a coherent area one way.
+ * VP8 re-codes parts of the page so long after the load, x264 with
+ * B-frames 12 to 50 frames after a carousel's turn: a cell's change counts
+ * only when it goes on from a change that counted in the frame before (its
+ * own or a touching cell's: a fade's last, faintest step, which the block
+ * test may miss) and is no refinement (below).
  * 0: neither. What the encoder did moves no area and --ignore animated does
  * not count it (settle_animated_frame, _spool). Where content fades in (faint
  * steps) while something else moves strongly, or changes faintly in a frame
@@ -142,7 +152,9 @@ void settle_animated_free(SettleAnimated *a);
 #define SETTLE_ANIM_FAINT 3
 #define SETTLE_ANIM_REFRESH 4
 #define SETTLE_ANIM_QUIET 5
-int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index);
+#define SETTLE_ANIM_BLANK 6
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index,
+                            int blank);
 void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* A frame (index) after the start that counted as a change, with its cells
