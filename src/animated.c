@@ -711,12 +711,22 @@ fail:
     return ret;
 }
 
+/* The cell's change is spooled: it counts, or in a frame that re-coded the
+ * whole page it goes on from a change that counted as a fade's step does. */
+static int spooled(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
+                   int64_t index)
+{
+    if (recoded == SETTLE_ANIM_REFRESH)
+        return g->count[i] && !refining(a, i, index) && went_on(a, i, index);
+    return counts(a, g, i, recoded, index);
+}
+
 int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded)
 {
     uint32_t k = 0;
     for (int cy = 0; cy < g->ny; cy++)
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            k += counts(a, g, (size_t)cy * g->nx + cx, recoded, index);
+            k += spooled(a, g, (size_t)cy * g->nx + cx, recoded, index);
     if (!k)
         return 0;
     if (fwrite(&index, sizeof(index), 1, a->spool) != 1 || fwrite(&k, sizeof(k), 1, a->spool) != 1)
@@ -724,9 +734,12 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     for (int cy = 0; cy < g->ny; cy++) {
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!counts(a, g, i, recoded, index))
+            if (!spooled(a, g, i, recoded, index))
                 continue;
-            SettleAnimEntry e = { .cell = (uint32_t)i, .count = g->count[i] };
+            SettleAnimEntry e = { .cell = (uint32_t)i | (recoded == SETTLE_ANIM_REFRESH
+                                                             ? SETTLE_ANIM_NOAREA
+                                                             : 0),
+                                  .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);
             if (fwrite(&e, sizeof(e), 1, a->spool) != 1)
                 return -1;
@@ -759,8 +772,12 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };
     for (uint32_t k = 0; k < a->next_n; k++) {
         SettleAnimEntry e;
-        if (fread(&e, sizeof(e), 1, a->spool) != 1 || e.cell >= (uint32_t)(a->nx * a->ny))
+        if (fread(&e, sizeof(e), 1, a->spool) != 1 ||
+            (e.cell & ~SETTLE_ANIM_NOAREA) >= (uint32_t)(a->nx * a->ny))
             return -1;
+        if ((e.cell & SETTLE_ANIM_NOAREA) && a->count)
+            continue;
+        e.cell &= ~SETTLE_ANIM_NOAREA;
         if (a->on[e.cell] == 1 || (a->on[e.cell] >= 2 && time > a->until[e.cell]))
             continue;
         *pixels += e.count;

@@ -88,7 +88,9 @@ typedef struct SettleAnimated {
     uint32_t next_n;
 } SettleAnimated;
 
-/* One changed cell of a frame as spooled. */
+/* One changed cell of a frame as spooled; cell with SETTLE_ANIM_NOAREA: it
+ * counts only when no area was found. */
+#define SETTLE_ANIM_NOAREA 0x80000000u
 typedef struct SettleAnimEntry {
     uint32_t cell;
     uint16_t count;
@@ -162,7 +164,11 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
 void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
                            int recoded);
 
-/* Spools the frame's changed cells (--ignore animated). 0 or -1. */
+/* Spools the frame's changed cells (--ignore animated). With
+ * SETTLE_ANIM_REFRESH (a frame that re-coded the whole page: it moves no
+ * area) only the cells that go on from a change that counted in the frame
+ * before and refine nothing, as with SETTLE_ANIM_BLANK (a fade's step), and
+ * they count only when no area is found (settle_animated_read). 0 or -1. */
 int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* Finds the animated cells and areas for a recording whose measurement began

@@ -349,8 +349,8 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
                       : 0;
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
         settle_animated_frame(&c->anim, cells, r->time, r->index, recoded);
-    if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
-        settle_animated_spool(&c->anim, cells, r->index, recoded) < 0) {
+    if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
+        settle_animated_spool(&c->anim, cells, r->index, recode ? SETTLE_ANIM_REFRESH : recoded) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
         fclose(c->anim.spool);
