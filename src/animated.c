@@ -49,7 +49,8 @@ void settle_animated_free(SettleAnimated *a)
     memset(a, 0, sizeof(*a));
 }
 
-int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index)
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index,
+                            int blank)
 {
     int weak = 0, on = 0, b[4] = { g->nx, g->ny, -1, -1 };
     size_t cells = 0, n = (size_t)g->nx * g->ny;
@@ -70,6 +71,7 @@ int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64
      * no cell went on (a larger faint change that goes on is a fade) */
     if (b[2] < 0)
         return !a->seen || !cells ? 0
+               : blank                                  ? SETTLE_ANIM_BLANK
                : cells <= 8 || (cells * 64 <= n && !on) ? SETTLE_ANIM_SPOTS
                                                        : SETTLE_ANIM_FAINT;
     /* the strong change within half of the picture (a carousel, a spinner,
@@ -119,6 +121,13 @@ static int refining(const SettleAnimated *a, size_t i, int64_t index)
     return 0;
 }
 
+/* A frame with no strong pixel, of the encoder's or not. */
+static int faint(int recoded)
+{
+    return recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT ||
+           recoded == SETTLE_ANIM_BLANK;
+}
+
 /* The cell's change counts: not a faint one in a frame the encoder re-coded
  * around a strong change, nor a faint spot that did not go on from the frame
  * before there, nor in a faint frame a change that did not go on from the
@@ -129,10 +138,11 @@ static int refining(const SettleAnimated *a, size_t i, int64_t index)
 static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
                   int64_t index)
 {
-    if ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT) && refining(a, i, index))
+    if (faint(recoded) && refining(a, i, index))
         return 0;
     return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && g->strong[i]) ||
-                           (recoded == SETTLE_ANIM_SPOTS && went_on(a, i, index)) ||
+                           ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_BLANK) &&
+                            went_on(a, i, index)) ||
                            (recoded == SETTLE_ANIM_FAINT &&
                             (went_on(a, i, index) || !recent(a, i, index))));
 }
@@ -146,8 +156,7 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             a->mark[i] = !g->count[i]                                                    ? 0
                          : recoded == SETTLE_ANIM_QUIET                                    ? 1
-                         : (recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT) &&
-                                 refining(a, i, index)                                     ? 4
+                         : faint(recoded) && refining(a, i, index)                         ? 4
                          : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
                                                                                             : 3;
         }
@@ -702,12 +711,22 @@ fail:
     return ret;
 }
 
+/* The cell's change is spooled: it counts, or in a frame that re-coded the
+ * whole page it goes on from a change that counted as a fade's step does. */
+static int spooled(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
+                   int64_t index)
+{
+    if (recoded == SETTLE_ANIM_REFRESH)
+        return g->count[i] && !refining(a, i, index) && went_on(a, i, index);
+    return counts(a, g, i, recoded, index);
+}
+
 int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded)
 {
     uint32_t k = 0;
     for (int cy = 0; cy < g->ny; cy++)
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            k += counts(a, g, (size_t)cy * g->nx + cx, recoded, index);
+            k += spooled(a, g, (size_t)cy * g->nx + cx, recoded, index);
     if (!k)
         return 0;
     if (fwrite(&index, sizeof(index), 1, a->spool) != 1 || fwrite(&k, sizeof(k), 1, a->spool) != 1)
@@ -715,9 +734,12 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     for (int cy = 0; cy < g->ny; cy++) {
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!counts(a, g, i, recoded, index))
+            if (!spooled(a, g, i, recoded, index))
                 continue;
-            SettleAnimEntry e = { .cell = (uint32_t)i, .count = g->count[i] };
+            SettleAnimEntry e = { .cell = (uint32_t)i | (recoded == SETTLE_ANIM_REFRESH
+                                                             ? SETTLE_ANIM_NOAREA
+                                                             : 0),
+                                  .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);
             if (fwrite(&e, sizeof(e), 1, a->spool) != 1)
                 return -1;
@@ -750,8 +772,12 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };
     for (uint32_t k = 0; k < a->next_n; k++) {
         SettleAnimEntry e;
-        if (fread(&e, sizeof(e), 1, a->spool) != 1 || e.cell >= (uint32_t)(a->nx * a->ny))
+        if (fread(&e, sizeof(e), 1, a->spool) != 1 ||
+            (e.cell & ~SETTLE_ANIM_NOAREA) >= (uint32_t)(a->nx * a->ny))
             return -1;
+        if ((e.cell & SETTLE_ANIM_NOAREA) && a->count)
+            continue;
+        e.cell &= ~SETTLE_ANIM_NOAREA;
         if (a->on[e.cell] == 1 || (a->on[e.cell] >= 2 && time > a->until[e.cell]))
             continue;
         *pixels += e.count;

@@ -88,7 +88,9 @@ typedef struct SettleAnimated {
     uint32_t next_n;
 } SettleAnimated;
 
-/* One changed cell of a frame as spooled. */
+/* One changed cell of a frame as spooled; cell with SETTLE_ANIM_NOAREA: it
+ * counts only when no area was found. */
+#define SETTLE_ANIM_NOAREA 0x80000000u
 typedef struct SettleAnimEntry {
     uint32_t cell;
     uint16_t count;
@@ -128,6 +130,16 @@ void settle_animated_free(SettleAnimated *a);
  * which code new content coarsely first, refine it and its edges faintly in
  * the frames after; such a refinement goes on as the change it refines (a
  * spinner that spins on beside the new content counts again after it).
+ * SETTLE_ANIM_BLANK: no pixel changed strongly and the block test saw no
+ * content in the frame (blank: no block's mean moved beyond its threshold,
+ * no fade, nothing in the status bar): an encoder re-coding the page moves
+ * its pixels by a few levels either way, which leaves the blocks' means
+ * where they were, where content, even faint, moves a coherent area one way.
+ * VP8 re-codes parts of the page so long after the load, x264 with
+ * B-frames 12 to 50 frames after a carousel's turn: a cell's change counts
+ * only when it goes on from a change that counted in the frame before (its
+ * own or a touching cell's: a fade's last, faintest step, which the block
+ * test may miss) and is no refinement (below).
  * 0: neither. What the encoder did moves no area and --ignore animated does
  * not count it (settle_animated_frame, _spool). Where content fades in (faint
  * steps) while something else moves strongly, or changes faintly in a frame
@@ -142,7 +154,9 @@ void settle_animated_free(SettleAnimated *a);
 #define SETTLE_ANIM_FAINT 3
 #define SETTLE_ANIM_REFRESH 4
 #define SETTLE_ANIM_QUIET 5
-int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index);
+#define SETTLE_ANIM_BLANK 6
+int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index,
+                            int blank);
 void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* A frame (index) after the start that counted as a change, with its cells
@@ -150,7 +164,11 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
 void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
                            int recoded);
 
-/* Spools the frame's changed cells (--ignore animated). 0 or -1. */
+/* Spools the frame's changed cells (--ignore animated). With
+ * SETTLE_ANIM_REFRESH (a frame that re-coded the whole page: it moves no
+ * area) only the cells that go on from a change that counted in the frame
+ * before and refine nothing, as with SETTLE_ANIM_BLANK (a fade's step), and
+ * they count only when no area is found (settle_animated_read). 0 or -1. */
 int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
 /* Finds the animated cells and areas for a recording whose measurement began

@@ -349,12 +349,14 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
                  r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
     /* ... nor the faint cells an encoder re-coded around a strong change,
      * nor its faint spots */
-    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode ? settle_animated_recoded(&c->anim, cells, r->index)
-                                                      : 0;
+    int blank = d->blocks_on && !r->block_change && !r->block_fade && !r->block_bar;
+    int recoded = !r->quiet[SETTLE_T_DIFF] && !recode
+                      ? settle_animated_recoded(&c->anim, cells, r->index, blank)
+                      : 0;
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
         settle_animated_frame(&c->anim, cells, r->time, r->index, recoded);
-    if (!r->quiet[SETTLE_T_DIFF] && !recode && c->anim.spool &&
-        settle_animated_spool(&c->anim, cells, r->index, recoded) < 0) {
+    if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
+        settle_animated_spool(&c->anim, cells, r->index, recode ? SETTLE_ANIM_REFRESH : recoded) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out", c->name);
         fclose(c->anim.spool);
@@ -556,27 +558,52 @@ static void block_result(SettleContext *c, SettleResult *r)
 }
 
 /* --ignore animated: the diff decision again from the records, each change
- * without the animated cells' pixels. */
+ * without the animated cells' pixels. 0, 1 when with no area it is not
+ * made (the decision stays as it was), or SETTLE_ERR_IO. */
 static int replay_without_animated(SettleContext *c)
 {
     SettleTracker keep = c->decide.tr[SETTLE_T_DIFF];
     SettleTracker keep_solid = c->decide.tr[SETTLE_T_DIFF_SOLID];
     SettleRecord r;
+    int64_t last_change = -1, last_still = -1;
     if (settle_records_rewind(&c->records) < 0 || settle_animated_rewind(&c->anim) < 0)
         return SETTLE_ERR_IO;
     settle_decide_redo_begin(&c->decide);
     for (int64_t i = 0; i < c->n; i++) {
         if (settle_records_next(&c->records, &r) < 0)
             goto fail;
+        if (r.quiet[SETTLE_T_DIFF])
+            last_still = r.index;
         if (!r.quiet[SETTLE_T_DIFF]) {
+            int64_t diff = r.diff;
+            int box[4] = { r.box[0], r.box[1], r.box[2], r.box[3] };
             if (settle_animated_read(&c->anim, r.index, r.time, &r.diff, r.box) < 0)
                 goto fail;
+            /* with no area, only what the encoder re-coded is left out, and
+             * only in frames in which the block test saw no content: in the
+             * others (a page scrolling, tiles painted faintly) the cells'
+             * rules are not sure enough to move the answer */
+            if (!c->anim.count && (!c->decide.blocks_on || r.block_change || r.block_fade ||
+                                   r.block_bar)) {
+                r.diff = diff;
+                memcpy(r.box, box, sizeof(box));
+            }
             r.quiet[SETTLE_T_DIFF] = r.diff <= r.limit;
             /* quiet without the encoder's faint re-codes: as before, or now
              * quiet by diff */
             r.quiet[SETTLE_T_DIFF_SOLID] |= r.quiet[SETTLE_T_DIFF];
+            last_change = r.quiet[SETTLE_T_DIFF] ? last_change : r.index;
         }
         settle_decide_redo_frame(&c->decide, &r);
+    }
+    /* with no area, leaving the encoder out may settle a recording only
+     * where the picture was seen still (a frame quiet as measured) after
+     * what now changed last: a recording cut short right after a change,
+     * whose last frames the encoder refines, stays unsettled */
+    if (!c->anim.count && last_change >= 0 && last_still < last_change) {
+        c->decide.tr[SETTLE_T_DIFF] = keep;
+        c->decide.tr[SETTLE_T_DIFF_SOLID] = keep_solid;
+        return 1;
     }
     return 0;
 fail:
@@ -620,11 +647,15 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
     }
     r->nanimated = c->anim.nregions;
     r->animated = c->anim.regions;
-    if (c->s.ignore_animated && c->anim.count && c->anim.spool) {
-        if (replay_without_animated(c) < 0) {
+    /* with the diff method the decision is made again even with no area:
+     * the encoder's re-coding of the page long after the load (VP8's, in
+     * frames with no content for the block test) does not decide */
+    if (c->s.ignore_animated && (c->anim.count || diff) && c->anim.spool) {
+        int ret = replay_without_animated(c);
+        if (ret < 0) {
             settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
                        "--ignore animated leaves nothing out", c->name);
-        } else {
+        } else if (ret == 0) {
             r->animated_ignored = 1;
             if (!diff) {
                 size_t len = strlen(d->reason);

@@ -445,7 +445,10 @@ typedef struct SettleResult {
     int animated_known;
     int nanimated;
     const SettleAnimatedRegion *animated;
-    /* --ignore animated was applied: the answer is the rest's. */
+    /* --ignore animated was applied: the answer is the rest's (with the diff
+     * method also when no area was found: the decision made again without
+     * what an encoder re-coded in frames with no content for the block test,
+     * doc/screens.md). */
     int animated_ignored;
     /* The --region areas, in the order given; valid as the result is. */
     int nregions;
