@@ -28,7 +28,8 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
         settle_animated_free(a);
         return -1;
     }
-    if (spool && !(a->spool = tmpfile()))
+    a->bnext = -1;
+    if (spool && (!(a->spool = tmpfile()) || !(a->bspool = tmpfile())))
         return -2;
     return 0;
 }
@@ -46,6 +47,8 @@ void settle_animated_free(SettleAnimated *a)
     free(a->until);
     if (a->spool)
         fclose(a->spool);
+    if (a->bspool)
+        fclose(a->bspool);
     memset(a, 0, sizeof(*a));
 }
 
@@ -751,6 +754,9 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
 int settle_animated_rewind(SettleAnimated *a)
 {
     a->next = -1;
+    a->bnext = -1;
+    if (a->bspool && (fflush(a->bspool) || fseek(a->bspool, 0, SEEK_SET)))
+        return -1;
     return a->spool && !fflush(a->spool) && !fseek(a->spool, 0, SEEK_SET) ? 0 : -1;
 }
 
@@ -792,5 +798,72 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
         box[2] = b[2] - b[0];
         box[3] = b[3] - b[1];
     }
+    return 0;
+}
+
+/* The cell of the grid that block b (of bs pixels, bw across) lies in: a
+ * block's side divides the cell's. -1 outside the grid. */
+static int block_cell(const SettleAnimated *a, int b, int bw, int bs)
+{
+    int cx = b % bw * bs / SETTLE_CELL, cy = b / bw * bs / SETTLE_CELL;
+    return cx < a->nx && cy < a->ny ? cy * a->nx + cx : -1;
+}
+
+int settle_animated_spool_blocks(SettleAnimated *a, const SettleCells *g, int64_t index,
+                                 int recoded, const uint8_t *mark, int bw, int bs, int nb)
+{
+    uint32_t k = 0;
+    for (int i = 0; i < nb; i++)
+        k += mark[i] != 0;
+    if (!k)
+        return 0;
+    if (fwrite(&index, sizeof(index), 1, a->bspool) != 1 || fwrite(&k, sizeof(k), 1, a->bspool) != 1)
+        return -1;
+    for (int i = 0; i < nb; i++) {
+        if (!mark[i])
+            continue;
+        /* the block's index and its mark (3 bits), and whether its cell's
+         * change counted (pixels beyond diff's tolerance, not the encoder's),
+         * in one word */
+        int c = block_cell(a, i, bw, bs);
+        uint32_t e = (uint32_t)i << 4 | (uint32_t)mark[i] << 1 |
+                     (c >= 0 && counts(a, g, (size_t)c, recoded, index));
+        if (fwrite(&e, sizeof(e), 1, a->bspool) != 1)
+            return -1;
+    }
+    return 0;
+}
+
+int settle_animated_read_blocks(SettleAnimated *a, int64_t index, double time, int bw, int bs,
+                                int nb, uint8_t *mark, int *found)
+{
+    memset(mark, 0, (size_t)nb);
+    *found = 0;
+    if (a->bnext < 0) {
+        if (fread(&a->bnext, sizeof(a->bnext), 1, a->bspool) != 1) {
+            a->bnext = INT64_MAX; /* the end */
+            return 0;
+        }
+        if (fread(&a->bnext_n, sizeof(a->bnext_n), 1, a->bspool) != 1)
+            return -1;
+    }
+    if (a->bnext != index)
+        return 0;
+    for (uint32_t k = 0; k < a->bnext_n; k++) {
+        uint32_t e;
+        if (fread(&e, sizeof(e), 1, a->bspool) != 1 || (e >> 4) >= (uint32_t)nb)
+            return -1;
+        int b = (int)(e >> 4), c = block_cell(a, b, bw, bs);
+        if (c < 0)
+            return -1;
+        /* a block whose pixels did not change (its mean moved with the
+         * light fitted over the whole picture, which a large change elsewhere
+         * pulls), or that lies in an animated cell */
+        if (!(e & 1) || a->on[c] == 1 || (a->on[c] >= 2 && time > a->until[c]))
+            continue;
+        mark[b] = (uint8_t)(e >> 1 & 7);
+    }
+    a->bnext = -1;
+    *found = 1;
     return 0;
 }

@@ -86,6 +86,11 @@ typedef struct SettleAnimated {
     FILE *spool;
     int64_t next;          /* the spool's next frame, -1: read it */
     uint32_t next_n;
+    /* --ignore animated under the block test: the marks of the blocks of
+     * every frame the block test saw content in, spooled */
+    FILE *bspool;
+    int64_t bnext;         /* the block spool's next frame, -1: read it */
+    uint32_t bnext_n;
 } SettleAnimated;
 
 /* One changed cell of a frame as spooled; cell with SETTLE_ANIM_NOAREA: it
@@ -183,5 +188,22 @@ int settle_animated_find(SettleAnimated *a, double start, double end);
 int settle_animated_rewind(SettleAnimated *a);
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
                          int box[4]);
+
+/* The block test's share (--ignore animated when it decides): spools the
+ * marks (settle_blocks_marks) of frame `index`'s nb blocks (of bs pixels, bw
+ * across, on the measured picture that the cells cover), with whether each
+ * block's cell's change counted (g: the frame's cells, recoded:
+ * settle_animated_recoded's answer for them, SETTLE_ANIM_REFRESH for a
+ * frame that re-coded the whole page), as settle_animated_spool's do; before
+ * settle_animated_seen. 0 or -1. */
+int settle_animated_spool_blocks(SettleAnimated *a, const SettleCells *g, int64_t index,
+                                 int recoded, const uint8_t *mark, int bw, int bs, int nb);
+/* Reads them back in frame order (after settle_animated_rewind): mark (nb)
+ * gets frame `index`'s marks at `time` without the blocks that lie in
+ * animated cells (a joined cell's only after its last change of its own) or
+ * whose cell's change did not count; *found: the frame was spooled. 0 or -1
+ * (read error). */
+int settle_animated_read_blocks(SettleAnimated *a, int64_t index, double time, int bw, int bs,
+                                int nb, uint8_t *mark, int *found);
 
 #endif

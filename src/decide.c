@@ -365,6 +365,17 @@ void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r)
     tracker_frame(d, SETTLE_T_DIFF_SOLID, r);
 }
 
+void settle_decide_redo_blocks_begin(SettleDecide *d, int which)
+{
+    tracker_init(&d->tr[which], d->s->settle);
+}
+
+void settle_decide_redo_blocks_frame(SettleDecide *d, int which, SettleRecord *r)
+{
+    r->quiet[which] = !block_content(r) && (which == SETTLE_T_BLOCKS_NOBAR || !r->block_bar);
+    tracker_frame(d, which, r);
+}
+
 /* The frame a tracker settled on, or the capture's length when it never did
  * (still changing in the last frame). */
 static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)

@@ -134,6 +134,12 @@ int settle_decide_method(SettleDecide *d, int64_t frames);
  * they should now count. */
 void settle_decide_redo_begin(SettleDecide *d);
 void settle_decide_redo_frame(SettleDecide *d, const SettleRecord *r);
+/* The same for the block test's tracker `which` (SETTLE_T_BLOCKS or
+ * SETTLE_T_BLOCKS_NOBAR), with r->block_change, r->block_bar and
+ * r->block_fade as they should now count (the frame's quiet is set from
+ * them). */
+void settle_decide_redo_blocks_begin(SettleDecide *d, int which);
+void settle_decide_redo_blocks_frame(SettleDecide *d, int which, SettleRecord *r);
 
 /* What the capture as a whole says. */
 typedef struct SettleCaptureEnd {
@@ -150,7 +156,7 @@ int settle_decide_bar_left_out(const SettleDecide *d, double floor);
 /* The decision at the end of the capture by the method `which` (a SETTLE_T_,
  * from settle_decide_method on all the records, before any
  * settle_decide_redo_begin: leaving animated areas out redoes the diff
- * decision, not the choice of method): fills r's method, method_reason
+ * or block decision, not the choice of method): fills r's method, method_reason
  * (pointing into d, valid until the next settle_decide_begin), start,
  * stable frame, load time, quiet tail, deciding change, longest quiet
  * (--settle), and the first and last change by the chosen method. Returns

@@ -65,6 +65,7 @@ struct SettleContext {
     SettleMeasure measure; /* and its modules: pixels, blocks, cells, regions, visual */
     SettleDecide decide;
     SettleAnimated anim;  /* the areas that keep changing (src/animated.c) */
+    uint8_t *bmark;       /* a mark per block of the block test (--ignore animated) */
     SettleRecords records;
 
     char **labels;        /* key, value, key, value ... */

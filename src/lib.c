@@ -68,6 +68,8 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     int bar_rows = settle_measure_bar_rows(&c->measure, &blocks_on);
     settle_decide_set_shape(&c->decide, w, h, bar_rows, blocks_on);
     settle_animated_free(&c->anim);
+    free(c->bmark);
+    c->bmark = NULL;
     int ar = settle_animated_init(&c->anim, settle_measure_cells(&c->measure), x, y,
                                   c->s.ignore_animated);
     if (ar == -1)
@@ -86,6 +88,8 @@ static void reset(SettleContext *c)
 {
     settle_measure_free(&c->measure);
     settle_animated_free(&c->anim);
+    free(c->bmark);
+    c->bmark = NULL;
     free(c->name);
     c->name = NULL;
     free(c->error_message);
@@ -336,6 +340,20 @@ static void stamp(SettleContext *c, const SettlePicture *p, SettleRecord *r)
     r->keyframe = p->keyframe != 0;
 }
 
+/* The marks of the blocks of a frame the block test saw content in, for
+ * --ignore animated when it decides. 0 or -1. */
+static int spool_blocks(SettleContext *c, int64_t index, int recoded)
+{
+    const SettleBlocks *b = settle_measure_blocks(&c->measure);
+    if (!b)
+        return 0;
+    if (!c->bmark && !(c->bmark = malloc((size_t)b->nb)))
+        return -1;
+    settle_blocks_marks(b, c->bmark);
+    return settle_animated_spool_blocks(&c->anim, settle_measure_cells(&c->measure), index,
+                                        recoded, c->bmark, b->bw, b->bs, b->nb);
+}
+
 /* The animated areas' share of a decided frame, then the measures that
  * count from the start (the --region areas, the visual metrics). */
 static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *r)
@@ -361,6 +379,18 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
                    "animated leaves nothing out", c->name);
         fclose(c->anim.spool);
         c->anim.spool = NULL;
+    }
+    /* the block test's content, with the cells whose change counted (a
+     * frame diff took for no change is judged as one) */
+    if (c->anim.bspool && cells && (r->block_change || r->block_bar || r->block_fade) &&
+        spool_blocks(c, r->index,
+                     recode                     ? SETTLE_ANIM_REFRESH
+                     : !r->quiet[SETTLE_T_DIFF] ? recoded
+                                                : settle_animated_recoded(&c->anim, cells, r->index)) < 0) {
+        settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
+                   "animated leaves nothing out of the block test", c->name);
+        fclose(c->anim.bspool);
+        c->anim.bspool = NULL;
     }
     if (cells && c->anim.seen)
         settle_animated_seen(&c->anim, cells, r->index,
@@ -612,10 +642,57 @@ fail:
     return SETTLE_ERR_IO;
 }
 
+/* --ignore animated when the block test decides: its decision again from
+ * the records, each frame it saw content in judged again without the blocks
+ * in animated cells, with diff's change box without the animated cells (the
+ * deciding change). */
+static int replay_blocks_without_animated(SettleContext *c, int which)
+{
+    const SettleBlocks *b = settle_measure_blocks(&c->measure);
+    SettleTracker keep = c->decide.tr[which];
+    SettleRecord r;
+    if (!b || !c->anim.bspool || !c->bmark || settle_records_rewind(&c->records) < 0 ||
+        settle_animated_rewind(&c->anim) < 0)
+        return SETTLE_ERR_IO;
+    settle_decide_redo_blocks_begin(&c->decide, which);
+    for (int64_t i = 0; i < c->n; i++) {
+        if (settle_records_next(&c->records, &r) < 0)
+            goto fail;
+        if (!r.quiet[SETTLE_T_DIFF]) {
+            int64_t px;
+            int box[4];
+            if (settle_animated_read(&c->anim, r.index, r.time, &px, box) < 0)
+                goto fail;
+            if (px) {
+                r.diff = px;
+                memcpy(r.box, box, sizeof(box));
+            }
+        }
+        if (r.block_change || r.block_bar || r.block_fade) {
+            int found, change, bar, fade;
+            if (settle_animated_read_blocks(&c->anim, r.index, r.time, b->bw, b->bs, b->nb,
+                                            c->bmark, &found) < 0)
+                goto fail;
+            if (found) {
+                settle_blocks_verdict(b, c->bmark, r.block_fade, &change, &bar, &fade);
+                r.block_change = (uint8_t)change;
+                r.block_bar = (uint8_t)bar;
+                r.block_fade = (uint8_t)fade;
+            }
+        }
+        settle_decide_redo_blocks_frame(&c->decide, which, &r);
+    }
+    return 0;
+fail:
+    c->decide.tr[which] = keep;
+    return SETTLE_ERR_IO;
+}
+
 /* The animated areas, and --ignore animated; returns the method that
- * decides: a clean capture that auto gave to the block test is decided by
- * diff when animated areas are to be left out (only diff's changes are
- * known cell by cell). */
+ * decides. On a clean capture (not camera-like) the areas are looked for on
+ * diff's cells whatever method answers (a camera's noise changes every cell:
+ * none are looked for there); when the block test answers, --ignore animated
+ * judges its frames again without the blocks in animated cells. */
 static int find_animated(SettleContext *c, int which, SettleResult *r)
 {
     const SettleTracker *t = &c->decide.tr[SETTLE_T_DIFF];
@@ -624,12 +701,12 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
     r->animated = NULL;
     int diff = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID;
     int clean_blocks = (which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR) &&
-                       c->s.method == SETTLE_METHOD_AUTO && c->s.ignore_animated &&
                        !settle_decide_camera(d, settle_decide_noise_floor(d));
     if ((!diff && !clean_blocks) || t->start_frame < 0 || c->n < 2) {
         if (c->s.ignore_animated && !diff)
-            settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method; "
-                       "the %s method was used and nothing is left out", c->name,
+            settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method "
+                       "and the block test on a clean capture; the %s method was used and "
+                       "nothing is left out", c->name,
                        which == SETTLE_T_ENTROPY ? "entropy" : "block");
         return which;
     }
@@ -637,7 +714,9 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
         settle_log(c, SETTLE_LOG_WARNING, "%s: out of memory looking for animated areas", c->name);
         return which;
     }
-    r->animated_known = 1;
+    /* under the block test, an area found is named; none found reads as
+     * before areas were looked for there (null) */
+    r->animated_known = diff || c->anim.nregions > 0;
     for (int i = 0; c->scale > 1 && i < c->anim.nregions; i++) {
         SettleAnimatedRegion *g = &c->anim.regions[i];
         g->x *= c->scale;
@@ -649,9 +728,10 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
     r->animated = c->anim.regions;
     /* with the diff method the decision is made again even with no area:
      * the encoder's re-coding of the page long after the load (VP8's, in
-     * frames with no content for the block test) does not decide */
+     * frames with no content for the block test) does not decide; the
+     * block test's is made again without the areas found */
     if (c->s.ignore_animated && (c->anim.count || diff) && c->anim.spool) {
-        int ret = replay_without_animated(c);
+        int ret = diff ? replay_without_animated(c) : replay_blocks_without_animated(c, which);
         if (ret < 0) {
             settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
                        "--ignore animated leaves nothing out", c->name);
@@ -660,8 +740,8 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
             if (!diff) {
                 size_t len = strlen(d->reason);
                 snprintf(d->reason + len, sizeof(d->reason) - len,
-                         "; --ignore animated: diff, which leaves the animated areas out");
-                which = SETTLE_T_DIFF;
+                         "; --ignore animated: the block test without the blocks of the "
+                         "animated areas");
             }
         }
     } else if (c->s.ignore_animated && which != SETTLE_T_DIFF) {

@@ -568,3 +568,50 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         for (int c = 0; c < 3; c++)
             b->ref[3 * k + c] += (b->sum[3 * k + c] - b->ref[3 * k + c]) / (float)LEAK;
 }
+
+void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark)
+{
+    const float *ratio = b->scratch;
+    for (int k = 0; k < b->nb; k++) {
+        mark[k] = (uint8_t)((ratio[k] > 1 ? SETTLE_BLOCK_OVER : 0) |
+                            (ratio[k] > 2 ? SETTLE_BLOCK_TWICE : 0) |
+                            (b->fade_on && b->run[k] >= FADE_RUN && !b->hold[k] ? SETTLE_BLOCK_FADING
+                                                                                 : 0));
+    }
+}
+
+/* 1 when a block touching block k in the same part of the picture (the top
+ * band or the rest) carries the mark m. */
+static int marked_neighbour(const SettleBlocks *b, const uint8_t *mark, int k, int m)
+{
+    int bx = k % b->bw, by = k / b->bw, bar = by < b->bar_rows;
+    for (int y = by - 1; y <= by + 1; y++) {
+        if (y < 0 || y >= b->bh || (y < b->bar_rows) != bar)
+            continue;
+        for (int x = bx - 1; x <= bx + 1; x++)
+            if ((x != bx || y != by) && x >= 0 && x < b->bw && (mark[y * b->bw + x] & m))
+                return 1;
+    }
+    return 0;
+}
+
+void settle_blocks_verdict(const SettleBlocks *b, const uint8_t *mark, int was_fade, int *change,
+                           int *bar, int *fade)
+{
+    int from = b->bar_rows * b->bw, area = 0;
+    if (from >= b->nb)
+        from = 0;
+    *change = *bar = 0;
+    for (int k = 0; k < b->nb; k++) {
+        if ((mark[k] & SETTLE_BLOCK_OVER) &&
+            ((mark[k] & SETTLE_BLOCK_TWICE) || marked_neighbour(b, mark, k, SETTLE_BLOCK_OVER))) {
+            if (k / b->bw < b->bar_rows)
+                *bar = 1;
+            else
+                *change = 1;
+        }
+        area += k >= from && (mark[k] & SETTLE_BLOCK_FADING) &&
+                marked_neighbour(b, mark, k, SETTLE_BLOCK_FADING);
+    }
+    *fade = was_fade && !*change && area >= FADE_AREA;
+}

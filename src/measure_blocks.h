@@ -146,4 +146,20 @@ double settle_blocks_threshold(const SettleBlocks *b, int l);
  * brightness level's, or the capture's while that level has no noise yet. */
 double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref);
 
+/* What each block did in the picture settle_blocks_frame judged last, a mark
+ * per block: SETTLE_BLOCK_OVER over its threshold, SETTLE_BLOCK_TWICE over
+ * twice it, SETTLE_BLOCK_FADING in a fade's run (the fade test). mark: nb. */
+#define SETTLE_BLOCK_OVER 1
+#define SETTLE_BLOCK_TWICE 2
+#define SETTLE_BLOCK_FADING 4
+void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark);
+
+/* The verdict settle_blocks_frame gives from such marks (where some blocks
+ * may have been left out: --ignore animated): *change and *bar as
+ * SettleBlocksFrame's change and change_bar; *fade: a picture that was
+ * judged a fade (was_fade) still is, with no change, from the fading blocks
+ * marked. */
+void settle_blocks_verdict(const SettleBlocks *b, const uint8_t *mark, int was_fade, int *change,
+                           int *bar, int *fade);
+
 #endif

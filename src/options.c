@@ -39,8 +39,8 @@ static const SettleOption options[] = {
       "none" },
     { "ignore", "X,Y,W,H|animated|none",
       "repeatable: a region of the input picture (before --crop) that does not count, "
-      "such as a status-bar clock; animated = the areas found to keep changing (diff method); "
-      "none clears the list", "none" },
+      "such as a status-bar clock; animated = the areas found to keep changing (diff method, "
+      "or the block test on a clean capture); none clears the list", "none" },
     { "region", "NAME=X,Y,W,H|none",
       "repeatable: an area of the input picture whose own stable time is reported beside the "
       "whole picture's (WebPageTest's hero time); none clears the list", "none" },

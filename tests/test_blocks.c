@@ -119,6 +119,21 @@ static Pic *pic_new(uint64_t seed)
  * judged a change (as a bit set of the first 64) */
 typedef void (*Step)(Camera *cam, int frame);
 
+/* The verdict from the blocks' marks (--ignore animated judges a frame
+ * again from them, some blocks left out) is the frame's with none left out. */
+static void check_marks(const SettleBlocks *b, const SettleBlocksFrame *out)
+{
+    uint8_t *mark = malloc((size_t)b->nb);
+    assert_non_null(mark);
+    settle_blocks_marks(b, mark);
+    int change, bar, fade;
+    settle_blocks_verdict(b, mark, out->fade, &change, &bar, &fade);
+    assert_int_equal(change, out->change);
+    assert_int_equal(bar, out->change_bar);
+    assert_int_equal(fade, out->fade);
+    free(mark);
+}
+
 static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes)
 {
     SettleBlocks b;
@@ -132,6 +147,8 @@ static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_ch
         send(&b, p);
         SettleBlocksFrame out;
         settle_blocks_frame(&b, &out);
+        if (f)
+            check_marks(&b, &out);
         if ((out.change || out.fade) && f < 64)
             changes |= 1ULL << f;
         if (out.change_bar && f < 64)
@@ -214,6 +231,8 @@ static void run_counts(Camera cam, Step step, int n, int *coherent, int *opposed
         send(&b, p);
         SettleBlocksFrame out;
         settle_blocks_frame(&b, &out);
+        if (f)
+            check_marks(&b, &out);
         coherent[f] = out.coherent;
         opposed[f] = out.opposed;
         fading[f] = out.fading_area;
@@ -425,6 +444,55 @@ static void test_status_bar(void **state)
     assert_int_equal(run(camera(0, 0), bar_pulse, 30, 0, NULL), ((1ULL << 30) - 1) & ~1ULL);
 }
 
+/* The card that appears at frame 20 (x 40-200, y 430-470) with its blocks
+ * left out of the marks (an animated area there): no change; with the others
+ * left out instead, still one. */
+static void test_marks_left_out(void **state)
+{
+    (void)state;
+    SettleBlocks b;
+    assert_int_equal(settle_blocks_init(&b, W, H, 0), 0);
+    Pic *p = pic_new(4242);
+    Camera cam = camera(0.5, 0.02);
+    uint8_t *mark = malloc((size_t)b.nb);
+    assert_non_null(mark);
+    for (int f = 0; f <= 20; f++) {
+        appear_at_20(&cam, f);
+        draw(p, &cam, f);
+        send(&b, p);
+        SettleBlocksFrame out;
+        settle_blocks_frame(&b, &out);
+        assert_int_equal(out.change, f == 20);
+    }
+    int change, bar, fade, card = 0;
+    settle_blocks_marks(&b, mark);
+    for (int k = 0; k < b.nb; k++) {
+        int x = k % b.bw * SETTLE_BLOCK, y = k / b.bw * SETTLE_BLOCK;
+        int in = x + SETTLE_BLOCK > 40 && x < 200 && y + SETTLE_BLOCK > 430 && y < 470;
+        card += in && mark[k];
+        if (!in)
+            mark[k] = 0;
+    }
+    assert_true(card > 0);
+    settle_blocks_verdict(&b, mark, 0, &change, &bar, &fade);
+    assert_int_equal(change, 1);
+    for (int k = 0; k < b.nb; k++)
+        mark[k] = 0;
+    settle_blocks_verdict(&b, mark, 0, &change, &bar, &fade);
+    assert_int_equal(change, 0);
+    settle_blocks_marks(&b, mark);
+    for (int k = 0; k < b.nb; k++) {
+        int x = k % b.bw * SETTLE_BLOCK, y = k / b.bw * SETTLE_BLOCK;
+        if (x + SETTLE_BLOCK > 40 && x < 200 && y + SETTLE_BLOCK > 430 && y < 470)
+            mark[k] = 0;
+    }
+    settle_blocks_verdict(&b, mark, 0, &change, &bar, &fade);
+    assert_int_equal(change, 0);
+    free(mark);
+    free(p);
+    settle_blocks_free(&b);
+}
+
 /* a card that comes at frame 20 and goes at 30 (a toast) */
 static void toast(Camera *cam, int f)
 {
@@ -517,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_fade_counts),  cmocka_unit_test(test_fade_change),
         cmocka_unit_test(test_fade_repeat),
         cmocka_unit_test(test_stays),
+        cmocka_unit_test(test_marks_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
