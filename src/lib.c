@@ -385,8 +385,9 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
     if (c->anim.bspool && cells && (r->block_change || r->block_bar || r->block_fade) &&
         spool_blocks(c, r->index,
                      recode                     ? SETTLE_ANIM_REFRESH
-                     : !r->quiet[SETTLE_T_DIFF] ? recoded
-                                                : settle_animated_recoded(&c->anim, cells, r->index)) < 0) {
+                     : !r->quiet[SETTLE_T_DIFF]
+                         ? recoded
+                         : settle_animated_recoded(&c->anim, cells, r->index, blank)) < 0) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: cannot write to a temporary file; --ignore "
                    "animated leaves nothing out of the block test", c->name);
         fclose(c->anim.bspool);
