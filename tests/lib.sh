@@ -65,6 +65,21 @@ screens_setup() {
   cd "$tmp" || exit 1
 }
 
+# screens_vp8 IN OUT: IN in VP8 as scripts/screens-grid encodes it.
+screens_vp8() {
+  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx -crf 30 -b:v 600k -deadline good -cpu-used 8 \
+    -pix_fmt yuv420p "$2"
+}
+
+# screens_answer FILE [OPTIONS...]: the stable frame of settle analyze
+# --diff-threshold 200 (the grid's) with OPTIONS; r.json and err kept.
+screens_answer() {
+  local f=$1
+  shift
+  "$settle" analyze -q --diff-threshold 200 "$@" --json r.json "$f" 2>err
+  sed -n 's/.*"stable_frame":\([0-9a-z]*\).*/\1/p' r.json
+}
+
 # done_testing: the plan line; exits 0 when every check passed.
 done_testing() {
   echo "1..$((pass + fail))"

@@ -16,17 +16,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx libx264
 
-vp8() {
-  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx -crf 30 -b:v 600k -deadline good -cpu-used 8 \
-    -pix_fmt yuv420p "$2"
-}
-# answer FILE [OPTIONS...]: the stable frame (r.json kept)
-answer() {
-  local f=$1
-  shift
-  "$settle" analyze -q --diff-threshold 200 "$@" --json r.json "$f" 2>err
-  sed -n 's/.*"stable_frame":\([0-9a-z]*\).*/\1/p' r.json
-}
 areas() {
   grep -o '"animated_regions":[^]]*]' r.json
 }
@@ -37,12 +26,12 @@ areas() {
 # 020 of scripts/screens-grid, shortened to 120 frames): --ignore animated
 # answered 116 (nothing named, so nothing was decided again).
 "$make_screens" caret.mkv 120 b0=12 b1=18 b2=28 b3=32 size=640x360 caret=6:16 >parts &&
-  vp8 caret.mkv caret.webm
+  screens_vp8 caret.mkv caret.webm
 check $? "make_screens and ffmpeg write the caret, VP8"
-got=$(answer caret.webm)
+got=$(screens_answer caret.webm)
 [ "$got" -gt 32 ]
 check $? "caret.webm: the default answer counts VP8's re-coding, as before (got $got)"
-got=$(answer caret.webm --ignore animated)
+got=$(screens_answer caret.webm --ignore animated)
 [ "$got" = 32 ]
 check $? "caret.webm --ignore animated: frame 32, the last block (got $got)"
 [ "$(areas)" = '"animated_regions":[]' ]
@@ -54,9 +43,9 @@ check $? "caret.webm: the deciding change is the last block: $(grep -o '"decidin
 # (seed 11's 009): the toast's going is the last change, but VP8's re-coding
 # after it decided (146).
 "$make_screens" toast.mkv 240 b0=8 b1=19 b2=23 b3=30 size=640x360 toast=58:139 >parts &&
-  vp8 toast.mkv toast.webm
+  screens_vp8 toast.mkv toast.webm
 check $? "make_screens and ffmpeg write the toast, VP8"
-got=$(answer toast.webm --ignore animated)
+got=$(screens_answer toast.webm --ignore animated)
 [ "$got" = 139 ]
 check $? "toast.webm --ignore animated: frame 139, the toast goes (got $got)"
 grep -q '"deciding_change":{"x":120,"y":321,"width":400,"height":27,[^}]*"frame":139}' r.json
@@ -70,7 +59,7 @@ check $? "toast.webm: the deciding change is the toast: $(grep -o '"deciding_cha
 "$make_screens" slide.mkv 240 b0=15 b1=25 b2=35 b3=41 size=320x480 carousel=49:32 move=10 >parts &&
   ffmpeg -nostdin -v error -y -i slide.mkv -c:v libx264 -crf 32 -bf 3 -pix_fmt yuv420p slide.mp4
 check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 32 with B-frames"
-got=$(answer slide.mp4 --ignore animated)
+got=$(screens_answer slide.mp4 --ignore animated)
 [ "$got" = 41 ]
 check $? "slide.mp4 --ignore animated: frame 41, the last block (got $got)"
 areas | grep -q '^"animated_regions":\[{"x":16,"y":48,"width":288,"height":144,[^]]*}\]$'

@@ -14,13 +14,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libx264 libvpx
 
-# answer FILE [OPTIONS...]: the stable frame (r.json kept)
-answer() {
-  local f=$1
-  shift
-  "$settle" analyze -q --diff-threshold 200 "$@" --json r.json "$f" 2>err
-  sed -n 's/.*"stable_frame":\([0-9a-z]*\).*/\1/p' r.json
-}
 # method: the method that answered (the result's, before the settings')
 method() {
   grep -o '"method":"[a-z]*"' r.json | head -1 | cut -d'"' -f4
@@ -34,12 +27,12 @@ named() {
 "$make_screens" switch.mkv 240 b0=8 b1=13 b2=24 b3=34 size=320x480 carousel=42:37 >parts &&
   ffmpeg -nostdin -v error -y -i switch.mkv -c:v libx264 -crf 23 -bf 0 -pix_fmt yuv420p switch.mp4
 check $? "make_screens and ffmpeg write the switching carousel, x264 CRF 23"
-got=$(answer switch.mp4)
+got=$(screens_answer switch.mp4)
 [ "$got" = 227 ] && [ "$(method)" = blocks ]
 check $? "switch.mp4: the block test answers the carousel's last turn, 227 (got $got, $(method))"
 named
 check $? "switch.mp4: the carousel is named, alone: $(grep -o '"animated_regions":[^]]*' r.json)"
-got=$(answer switch.mp4 --ignore animated)
+got=$(screens_answer switch.mp4 --ignore animated)
 [ "$got" = 34 ] && [ "$(method)" = blocks ]
 check $? "switch.mp4 --ignore animated: the block test, frame 34 (got $got, $(method))"
 
@@ -50,12 +43,12 @@ check $? "switch.mp4 --ignore animated: the block test, frame 34 (got $got, $(me
   ffmpeg -nostdin -v error -y -i slide.mkv -c:v libvpx -crf 30 -b:v 600k -deadline good \
     -cpu-used 8 -pix_fmt yuv420p slide.webm
 check $? "make_screens and ffmpeg write the sliding carousel, VP8"
-got=$(answer slide.webm)
+got=$(screens_answer slide.webm)
 [ "$(method)" = blocks ]
 check $? "slide.webm: the block test answers (got $got, $(method))"
 named
 check $? "slide.webm: the carousel is named, alone: $(grep -o '"animated_regions":[^]]*' r.json)"
-got=$(answer slide.webm --ignore animated)
+got=$(screens_answer slide.webm --ignore animated)
 [ "$got" = 41 ] && [ "$(method)" = blocks ]
 check $? "slide.webm --ignore animated: the block test, frame 41 (got $got, $(method))"
 

@@ -12,25 +12,13 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx
 
-vp8() {
-  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx -crf 30 -b:v 600k -deadline good -cpu-used 8 \
-    -pix_fmt yuv420p "$2"
-}
-# answer FILE [OPTIONS...]: the stable frame (r.json kept)
-answer() {
-  local f=$1
-  shift
-  "$settle" analyze -q --diff-threshold 200 "$@" --json r.json "$f" 2>err
-  sed -n 's/.*"stable_frame":\([0-9a-z]*\).*/\1/p' r.json
-}
-
 # A carousel that switches every 45 frames from frame 40 on a phone (320x480),
 # the last block at frame 32, VP8 as scripts/screens-grid encodes it (seed
 # 29's capture 033).
 "$make_screens" switch.mkv 240 b0=8 b1=16 b2=22 b3=32 size=320x480 carousel=40:45 >parts &&
-  vp8 switch.mkv switch.webm
+  screens_vp8 switch.mkv switch.webm
 check $? "make_screens and ffmpeg write the switching carousel, VP8"
-got=$(answer switch.webm --ignore animated)
+got=$(screens_answer switch.webm --ignore animated)
 [ "$got" = 32 ]
 check $? "switch.webm --ignore animated: frame 32, the last block (got $got)"
 grep -q '"animated_regions":\[{"x":16,"y":48,"width":288,"height":1[34][0-9],[^]]*}\]' r.json
