@@ -281,6 +281,12 @@ static int bandable(const AVFrame *f)
            BAND % (1 << desc->log2_chroma_h) == 0;
 }
 
+/* Whether a reduced reading can take this format: 8-bit 4:2:0 in bands. */
+static int reducible(const AVFrame *f)
+{
+    return (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) && bandable(f);
+}
+
 static int plane_shift(const AVPixFmtDescriptor *desc, int p)
 {
     return (desc->flags & AV_PIX_FMT_FLAG_PLANAR) && (p == 1 || p == 2) ? desc->log2_chroma_h : 0;
@@ -683,8 +689,7 @@ static int auto_may_reduce(const Decoder *d, char *why, size_t len)
 static int choose_scale(Decoder *d, const AVFrame *f)
 {
     const SettleSettings *s = &d->c->s;
-    const int yuv = (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) &&
-                    bandable(f);
+    const int yuv = reducible(f);
     if (d->force_full || d->c->grab)
         return 1;
     if (s->scale == 1) {
@@ -752,8 +757,7 @@ static int reduced_bands(int sh, int F)
  * (probe_F; see Decoder). */
 static int probe_begin(Decoder *d, const AVFrame *f)
 {
-    const int yuv = (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) &&
-                    bandable(f);
+    const int yuv = reducible(f);
     const int F = scale_for(f->width, f->height);
     if (d->c->keep_on || !yuv || F == 1 || !f->data[0])
         return 0;
