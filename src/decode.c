@@ -66,6 +66,7 @@ typedef struct LumaStats {
     int64_t local;       /* of them, over a quarter of the threshold within a
                           * sixteenth of the picture (something moving in one place) */
     int64_t strong;      /* the probe's frames left out as not faint */
+    double limit;        /* the diff threshold in pixels for the frames compared */
 } LumaStats;
 
 typedef struct Decoder {
@@ -310,8 +311,7 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
 }
 
 static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
-                       int probing, int held, double limit);
-static double luma_limit(const Decoder *d);
+                       int probing, int held);
 
 /* What the probe measured of a frame it held (convert): its changed bands
  * against the frame before at the reduction chosen, and its planes reduced
@@ -364,7 +364,7 @@ static int convert(Decoder *d, const AVFrame *f)
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
     if (d->F > 1 && have_prev)
-        luma_frame(d, &d->luma, f, d->prev, 0, 0, luma_limit(d));
+        luma_frame(d, &d->luma, f, d->prev, 0, 0);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
@@ -520,11 +520,6 @@ static double limit_for(const Decoder *d, int w, int h)
                : s->diff_threshold;
 }
 
-/* ... for the picture read (0 x 0 until the probe has decided) */
-static double luma_limit(const Decoder *d)
-{
-    return limit_for(d, d->sw, d->sh);
-}
 
 /* Asks for a row the camera test reads next: its rows are far apart (every
  * LUMA_STEP_ALL-th), beyond what the processor's prefetcher follows, and
@@ -554,7 +549,7 @@ static const uint8_t *prev_row(const Decoder *d, const AVFrame *prev, int held, 
  * (probing: more rows, strong changes left out; prev may be the last frame
  * it holds, held) or the whole capture's. limit: the diff threshold in pixels. */
 static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
-                       int probing, int held, double limit)
+                       int probing, int held)
 {
     if (cur->key_frame || cur->pict_type == AV_PICTURE_TYPE_I || cur->width != prev->width ||
         cur->height != prev->height || cur->format != prev->format)
@@ -567,6 +562,9 @@ static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFra
         L->count = grown;
         L->cap = cap;
     }
+    /* the threshold of the full-size picture compared, whether or not the
+     * reading has begun (a --diff-threshold in per cent needs its size) */
+    const double limit = L->limit = limit_for(d, cur->width, cur->height);
     /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
      * times in BT.601 and 709), so chroma counts beyond half the tolerance */
     const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
@@ -639,7 +637,7 @@ static int luma_camera(const Decoder *d, double *floor_out)
     qsort(v, (size_t)L->n, sizeof(*v), cmp_count);
     *floor_out = (double)v[L->n / 10];
     free(v);
-    return *floor_out > luma_limit(d) / 4 && L->local * 2 < L->n;
+    return *floor_out > L->limit / 4 && L->local * 2 < L->n;
 }
 
 /* The largest factor up to SCALE_AUTO_MAX that leaves SCALE_MIN_SIDE pixels
@@ -734,7 +732,7 @@ static int choose_scale(Decoder *d, const AVFrame *f)
     snprintf(d->why, sizeof(d->why), "camera-like capture: a faint frame of the first %lld "
              "changes about %.0f pixels (10th percentile, full-size planes), more than a quarter of the diff "
              "threshold (%.0f), all over the picture; its noise leaves nothing finer than %dx%d "
-             "pixels to see", (long long)d->store.n, floor, luma_limit(d), F, F);
+             "pixels to see", (long long)d->store.n, floor, d->luma.limit, F, F);
     return F;
 }
 
@@ -787,7 +785,7 @@ static void probe_measure(Decoder *d, const AVFrame *f, int i)
             /* a camera's noise changes every band; a screen repeats some */
             d->every_band &= bands[k];
         }
-        luma_frame(d, &d->luma_all, f, prev, 0, 0, limit_for(d, f->width, f->height));
+        luma_frame(d, &d->luma_all, f, prev, 0, 0);
     }
     if (!d->every_band && !d->nreduced) {
         d->probe_F = 0;
@@ -886,9 +884,9 @@ static int probe_frame(Decoder *d, const AVFrame *f)
          * (it may be held reduced), else the store's copy */
         const AVFrame *last = st->n ? settle_probe_frame(st, st->n - 1) : NULL;
         if (last && f->data[0] && d->probe_F && d->probe_last->data[0])
-            luma_frame(d, &d->luma, f, d->probe_last, 1, 0, luma_limit(d));
+            luma_frame(d, &d->luma, f, d->probe_last, 1, 0);
         else if (last && f->data[0] && !d->probe_F && (last->data[0] || st->held[st->n - 1].row))
-            luma_frame(d, &d->luma, f, last, 1, !last->data[0], luma_limit(d));
+            luma_frame(d, &d->luma, f, last, 1, !last->data[0]);
         if (d->probe_F)
             probe_measure(d, f, st->n);
         /* what the probe would choose, were this its last frame */

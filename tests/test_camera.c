@@ -379,6 +379,53 @@ static void test_probe_holds(void **state)
     remove("cam-quieting.mp4");
 }
 
+/* A --diff-threshold in per cent is the threshold of as many pixels of the
+ * picture: --scale auto's probe judges the faint frames against it before
+ * the reading has begun (before: against 0 pixels, so that a film whose
+ * faint frames change a few hundred pixels, a quarter of the threshold or
+ * less, was taken for a camera's and reduced). The same scale, reasons and
+ * frames either way. */
+static void test_threshold_percent(void **state)
+{
+    (void)state;
+    SceneSpec s = startup();
+    CameraSpec cam;
+    film("cam-pct.mp4", "libx264", 16, 3, &s, &cam);
+    /* 4096 pixels of 320 x 360 */
+    const char *const opts[2][3] = { { "diff-threshold", "4096", NULL },
+                                     { "diff-threshold", "3.555556%", NULL } };
+    char *csv[2], *why[2], *method[2];
+    int scale[2];
+    for (int k = 0; k < 2; k++) {
+        SettleContext *c = open_with(opts[k]);
+        const SettleResult *r = NULL;
+        int ret = settle_analyze_file(c, "cam-pct.mp4", &r);
+        assert_true(ret == 0 || ret == SETTLE_ERR_NOT_STABLE);
+        print_message("--diff-threshold %s: scale %d, %s; %s\n", opts[k][1], r->scale,
+                      r->scale_reason ? r->scale_reason : "", r->method_reason);
+        scale[k] = r->scale;
+        why[k] = strdup(r->scale_reason ? r->scale_reason : "");
+        method[k] = strdup(r->method_reason ? r->method_reason : "");
+        size_t len = 0;
+        FILE *f = open_memstream(&csv[k], &len);
+        assert_non_null(f);
+        assert_int_equal(settle_write_csv(c, f), 0);
+        assert_int_equal(fclose(f), 0);
+        settle_close(&c);
+    }
+    assert_int_equal(scale[0], 1); /* faint frames within a quarter of 4096 */
+    assert_int_equal(scale[1], scale[0]);
+    assert_string_equal(why[1], why[0]);
+    assert_string_equal(method[1], method[0]);
+    assert_string_equal(csv[1], csv[0]);
+    for (int k = 0; k < 2; k++) {
+        free(csv[k]);
+        free(why[k]);
+        free(method[k]);
+    }
+    remove("cam-pct.mp4");
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -394,6 +441,7 @@ static int group_teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threshold_percent),
         cmocka_unit_test(test_noisy_h264),
         cmocka_unit_test(test_noisy_vp8),
         cmocka_unit_test(test_quiet_camera),
