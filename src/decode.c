@@ -147,6 +147,12 @@ typedef struct Decoder {
     int every_band;
     int nreduced;            /* frames held reduced */
     int again_full;
+    /* Once frames are held reduced, the probe's frames go to the analysis as
+     * they come, at probe_F, instead of all at once when the probe chooses
+     * (the decoder waited for that on the queue); should it choose full
+     * size, the capture is read again from its start as above. */
+    int early;               /* frames went to the analysis before the choice */
+    int handed;              /* of the store's frames, those gone to the analysis */
     const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
 } Decoder;
 
@@ -815,22 +821,16 @@ static int hold_reduced(Decoder *d, const AVFrame *f)
     return 0;
 }
 
-/* The probe's frames to the analysis, in order, at d->F. */
-static int probe_deliver(Decoder *d)
+/* The probe's frames not yet handed over to the analysis, in order, at
+ * d->F; measured: as they came (probe_measure). */
+static int probe_hand_over(Decoder *d, int measured)
 {
     SettleProbeStore *st = &d->store;
-    /* measured as they came (probe_measure), or again from the start now */
-    const int measured = d->F > 1 && d->F == d->probe_F;
-    if (measured) {
-        free(d->luma.count);
-        d->luma = d->luma_all;
-        memset(&d->luma_all, 0, sizeof(d->luma_all));
-    } else {
-        d->luma.n = d->luma.local = d->luma.strong = 0;
-    }
     AVFrame *t = av_frame_alloc();
     int ret = t ? 0 : SETTLE_ERR_NOMEM;
-    for (int i = 0; i < st->n && ret >= 0; i++) {
+    d->replaying = 1;
+    for (int i = d->handed; i < st->n && ret >= 0; i++) {
+        d->handed = i + 1;
         const ProbeMeasured pm = {
             .bands = measured ? d->probe_bands +
                                     (size_t)i * reduced_bands(settle_probe_frame(st, 0)->height,
@@ -849,7 +849,24 @@ static int probe_deliver(Decoder *d)
         ret = deliver_frame(d, t, measured ? &pm : NULL);
         av_frame_unref(t);
     }
+    d->replaying = 0;
     av_frame_free(&t);
+    return ret;
+}
+
+/* The probe's frames to the analysis, in order, at d->F. */
+static int probe_deliver(Decoder *d)
+{
+    /* measured as they came (probe_measure), or again from the start now */
+    const int measured = d->F > 1 && d->F == d->probe_F;
+    if (measured) {
+        free(d->luma.count);
+        d->luma = d->luma_all;
+        memset(&d->luma_all, 0, sizeof(d->luma_all));
+    } else {
+        d->luma.n = d->luma.local = d->luma.strong = 0;
+    }
+    int ret = probe_hand_over(d, measured);
     /* the frame after the probe is compared with the last one at full size */
     d->red_src = NULL;
     if (ret >= 0 && measured && d->begun) {
@@ -901,21 +918,32 @@ static int probe_frame(Decoder *d, const AVFrame *f)
         for (int p = 0; p < 4 && f->buf[p]; p++)
             d->probe_bytes += f->buf[p]->size;
         av_frame_unref(d->probe_last);
-        return d->probe_F && av_frame_ref(d->probe_last, f) < 0 ? SETTLE_ERR_NOMEM : 0;
+        if (d->probe_F && av_frame_ref(d->probe_last, f) < 0)
+            return SETTLE_ERR_NOMEM;
+        /* held reduced: what the probe holds goes to the analysis now, at
+         * the factor it would choose (see Decoder.early) */
+        if (d->nreduced) {
+            d->F = d->probe_F;
+            d->early = 1;
+            return probe_hand_over(d, 1);
+        }
+        return 0;
     }
     d->probing = 0;
     ret = 0;
     if (st->n) {
         d->F = choose_scale(d, settle_probe_frame(st, 0));
+        d->early = 0;
         /* full size for frames held reduced: from the start again, at full
          * size from the first frame (d->why says why) */
         if (d->F == 1 && d->nreduced) {
             d->again_full = 1;
             return READ_AGAIN;
         }
-        d->replaying = 1;
+        /* the reading began before the choice: its reason is the choice's */
+        if (d->begun)
+            snprintf(d->c->scale_reason, sizeof(d->c->scale_reason), "%s", d->why);
         ret = probe_deliver(d);
-        d->replaying = 0;
     }
     settle_probe_store_free(st);
     av_frame_unref(d->probe_last);

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -426,6 +427,89 @@ static void test_threshold_percent(void **state)
     remove("cam-pct.mp4");
 }
 
+/* A capture read through settle_analyze_io: where the reading is, and
+ * where it was at each picture measured (progress_cb, on the analysis
+ * thread). */
+typedef struct Reader {
+    FILE *f;
+    atomic_long pos;
+    long at[FRAMES];
+    int n;
+} Reader;
+
+static int reader_read(void *opaque, uint8_t *buf, int size)
+{
+    Reader *r = opaque;
+    size_t n = fread(buf, 1, (size_t)size, r->f);
+    atomic_fetch_add(&r->pos, (long)n);
+    return ferror(r->f) ? -1 : (int)n;
+}
+
+static int64_t reader_seek(void *opaque, int64_t offset, int whence)
+{
+    Reader *r = opaque;
+    if (fseek(r->f, (long)offset, whence) < 0)
+        return -1;
+    atomic_store(&r->pos, ftell(r->f));
+    return atomic_load(&r->pos);
+}
+
+static void reader_progress(void *opaque, double time, double duration, int64_t frames)
+{
+    (void)time;
+    (void)duration;
+    (void)frames;
+    Reader *r = opaque;
+    if (r->n < FRAMES)
+        r->at[r->n++] = atomic_load(&r->pos);
+}
+
+/* `path` analysed at `scale` with one decoder thread, read through
+ * settle_analyze_io: r->at[i], where the reading was when picture i was
+ * measured. */
+static void read_positions(const char *path, const char *scale, Reader *r)
+{
+    SettleSettings s;
+    char err[256] = "";
+    settle_default_settings(&s);
+    assert_int_equal(settle_settings_set(&s, "scale", scale, err, sizeof(err)), 0);
+    s.threads = 1;
+    s.progress_cb = reader_progress;
+    s.progress_opaque = r;
+    memset(r, 0, sizeof(*r));
+    atomic_init(&r->pos, 0);
+    assert_non_null(r->f = fopen(path, "rb"));
+    SettleContext *c = NULL;
+    assert_int_equal(settle_open(&c, &s), 0);
+    const SettleResult *res = NULL;
+    int ret = settle_analyze_io(c, path, reader_read, reader_seek, r, &res);
+    assert_true(ret == 0 || ret == SETTLE_ERR_NOT_STABLE);
+    assert_int_equal(res->scale, 2);
+    assert_int_equal(r->n, FRAMES);
+    settle_close(&c);
+    fclose(r->f);
+}
+
+/* Once the probe holds a camera film reduced, its frames go to the analysis
+ * as they come, not only when its second is read: the analysis measures the
+ * first picture (through the probe) before the reading is where a reading
+ * without a probe was when it measured picture PROBE_EARLY, well before the
+ * probe's 30th frame. */
+#define PROBE_EARLY 20
+static void test_probe_early(void **state)
+{
+    (void)state;
+    CameraSpec cam;
+    const char *path = noisy_capture(&cam);
+    static Reader fixed, probed;
+    read_positions(path, "2", &fixed);
+    read_positions(path, "auto", &probed);
+    print_message("%s: first picture measured at byte %ld with the probe; without, picture "
+                  "%d at byte %ld, picture 30 at %ld\n",
+                  path, probed.at[0], PROBE_EARLY, fixed.at[PROBE_EARLY], fixed.at[30]);
+    assert_true(probed.at[0] < fixed.at[PROBE_EARLY]);
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -450,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_blur),
         cmocka_unit_test(test_noise_factor),
         cmocka_unit_test(test_probe_holds),
+        cmocka_unit_test(test_probe_early),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
