@@ -19,6 +19,7 @@
 
 #include "decode_pool.h"
 #include "decode_probe.h"
+#include "decode_replay.h"
 #include "internal.h"
 
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
@@ -154,6 +155,12 @@ typedef struct Decoder {
     int early;               /* frames went to the analysis before the choice */
     int handed;              /* of the store's frames, those gone to the analysis */
     const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
+    /* With pictures kept, frames are held reduced only while the stream's
+     * packets are kept too (replay_on): a picture of a frame held reduced
+     * is decoded again from them (fill_full; probe frame red_index). */
+    SettleReplay replay;
+    int replay_on;
+    int red_index;
 } Decoder;
 
 /* Returned through the reading when the probe chose full size for frames it
@@ -456,6 +463,15 @@ static int fill_full(void *opaque, int top, int bottom)
     (void)bottom;
     if (!d->full_pending)
         return 0;
+    if (d->red_src) { /* held reduced: decoded again */
+        const AVFrame *h = settle_probe_frame(&d->store, d->red_index);
+        int ret = settle_replay_frame(&d->replay, d->red_index, h->pts, &f);
+        if (ret)
+            return ret < 0 ? SETTLE_ERR_NOMEM : 1;
+        if (f->format != h->format || f->best_effort_timestamp != h->best_effort_timestamp ||
+            f->pts != h->pts)
+            return 1;
+    }
     if (!f->data[0] || f->width != d->sw || f->height != d->sh)
         return 1;
     d->c->dsp.yuv420_rgb(d->full, d->full_stride, f->data[0], f->linesize[0], f->data[1],
@@ -763,7 +779,7 @@ static int probe_begin(Decoder *d, const AVFrame *f)
 {
     const int yuv = reducible(f);
     const int F = scale_for(f->width, f->height);
-    if (d->c->keep_on || !yuv || F == 1 || !f->data[0])
+    if ((d->c->keep_on && !d->replay_on) || !yuv || F == 1 || !f->data[0])
         return 0;
     if (!(d->probe_bands = av_malloc_array(PROBE_FRAMES, (size_t)reduced_bands(f->height, F))))
         return SETTLE_ERR_NOMEM;
@@ -839,6 +855,7 @@ static int probe_hand_over(Decoder *d, int measured)
             .red = settle_probe_mem(st, i), .first = i == 0,
         };
         if (pm.red) {
+            d->red_index = i;
             ret = deliver_frame(d, settle_probe_frame(st, i), &pm);
             continue;
         }
@@ -948,6 +965,8 @@ static int probe_frame(Decoder *d, const AVFrame *f)
     settle_probe_store_free(st);
     av_frame_unref(d->probe_last);
     av_freep(&d->probe_bands);
+    if (d->replay_on)
+        settle_replay_free(&d->replay);
     if (ret >= 0 && f)
         ret = deliver_frame(d, f, NULL);
     return ret;
@@ -1174,6 +1193,8 @@ static void close_decoder(Decoder *d)
     for (int i = 0; i < QUEUE; i++)
         av_frame_free(&d->slot[i]);
     settle_probe_store_free(&d->store);
+    if (d->replay_on)
+        settle_replay_destroy(&d->replay);
     free(d->luma.count);
     d->luma.count = NULL;
     free(d->luma_all.count);
@@ -1346,6 +1367,9 @@ static int read_packets(Decoder *d, int *read_error)
     SettleContext *c = d->c;
     int ret;
     *read_error = 0;
+    if (d->probing && c->keep_on)
+        d->replay_on = settle_replay_init(&d->replay, d->fmt->streams[d->stream],
+                                          codec_max_pixels(c)) >= 0;
     start_analysis(d);
     while (!c->interrupted) {
         ret = av_read_frame(d->fmt, d->pkt);
@@ -1354,14 +1378,19 @@ static int read_packets(Decoder *d, int *read_error)
                 *read_error = ret;
             break;
         }
-        if (d->pkt->stream_index == d->stream)
+        if (d->pkt->stream_index == d->stream) {
+            if (d->replay_on)
+                settle_replay_add(&d->replay, d->pkt);
             ret = decode_packet(d, d->pkt);
-        else
+        } else {
             ret = 0;
+        }
         av_packet_unref(d->pkt);
         if (ret < 0)
             return ret;
     }
+    if (d->replay_on)
+        settle_replay_end(&d->replay);
     if ((ret = decode_packet(d, NULL)) < 0)
         return ret;
     if ((ret = stop_analysis(d)) < 0)

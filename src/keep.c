@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE beside _POSIX_C_SOURCE */
 #include <sys/mman.h>
 #endif
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -200,6 +201,63 @@ int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out)
     }
     *out = p;
     return 0;
+}
+
+/* Held pictures rendered by one thread: every other one of the list from
+ * `first`, each into new pixels (NULL when out of memory). */
+typedef struct RenderJobs {
+    const SettleKeep *k;
+    SettleKept **p;
+    uint8_t **px;
+    int n, first;
+} RenderJobs;
+
+static void *render_jobs(void *arg)
+{
+    const RenderJobs *j = arg;
+    const size_t row = (size_t)j->k->w * 3;
+    for (int i = j->first; i < j->n; i += 2)
+        if ((j->px[i] = settle_pixels_new(row * (size_t)j->k->h)))
+            j->p[i]->held->render(j->p[i]->held, j->px[i], (ptrdiff_t)row);
+    return NULL;
+}
+
+int settle_keep_ready(SettleKeep *k, const int64_t *frames, int n)
+{
+    SettleKept *p[SETTLE_KEEP_ROLES];
+    uint8_t *px[SETTLE_KEEP_ROLES];
+    int m = 0;
+    for (int i = 0; i < n && m < SETTLE_KEEP_ROLES; i++) {
+        SettleKept *q = frames[i] >= 0 ? (SettleKept *)settle_keep_find(k, frames[i]) : NULL;
+        int dup = 0;
+        for (int j = 0; j < m; j++)
+            dup |= p[j] == q;
+        if (q && q->held && !dup)
+            p[m++] = q;
+    }
+    if (m < 2)
+        return 0; /* settle_keep_get renders it */
+    RenderJobs odd = { .k = k, .p = p, .px = px, .n = m, .first = 1 },
+               even = { .k = k, .p = p, .px = px, .n = m, .first = 0 };
+    pthread_t th;
+    const int started = pthread_create(&th, NULL, render_jobs, &odd) == 0;
+    render_jobs(&even);
+    if (started)
+        pthread_join(th, NULL);
+    else
+        render_jobs(&odd);
+    int ret = 0;
+    for (int i = 0; i < m; i++) {
+        if (!px[i]) {
+            ret = SETTLE_ERR_NOMEM;
+            continue;
+        }
+        p[i]->held->release(p[i]->held);
+        p[i]->held = NULL;
+        p[i]->rgb = px[i];
+        p[i]->tick = 0; /* as a spare: copied whole */
+    }
+    return ret;
 }
 
 /* A buffer for a copy of the picture: a spare (its pixels those of its

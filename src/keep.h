@@ -154,6 +154,12 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame);
  * 0 and *out, 1 when no role holds the frame, or SETTLE_ERR_NOMEM. */
 int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out);
 
+/* Renders the held pictures of the n frames (-1: none) that roles hold,
+ * two at a time on two threads, as settle_keep_get would one by one (at the
+ * end of the reading both cores are free). 0 or SETTLE_ERR_NOMEM (what could
+ * not be rendered stays held). */
+int settle_keep_ready(SettleKeep *k, const int64_t *frames, int n);
+
 /* Frees what k holds; it can begin again. */
 void settle_keep_free(SettleKeep *k);
 

@@ -253,6 +253,8 @@ static int from_kept(const SettleOutputs *o, Grab *g)
             return ret;
         g->want[g->nwant - 1].kept = &l->t[i]->img;
     }
+    if ((ret = settle_keep_ready(kp, g->key, NKEYS)) < 0)
+        return ret;
     for (int k = 0; k < NKEYS; k++) {
         const SettleKept *full = NULL;
         if (g->key[k] < 0 || (ret = settle_keep_get(kp, g->key[k], &full)) == 1)

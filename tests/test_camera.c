@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "settle/pictures.h"
 #include "settle/settle.h"
 #include "camera.h"
 #include "capgen.h"
@@ -510,6 +511,56 @@ static void test_probe_early(void **state)
     assert_true(probed.at[0] < fixed.at[PROBE_EARLY]);
 }
 
+static void assert_same_picture(const SettleImage *a, const SettleImage *b)
+{
+    assert_int_equal(a->frame, b->frame);
+    assert_int_equal(a->width, b->width);
+    assert_int_equal(a->height, b->height);
+    for (int y = 0; y < a->height; y++)
+        if (memcmp(a->rgb + (ptrdiff_t)y * a->stride, b->rgb + (ptrdiff_t)y * b->stride,
+                   (size_t)a->width * 3))
+            fail_msg("frame %lld: row %d differs", (long long)a->frame, y);
+}
+
+/* The pictures of path kept in the reading against a second reading's: the
+ * probe holds the frames of a camera's first second reduced with pictures
+ * kept too, and those of them that become pictures (here the splash and the
+ * chrome, inside the first second) are decoded again at full size. */
+static void pictures_once(const char *path)
+{
+    SettleContext *c = open_with(NULL);
+    SettlePictures *p[2] = { NULL, NULL };
+    const SettleResult *r = NULL;
+    for (int keep = 1; keep >= 0; keep--) {
+        assert_int_equal(settle_keep_pictures(c, keep), 0);
+        int ret = settle_analyze_file(c, path, &r);
+        assert_true(ret == 0 || ret == SETTLE_ERR_NOT_STABLE);
+        assert_int_equal(r->scale, 2);
+        assert_int_equal(settle_grab_pictures(c, &p[keep]), 0);
+        assert_int_equal(p[keep]->reread, !keep);
+    }
+    assert_true(p[1]->nframes >= 2);
+    assert_int_equal(p[0]->nframes, p[1]->nframes);
+    for (int k = 0; k < p[0]->nframes; k++)
+        assert_same_picture(&p[0]->frame[k], &p[1]->frame[k]);
+    assert_int_equal(p[0]->thumbs, p[1]->thumbs);
+    assert_same_picture(&p[0]->filmstrip, &p[1]->filmstrip);
+    settle_pictures_free(&p[0]);
+    settle_pictures_free(&p[1]);
+    settle_close(&c);
+}
+
+static void test_probe_pictures(void **state)
+{
+    (void)state;
+    CameraSpec cam;
+    pictures_once(noisy_capture(&cam)); /* H.264: decoded again from the first packet */
+    SceneSpec s = startup();
+    film("cam-pictures-vp8.webm", "libvpx", 8, 4, &s, &cam); /* from a key packet */
+    pictures_once("cam-pictures-vp8.webm");
+    remove("cam-pictures-vp8.webm");
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -535,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_noise_factor),
         cmocka_unit_test(test_probe_holds),
         cmocka_unit_test(test_probe_early),
+        cmocka_unit_test(test_probe_pictures),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -3,9 +3,11 @@
  * holds its pictures (settle_set_hold: the decoder's frames referenced):
  * nothing is copied, a held picture is made once when asked for, with the
  * same pixels; the holds live only as long as a role needs them, however
- * long the capture; a source that cannot hold gets copies, as before. */
+ * long the capture; a source that cannot hold gets copies, as before; the
+ * key frames rendered two at a time are the same pixels, each made once. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +24,8 @@
 /* The source: the picture last sent, and how many holds are alive. */
 typedef struct Source {
     uint8_t rgb[H][W * 3];
-    int live, made, renders;
+    int live, made;
+    atomic_int renders; /* settle_keep_ready renders on two threads */
     int refuse; /* hold returns NULL */
 } Source;
 
@@ -135,6 +138,38 @@ static void test_held(void **state)
     free(s);
 }
 
+static void test_ready(void **state)
+{
+    (void)state;
+    Source *s = calloc(1, sizeof(*s));
+    assert_non_null(s);
+    SettleKeep k = { 0 };
+    settle_keep_begin(&k, 1, W, H);
+    for (int i = 0; i < FRAMES; i++)
+        send(&k, s, i);
+    assert_int_equal(s->live, 3);
+    /* one held picture: left to settle_keep_get */
+    const int64_t one[] = { -1, FRAMES - 1, 5 };
+    assert_int_equal(settle_keep_ready(&k, one, 3), 0);
+    assert_int_equal(s->renders, 0);
+    assert_non_null(settle_keep_find(&k, FRAMES - 1)->held);
+    /* the three held, each once however often asked, one not held */
+    const int64_t keys[] = { FRAMES - 1, -1, 1, 0, FRAMES - 1, 5 };
+    assert_int_equal(settle_keep_ready(&k, keys, 6), 0);
+    assert_int_equal(s->renders, 3);
+    assert_int_equal(s->live, 0);
+    const int64_t want[] = { 0, 1, FRAMES - 1 };
+    for (int i = 0; i < 3; i++) {
+        const SettleKept *got = NULL;
+        assert_null(settle_keep_find(&k, want[i])->held);
+        assert_int_equal(settle_keep_get(&k, want[i], &got), 0);
+        assert_picture(got, (int)want[i]);
+    }
+    assert_int_equal(s->renders, 3);
+    settle_keep_free(&k);
+    free(s);
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -161,6 +196,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_held),
+        cmocka_unit_test(test_ready),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
