@@ -353,6 +353,9 @@ typedef struct Turns {
     int (*box)[4];       /* the rectangle of cells of its flood, grown by one */
     int n;
     uint8_t *in;         /* per cell, for one turn at a time: in its flood */
+    uint8_t *twice;      /* per cell: it changed in at least two of the turns that
+                          * count, or fewer than two count (turns_fill) */
+    double tol;          /* how far apart two changes of one turn lie, at most */
     int none;            /* the turns fill over a quarter of the recording: the page
                           * moving (a scroll, a pan), not a carousel turning; none count */
     size_t *stack;
@@ -362,6 +365,7 @@ static void turns_free(Turns *g)
 {
     free(g->drv);
     free(g->in);
+    free(g->twice);
     free(g->stack);
     free(g->t0);
     free(g->t1);
@@ -412,6 +416,7 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
             t[nt++] = latest(c, k)->time;
     }
     qsort(t, nt, sizeof(*t), cmp_double);
+    g->tol = tol;
     g->t0 = malloc((nt + 1) * sizeof(*g->t0));
     g->t1 = malloc((nt + 1) * sizeof(*g->t1));
     g->frames = malloc((nt + 1) * sizeof(*g->frames));
@@ -436,7 +441,8 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
         busy += g->frames[w] >= SETTLE_ANIM_MIN ? g->t1[w] - g->t0[w] : 0;
     g->none = busy > 0.25 * (end - start);
     g->in = calloc(n, 1);
-    return g->in ? 0 : -1;
+    g->twice = calloc(n, 1);
+    return g->in && g->twice ? 0 : -1;
 }
 
 /* For each turn after `after`, the cells that changed in it, flood-filled
@@ -444,6 +450,31 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
 static void turns_fill(const SettleAnimated *a, Turns *g, double after)
 {
     size_t n = (size_t)a->nx * a->ny;
+    /* a carousel's cells change turn after turn; content that appeared in
+     * the frames of one turn (the page still loading while the carousel
+     * first turned) or that the encoder re-coded in them changed in that one
+     * only: it is the rest's, and no turn's extent spreads through it */
+    int count = 0, d[4] = { a->nx, a->ny, -1, -1 };
+    for (int w = 0; w < g->n; w++) {
+        int on = !g->none && g->t1[w] > after && g->frames[w] >= SETTLE_ANIM_MIN;
+        count += on;
+        for (size_t i = 0; on && i < n; i++)
+            if (g->drv[i] && changed_in(&a->cell[i], g->t0[w], g->t1[w], after))
+                settle_box_grow(d, (int)(i % (size_t)a->nx), (int)(i / (size_t)a->nx),
+                                (int)(i % (size_t)a->nx), (int)(i / (size_t)a->nx));
+    }
+    /* the cells that turn in bursts spread over more than half of the
+     * picture: the page loading in bursts, not a carousel on it; every cell
+     * that changed in a turn is the turn's, as before */
+    if (d[2] >= 0 && (size_t)(d[2] - d[0] + 1) * (size_t)(d[3] - d[1] + 1) * 2 > n)
+        count = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = 0;
+        for (int w = 0; w < g->n && k < 2 && count >= 2 && a->cell[i].n; w++)
+            k += g->t1[w] > after && g->frames[w] >= SETTLE_ANIM_MIN &&
+                 changed_in(&a->cell[i], g->t0[w], g->t1[w], after);
+        g->twice[i] = count < 2 || k >= 2;
+    }
     for (int w = 0; w < g->n; w++) {
         int *b = g->box[w];
         b[0] = a->nx, b[1] = a->ny, b[2] = -1, b[3] = -1;
@@ -465,7 +496,7 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
                 for (int dx = -1; dx <= 1; dx++) {
                     int x = cx + dx, y = cy + dy;
                     size_t j = (size_t)y * a->nx + x;
-                    if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || in[j] ||
+                    if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || in[j] || !g->twice[j] ||
                         !a->cell[j].n || !changed_in(&a->cell[j], g->t0[w], g->t1[w], after))
                         continue;
                     in[j] = 1;
@@ -516,9 +547,16 @@ static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, 
                 hi = mid;
         }
         int w = lo - 1;
+        /* the encoder finishing a turn's last step: a change that follows
+         * the cell's own change in the turn as the turn's changes follow
+         * each other */
+        double end = w < 0 ? 0 : g->t1[w];
+        if (w >= 0 && t > end && t - end <= g->tol + 1e-9 && k < have &&
+            latest(c, k + 1)->time >= g->t0[w] && t - latest(c, k + 1)->time <= g->tol + 1e-9)
+            end = t;
         if (a->on[i] ||
-            (t > after && !g->none && w >= 0 && t <= g->t1[w] && g->frames[w] >= SETTLE_ANIM_MIN &&
-             (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], g->t1[w]) >= SETTLE_ANIM_MIN)))
+            (t > after && !g->none && g->twice[i] && w >= 0 && t <= end && g->frames[w] >= SETTLE_ANIM_MIN &&
+             (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], end) >= SETTLE_ANIM_MIN)))
             bits |= (uint32_t)1 << slot(c, k);
     }
     return bits;

@@ -715,9 +715,8 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
         settle_log(c, SETTLE_LOG_WARNING, "%s: out of memory looking for animated areas", c->name);
         return which;
     }
-    /* under the block test, an area found is named; none found reads as
-     * before areas were looked for there (null) */
-    r->animated_known = diff || c->anim.nregions > 0;
+    /* looked for: an empty list when none was found, the block test's too */
+    r->animated_known = 1;
     for (int i = 0; c->scale > 1 && i < c->anim.nregions; i++) {
         SettleAnimatedRegion *g = &c->anim.regions[i];
         g->x *= c->scale;

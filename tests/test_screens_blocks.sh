@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Issue 20 when the block test answers: on a phone's screen recording re-coded
 # by its encoder, --method auto gives the answer to the block test, and no
-# animated area was looked for (animated_regions null), so a carousel was not
+# animated area was looked for (before screens8), so a carousel was not
 # named, and --ignore animated decided with diff, which counts what the
 # encoder re-codes late. On a clean capture the areas are looked for on diff's
 # cells whatever method answers, and --ignore animated judges the block test's
@@ -51,5 +51,20 @@ check $? "slide.webm: the carousel is named, alone: $(grep -o '"animated_regions
 got=$(screens_answer slide.webm --ignore animated)
 [ "$got" = 41 ] && [ "$(method)" = blocks ]
 check $? "slide.webm --ignore animated: the block test, frame 41 (got $got, $(method))"
+
+# Only the blocks, the last at frame 30, VP8 (120 frames): the block test
+# answers and finds no area. The areas were looked for: an empty list, as with
+# diff (before screens10: null, which reads "not looked for"); with the
+# entropy method they are not looked for: null.
+"$make_screens" plain.mkv 120 b0=9 b1=14 b2=18 b3=30 size=320x480 >parts && screens_vp8 plain.mkv plain.webm
+check $? "make_screens and ffmpeg write the blocks alone, VP8"
+got=$(screens_answer plain.webm)
+[ "$got" = 30 ] && [ "$(method)" = blocks ]
+check $? "plain.webm: the block test, frame 30 (got $got, $(method))"
+grep -q '"animated_regions":\[\]' r.json
+check $? "plain.webm: looked for, none found: $(grep -o '"animated_regions":[^,]*' r.json)"
+screens_answer plain.webm --method entropy >/dev/null
+grep -q '"animated_regions":null' r.json
+check $? "plain.webm --method entropy: not looked for: $(grep -o '"animated_regions":[^,]*' r.json)"
 
 done_testing

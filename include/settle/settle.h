@@ -440,8 +440,9 @@ typedef struct SettleResult {
     double longest_quiet_time;
     int64_t longest_quiet_frame;
     /* The animated areas (see SettleAnimatedRegion), valid as the result is.
-     * animated_known is 0 when they were not looked for: the entropy method
-     * (a camera's noise changes every cell), or no start. */
+     * animated_known is 1 when they were looked for (nanimated 0: none
+     * found), 0 when they were not: the entropy method, the block test on a
+     * camera-like capture (a camera's noise changes every cell), no start. */
     int animated_known;
     int nanimated;
     const SettleAnimatedRegion *animated;
