@@ -71,6 +71,12 @@ screens_vp8() {
     -pix_fmt yuv420p "$2"
 }
 
+# screens_x264 CRF BFRAMES IN OUT: IN in H.264 as scripts/screens-grid
+# encodes it, at CRF with up to BFRAMES B-frames.
+screens_x264() {
+  ffmpeg -nostdin -v error -y -i "$3" -c:v libx264 -crf "$1" -bf "$2" -pix_fmt yuv420p "$4"
+}
+
 # screens_answer FILE [OPTIONS...]: the stable frame of settle analyze
 # --diff-threshold 200 (the grid's) with OPTIONS; r.json and err kept.
 screens_answer() {

@@ -18,28 +18,13 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
-#include <libavutil/crc.h>
-#include <libavutil/pixdesc.h>
 
 #include "capgen.h"
 #include "decode_replay.h"
 #include "e2e_common.h"
+#include "frame_crc.h"
 
 #define FRAMES 40
-
-static uint32_t frame_crc(const AVFrame *f)
-{
-    const AVCRC *t = av_crc_get_table(AV_CRC_32_IEEE);
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
-    uint32_t c = 0;
-    for (int p = 0; p < 4 && f->data[p]; p++) {
-        int sh = p == 1 || p == 2 ? d->log2_chroma_h : 0, sw = p == 1 || p == 2 ? d->log2_chroma_w : 0;
-        for (int y = 0; y < (f->height + (1 << sh) - 1) >> sh; y++)
-            c = av_crc(t, c, f->data[p] + (ptrdiff_t)y * f->linesize[p],
-                       (size_t)((f->width + (1 << sw) - 1) >> sw));
-    }
-    return c;
-}
 
 /* Every frame different: a square that moves over a pattern that changes. */
 static void draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h)

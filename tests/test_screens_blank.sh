@@ -57,7 +57,7 @@ check $? "toast.webm: the deciding change is the toast: $(grep -o '"deciding_cha
 # turn, where it re-coded nothing in the 12 frames before: --ignore animated
 # answered 73.
 "$make_screens" slide.mkv 240 b0=15 b1=25 b2=35 b3=41 size=320x480 carousel=49:32 move=10 >parts &&
-  ffmpeg -nostdin -v error -y -i slide.mkv -c:v libx264 -crf 32 -bf 3 -pix_fmt yuv420p slide.mp4
+  screens_x264 32 3 slide.mkv slide.mp4
 check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 32 with B-frames"
 got=$(screens_answer slide.mp4 --ignore animated)
 [ "$got" = 41 ]

@@ -25,7 +25,7 @@ named() {
 # A carousel (16,48,288x136) that switches every 37 frames from frame 42, the
 # last block at frame 34, x264 CRF 23 (seed 11's capture 015).
 "$make_screens" switch.mkv 240 b0=8 b1=13 b2=24 b3=34 size=320x480 carousel=42:37 >parts &&
-  ffmpeg -nostdin -v error -y -i switch.mkv -c:v libx264 -crf 23 -bf 0 -pix_fmt yuv420p switch.mp4
+  screens_x264 23 0 switch.mkv switch.mp4
 check $? "make_screens and ffmpeg write the switching carousel, x264 CRF 23"
 got=$(screens_answer switch.mp4)
 [ "$got" = 227 ] && [ "$(method)" = blocks ]

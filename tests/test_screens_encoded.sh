@@ -24,7 +24,7 @@ answer() {
 # frame 40; its three pictures change in some turns only. x264 CRF 32 with
 # B-frames, portrait.
 "$make_screens" fade.mkv 240 b0=10 b1=20 b2=30 b3=40 carousel=60:45 slide=8 >parts &&
-  ffmpeg -nostdin -v error -y -i fade.mkv -c:v libx264 -crf 32 -bf 3 -pix_fmt yuv420p fade.mp4
+  screens_x264 32 3 fade.mkv fade.mp4
 check $? "make_screens and ffmpeg write the fading carousel, x264 CRF 32 with B-frames"
 file=fade.mp4
 got=$(answer)
@@ -56,7 +56,7 @@ check $? "wide-mjpeg.mkv --ignore animated: frame 34, the last block (got $got)"
 # the encoder re-coding around it: its faint cells do not count
 # (src/animated.c, settle_animated_recoded).
 "$make_screens" slide.mkv 240 b0=15 b1=25 b2=37 b3=49 size=640x360 carousel=51:40 move=11 >parts &&
-  ffmpeg -nostdin -v error -y -i slide.mkv -c:v libx264 -crf 23 -bf 0 -pix_fmt yuv420p slide.mp4
+  screens_x264 23 0 slide.mkv slide.mp4
 check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 23"
 file=slide.mp4
 got=$(answer --ignore animated)
@@ -67,7 +67,7 @@ check $? "slide.mp4: the carousel is named, alone: $(grep -o '"animated_regions"
 
 # A status-bar clock ticking every second, x264 CRF 23 with B-frames.
 "$make_screens" clock.mkv 150 b0=5 b1=15 b2=25 b3=40 clock=15:30 >parts &&
-  ffmpeg -nostdin -v error -y -i clock.mkv -c:v libx264 -crf 23 -bf 3 -pix_fmt yuv420p clock.mp4
+  screens_x264 23 3 clock.mkv clock.mp4
 check $? "make_screens and ffmpeg write the clock, x264 CRF 23"
 file=clock.mp4
 answer >got

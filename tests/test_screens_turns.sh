@@ -23,7 +23,7 @@ areas() {
 # CRF 23 with B-frames: the first turn's extent took in the blocks, so the
 # area was named as 16,46,290,322 and --ignore animated answered 16, early.
 "$make_screens" slide.mkv 150 b0=8 b1=16 b2=28 b3=32 size=320x480 carousel=26:50 move=11 >parts &&
-  ffmpeg -nostdin -v error -y -i slide.mkv -c:v libx264 -crf 23 -bf 3 -pix_fmt yuv420p slide.mp4
+  screens_x264 23 3 slide.mkv slide.mp4
 check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 23 with B-frames"
 got=$(screens_answer slide.mp4 --ignore animated)
 [ "$got" = 32 ]
