@@ -18,7 +18,7 @@
 #include <libavformat/avformat.h>
 
 #include "decode_pool.h"
-#include "frame_crc.h"
+#include "avtest.h"
 
 #define MAXF 400
 #define HELD 24
@@ -37,22 +37,14 @@ typedef struct Run {
  * is kept to the end, and checked then against its CRC. */
 static void decode(const char *path, int pool, Run *run)
 {
-    AVFormatContext *fmt = NULL;
-    assert_int_equal(avformat_open_input(&fmt, path, NULL, NULL), 0);
-    assert_true(avformat_find_stream_info(fmt, NULL) >= 0);
-    int si = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-    assert_true(si >= 0);
-    const AVCodec *codec = avcodec_find_decoder(fmt->streams[si]->codecpar->codec_id);
-    AVCodecContext *dec = avcodec_alloc_context3(codec);
-    assert_non_null(dec);
-    assert_true(avcodec_parameters_to_context(dec, fmt->streams[si]->codecpar) >= 0);
-    dec->thread_count = 3;
-    dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    AVFormatContext *fmt;
+    int si;
+    AVCodecContext *dec = open_video(path, &fmt, &si);
     if (pool)
         assert_int_equal(settle_decode_pool_attach(dec), 0);
     void *p = dec->opaque;
     run->pooled = dec->get_buffer2 != avcodec_default_get_buffer2;
-    assert_int_equal(avcodec_open2(dec, codec, NULL), 0);
+    assert_int_equal(avcodec_open2(dec, NULL, NULL), 0);
     AVPacket *pkt = av_packet_alloc();
     AVFrame *f = av_frame_alloc();
     AVFrame *held[MAXF / HELD + 1] = { NULL };

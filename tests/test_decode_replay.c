@@ -22,7 +22,7 @@
 #include "capgen.h"
 #include "decode_replay.h"
 #include "e2e_common.h"
-#include "frame_crc.h"
+#include "avtest.h"
 
 #define FRAMES 40
 
@@ -51,19 +51,11 @@ typedef struct Reading {
 static void read_all(const char *path, Reading *rd, SettleReplay *r, int keep,
                      AVFormatContext **fmtp)
 {
-    AVFormatContext *fmt = NULL;
-    assert_int_equal(avformat_open_input(&fmt, path, NULL, NULL), 0);
-    assert_true(avformat_find_stream_info(fmt, NULL) >= 0);
-    int si = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-    assert_true(si >= 0);
-    const AVCodec *codec = avcodec_find_decoder(fmt->streams[si]->codecpar->codec_id);
-    AVCodecContext *dec = avcodec_alloc_context3(codec);
-    assert_non_null(dec);
-    assert_true(avcodec_parameters_to_context(dec, fmt->streams[si]->codecpar) >= 0);
-    dec->thread_count = 3;
-    dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    AVFormatContext *fmt;
+    int si;
+    AVCodecContext *dec = open_video(path, &fmt, &si);
     dec->pkt_timebase = fmt->streams[si]->time_base;
-    assert_int_equal(avcodec_open2(dec, codec, NULL), 0);
+    assert_int_equal(avcodec_open2(dec, NULL, NULL), 0);
     assert_int_equal(settle_replay_init(r, fmt->streams[si], INT_MAX), 0);
     AVPacket *pkt = av_packet_alloc();
     AVFrame *f = av_frame_alloc();
