@@ -152,7 +152,6 @@ typedef struct Decoder {
      * they come, at probe_F, instead of all at once when the probe chooses
      * (the decoder waited for that on the queue); should it choose full
      * size, the capture is read again from its start as above. */
-    int early;               /* frames went to the analysis before the choice */
     int handed;              /* of the store's frames, those gone to the analysis */
     const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
     /* With pictures kept, frames are held reduced only while the stream's
@@ -938,10 +937,9 @@ static int probe_frame(Decoder *d, const AVFrame *f)
         if (d->probe_F && av_frame_ref(d->probe_last, f) < 0)
             return SETTLE_ERR_NOMEM;
         /* held reduced: what the probe holds goes to the analysis now, at
-         * the factor it would choose (see Decoder.early) */
+         * the factor it would choose (see Decoder.handed) */
         if (d->nreduced) {
             d->F = d->probe_F;
-            d->early = 1;
             return probe_hand_over(d, 1);
         }
         return 0;
@@ -950,7 +948,6 @@ static int probe_frame(Decoder *d, const AVFrame *f)
     ret = 0;
     if (st->n) {
         d->F = choose_scale(d, settle_probe_frame(st, 0));
-        d->early = 0;
         /* full size for frames held reduced: from the start again, at full
          * size from the first frame (d->why says why) */
         if (d->F == 1 && d->nreduced) {
