@@ -818,7 +818,15 @@ static void probe_measure(Decoder *d, const AVFrame *f, int i)
 }
 
 /* Holds probe frame f reduced by probe_F: Y, U and V planes, as fill_reduced
- * makes them band by band, in the store. */
+ * makes them band by band, in the store. It goes to the analysis at once
+ * (probe_hand_over), so without pictures kept only its properties are held
+ * and the decoder's frame goes itself, reduced band by band as any frame of
+ * a reduced reading (the same bytes: the reduction is of 2x2 boxes either
+ * way), instead of a copy of it reduced, written to fresh memory and read
+ * back (20 MB of startup-test-elmo's probe, which the kernel zeroed on its
+ * first touch: 5 % of the run's CPU). With pictures kept the copy stays:
+ * fill_full decodes a picture held reduced again by its index in the store.
+ * 1: held as its properties only, 0: as a copy, or a negative error. */
 static int hold_reduced(Decoder *d, const AVFrame *f)
 {
     const SettleKernels *k = &d->c->dsp;
@@ -826,6 +834,12 @@ static int hold_reduced(Decoder *d, const AVFrame *f)
     ptrdiff_t ys, cs;
     reduced_strides(w, &ys, &cs);
     uint8_t *y;
+    if (!d->replay_on) {
+        if (settle_probe_hold_props(&d->store, f, 0, &y) < 0)
+            return SETTLE_ERR_NOMEM;
+        d->nreduced++;
+        return 1;
+    }
     if (settle_probe_hold_props(&d->store, f, (size_t)ys * h + (size_t)cs * h + 64, &y) < 0)
         return SETTLE_ERR_NOMEM;
     uint8_t *u = y + ys * h, *v = u + cs * (h / 2);
@@ -837,8 +851,9 @@ static int hold_reduced(Decoder *d, const AVFrame *f)
 }
 
 /* The probe's frames not yet handed over to the analysis, in order, at
- * d->F; measured: as they came (probe_measure). */
-static int probe_hand_over(Decoder *d, int measured)
+ * d->F; measured: as they came (probe_measure). cur: the last frame held,
+ * held as its properties only (hold_reduced), which goes itself; NULL: none. */
+static int probe_hand_over(Decoder *d, int measured, const AVFrame *cur)
 {
     SettleProbeStore *st = &d->store;
     AVFrame *t = av_frame_alloc();
@@ -856,6 +871,10 @@ static int probe_hand_over(Decoder *d, int measured)
         if (pm.red) {
             d->red_index = i;
             ret = deliver_frame(d, settle_probe_frame(st, i), &pm);
+            continue;
+        }
+        if (cur && i == st->n - 1) {
+            ret = deliver_frame(d, cur, &pm);
             continue;
         }
         if (settle_probe_take(st, i, t) < 0) {
@@ -882,7 +901,7 @@ static int probe_deliver(Decoder *d)
     } else {
         d->luma.n = d->luma.local = d->luma.strong = 0;
     }
-    int ret = probe_hand_over(d, measured);
+    int ret = probe_hand_over(d, measured, NULL);
     /* the frame after the probe is compared with the last one at full size */
     d->red_src = NULL;
     if (ret >= 0 && measured && d->begun) {
@@ -924,9 +943,10 @@ static int probe_frame(Decoder *d, const AVFrame *f)
             probe_measure(d, f, st->n);
         /* what the probe would choose, were this its last frame */
         double floor;
+        int props = 0;
         if (d->probe_F && d->every_band && d->luma.n >= PROBE_MIN_FAINT &&
             luma_camera(d, &floor))
-            ret = hold_reduced(d, f);
+            props = ret = hold_reduced(d, f);
         else
             ret = settle_probe_hold(st, f) < 0 ? SETTLE_ERR_NOMEM : 0;
         if (ret < 0)
@@ -940,7 +960,7 @@ static int probe_frame(Decoder *d, const AVFrame *f)
          * the factor it would choose (see Decoder.handed) */
         if (d->nreduced) {
             d->F = d->probe_F;
-            return probe_hand_over(d, 1);
+            return probe_hand_over(d, 1, props ? f : NULL);
         }
         return 0;
     }

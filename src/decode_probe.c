@@ -12,7 +12,8 @@
  * that differ, and is put together again when it goes to the analysis, in
  * one of a few buffers used in turn. A camera film repeats no row: once the
  * probe calls it camera-like, src/decode.c holds its frames reduced, as their
- * properties and bytes of the store's (settle_probe_hold_props). */
+ * properties and bytes of the store's, or as their properties only when the
+ * decoder's frame goes to the analysis at once (settle_probe_hold_props). */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE beside _POSIX_C_SOURCE */
 #endif
@@ -228,7 +229,8 @@ int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, 
     if (!c)
         return AVERROR(ENOMEM);
     int ret = av_frame_copy_props(c, f);
-    if (ret < 0 || !(*mem = reserve(s, FFALIGN(size, ALIGN)))) {
+    *mem = NULL;
+    if (ret < 0 || (size && !(*mem = reserve(s, FFALIGN(size, ALIGN))))) {
         av_frame_free(&c);
         return ret < 0 ? ret : AVERROR(ENOMEM);
     }
@@ -237,6 +239,7 @@ int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, 
     c->height = f->height;
     h->frame = c;
     h->mem = *mem;
+    h->props = 1;
     s->n++;
     return 0;
 }
@@ -273,7 +276,7 @@ static SettleProbeSlot *free_slot(SettleProbeStore *s)
 int settle_probe_take(SettleProbeStore *s, int i, AVFrame *out)
 {
     const SettleProbeHeld *h = &s->held[i];
-    if (h->mem)
+    if (h->props)
         return AVERROR(EINVAL);
     if (h->frame->data[0] || !h->row)
         return av_frame_ref(out, h->frame);

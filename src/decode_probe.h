@@ -18,6 +18,7 @@ typedef struct SettleProbeHeld {
     AVFrame *frame;     /* its properties; its planes only when held whole */
     const uint8_t **row; /* each plane's rows, plane after plane (NULL: not laid out) */
     uint8_t *mem;       /* held as properties and the caller's bytes (settle_probe_hold_props) */
+    int props;          /* held as properties (and mem, if any): it cannot be taken */
 } SettleProbeHeld;
 
 typedef struct SettleProbeSlot {
@@ -51,9 +52,10 @@ int settle_probe_hold(SettleProbeStore *s, const AVFrame *f);
 /* Holds f's properties only (no planes) as frame number n of the store,
  * with `size` bytes of the store's memory (64-byte aligned, not zeroed) for
  * the caller to write in *mem, whatever it keeps of the pictures instead
- * (the probe: the picture reduced); they stay until the store is freed. A
- * frame held so is not laid out: the next is not compared with its rows,
- * and it cannot be taken. 0, or a negative AVERROR. */
+ * (the probe: the picture reduced); they stay until the store is freed.
+ * size 0: no bytes, *mem = NULL. A frame held so is not laid out: the next
+ * is not compared with its rows, and it cannot be taken. 0, or a negative
+ * AVERROR. */
 int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, uint8_t **mem);
 /* Frame i's properties (and planes when held whole or as a reference). */
 static inline const AVFrame *settle_probe_frame(const SettleProbeStore *s, int i)
@@ -62,7 +64,8 @@ static inline const AVFrame *settle_probe_frame(const SettleProbeStore *s, int i
 }
 /* Row y of plane p of frame i, as the frame had it (a frame with planes). */
 const uint8_t *settle_probe_row(const SettleProbeStore *s, int i, int p, int y);
-/* The bytes frame i was held with by settle_probe_hold_props (NULL: its planes). */
+/* The bytes frame i was held with by settle_probe_hold_props (NULL: its
+ * planes, or none). */
 static inline uint8_t *settle_probe_mem(const SettleProbeStore *s, int i)
 {
     return s->held[i].mem;

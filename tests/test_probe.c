@@ -195,6 +195,47 @@ static void test_reference(void **state)
     av_frame_free(&f);
 }
 
+/* A frame held as its properties only (size 0: the probe's frame that goes
+ * to the analysis at once): no bytes, none of the store's memory taken, and
+ * it cannot be taken; the frames around it are held as before. */
+static void test_props_only(void **state)
+{
+    (void)state;
+    SettleProbeStore s;
+    memset(&s, 0, sizeof(s));
+    uint32_t seed = 11;
+    AVFrame *f[2];
+    f[0] = new_frame(&seed, 0);
+    f[1] = next_frame(f[0], &seed, 2, 1);
+    assert_int_equal(settle_probe_hold(&s, f[0]), 0);
+    const int regions = s.nregions;
+    const size_t used = s.used;
+    uint8_t *mem = (uint8_t *)&s; /* overwritten */
+    assert_int_equal(settle_probe_hold_props(&s, f[1], 0, &mem), 0);
+    assert_null(mem);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.nregions, regions);
+    assert_int_equal(s.used, used);
+    assert_null(settle_probe_mem(&s, 1));
+    const AVFrame *h = settle_probe_frame(&s, 1);
+    assert_null(h->data[0]);
+    assert_int_equal(h->width, W);
+    assert_int_equal(h->pts, 1);
+    AVFrame *t = av_frame_alloc();
+    assert_non_null(t);
+    assert_int_equal(settle_probe_take(&s, 1, t), AVERROR(EINVAL));
+    assert_null(t->buf[0]);
+    assert_int_equal(settle_probe_take(&s, 0, t), 0);
+    for (int p = 0; p < 3; p++)
+        for (int y = 0; y < (p ? H / 2 : H); y++)
+            assert_memory_equal(t->data[p] + (ptrdiff_t)y * t->linesize[p],
+                                f[0]->data[p] + (ptrdiff_t)y * f[0]->linesize[p], p ? W / 2 : W);
+    av_frame_free(&t);
+    settle_probe_store_free(&s);
+    for (int i = 0; i < 2; i++)
+        av_frame_free(&f[i]);
+}
+
 /* Frames held as their properties with bytes of the caller's (the probe's
  * reduced pictures) between frames held with their planes: the bytes stay
  * as written, aligned, until the store is freed; such a frame cannot be
@@ -259,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_mixed),
         cmocka_unit_test(test_reference),
         cmocka_unit_test(test_props),
+        cmocka_unit_test(test_props_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
