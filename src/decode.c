@@ -139,9 +139,10 @@ typedef struct Decoder {
      * the whole capture's counts (luma_all). While the probe would reduce
      * it were the frame its last (PROBE_MIN_FAINT faint frames, camera-like)
      * and every frame changed every band (every_band: a camera's noise
-     * does, a screen repeats rows), frames are held reduced (the store's
-     * bytes of the frame: Y, U, V); should the probe then choose full size
-     * after all, the capture is read again from its start (again_full). */
+     * does, a screen repeats rows), frames are held reduced (hold_reduced:
+     * their properties, and with pictures kept the store's bytes of the
+     * frame reduced: Y, U, V); should the probe then choose full size after
+     * all, the capture is read again from its start (again_full). */
     int probe_F;
     uint8_t *probe_bands;    /* per frame, per band of the reduced picture */
     LumaStats luma_all;
