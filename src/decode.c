@@ -825,8 +825,9 @@ static void probe_measure(Decoder *d, const AVFrame *f, int i)
  * a reduced reading (the same bytes: the reduction is of 2x2 boxes either
  * way), instead of a copy of it reduced, written to fresh memory and read
  * back (20 MB of startup-test-elmo's probe, which the kernel zeroed on its
- * first touch: 5 % of the run's CPU). With pictures kept the copy stays:
- * fill_full decodes a picture held reduced again by its index in the store.
+ * first touch: 0.3 to 5 % of a run's samples). With pictures kept the copy
+ * stays: fill_full decodes a picture held reduced again by its index in the
+ * store.
  * 1: held as its properties only, 0: as a copy, or a negative error. */
 static int hold_reduced(Decoder *d, const AVFrame *f)
 {
