@@ -32,6 +32,17 @@
  * changed after the rest settled; an area inside another's rectangle is part
  * of it. A set covering more than half the grid is no area: nothing is
  * reported (a camera's noise, a video playing full screen).
+ * What keeps changing is what keeps moving the picture: each cell's changes
+ * fall in runs (frames at most SETTLE_ANIM_RUN apart), and a run that never
+ * took a 4x4 square's mean SETTLE_ANIM_MOVED levels from where it was before
+ * the run moved nothing (an encoder re-coding the place: VP9 re-codes the
+ * page in the frames of a carousel's fades, in its rhythm). The search is
+ * made on every change, then on the moves alone; the second's areas are
+ * taken when they hold only cells that the first names (where the picture
+ * moves in small steps all over, a scroll or a video, leaving those steps out
+ * would let its cells outlast what is left). Where an area is found, a cell
+ * of the rest whose changes after its last move were all faint is re-coded
+ * after it.
  */
 #ifndef SETTLE_ANIMATED_H
 #define SETTLE_ANIMATED_H
@@ -48,12 +59,20 @@
 #define SETTLE_ANIM_ECHO 12
 /* frames over which an encoder refines what appeared strongly */
 #define SETTLE_ANIM_REFINE 6
+/* frames apart, at most, of two changes of a cell's one run */
+#define SETTLE_ANIM_RUN 2
+/* levels a run must move a cell's picture by (a channel's mean over one of
+ * its 4x4 squares, from before the run) to be a move: content appearing,
+ * a carousel's turn, a clock's tick; an encoder re-coding the place moves it
+ * by under 32 (VP8, VP9, x264 on the grid, doc/screens.md) */
+#define SETTLE_ANIM_MOVED 40
 
 typedef struct SettleAnimEvent {
     double time;
     uint8_t box[4]; /* within the cell */
     uint8_t strong; /* a pixel of the cell changed beyond the strong tolerance */
     uint16_t count; /* its changed pixels */
+    uint8_t moved;  /* how far its run moved the cell's picture (settle_animated_runs), levels */
 } SettleAnimEvent;
 
 typedef struct SettleAnimCell {
@@ -72,6 +91,14 @@ typedef struct SettleAnimated {
     int64_t *hard;         /* ... whose change of it counted, mostly strong, after a frame
                             * that left it alone (settle_animated_seen) */
     uint8_t *mark;         /* scratch for settle_animated_seen */
+    /* per cell, its run of changes (frames at most SETTLE_ANIM_RUN apart):
+     * when it began (seconds), its picture before it (SettleCells.sums), how
+     * far the run moved it from there, at most (levels, up to 255) */
+    double *run0;
+    uint16_t (*base)[SETTLE_CELL_SUMS];
+    uint8_t *moved;
+    double *last_move;     /* per cell: its last change (after the start) in a run that
+                            * moved it by SETTLE_ANIM_MOVED; -INFINITY: none */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
                             * spill: those changes are the area's), 3 re-coded (its
@@ -163,6 +190,10 @@ void settle_animated_free(SettleAnimated *a);
 int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64_t index,
                             int blank);
 void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
+
+/* The runs of the frame's changed cells (before settle_animated_frame and
+ * settle_animated_seen, for every frame after the first). */
+void settle_animated_runs(SettleAnimated *a, const SettleCells *g, double time, int64_t index);
 
 /* A frame (index) after the start that counted as a change, with its cells
  * (recoded: settle_animated_recoded's answer for it). */

@@ -371,6 +371,8 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
     int recoded = !r->quiet[SETTLE_T_DIFF] && !recode
                       ? settle_animated_recoded(&c->anim, cells, r->index, blank)
                       : 0;
+    if (cells && c->anim.seen && c->n)
+        settle_animated_runs(&c->anim, cells, r->time, r->index);
     if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
         settle_animated_frame(&c->anim, cells, r->time, r->index, recoded);
     if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
