@@ -27,11 +27,13 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     a->run0 = calloc(n, sizeof(*a->run0));
     a->base = calloc(n, sizeof(*a->base));
     a->moved = calloc(n, 1);
+    a->move_at = calloc(n, sizeof(*a->move_at));
+    a->strong_at = calloc(n, sizeof(*a->strong_at));
     a->last_move = malloc(n * sizeof(*a->last_move));
     for (size_t i = 0; a->last_move && i < n; i++)
         a->last_move[i] = -INFINITY;
     if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->hard || !a->mark ||
-        !a->run0 || !a->base || !a->moved || !a->last_move) {
+        !a->run0 || !a->base || !a->moved || !a->last_move || !a->move_at || !a->strong_at) {
         settle_animated_free(a);
         return -1;
     }
@@ -54,6 +56,8 @@ void settle_animated_free(SettleAnimated *a)
     free(a->base);
     free(a->moved);
     free(a->last_move);
+    free(a->move_at);
+    free(a->strong_at);
     free(a->regions);
     free(a->until);
     if (a->spool)
@@ -217,6 +221,10 @@ void settle_animated_runs(SettleAnimated *a, const SettleCells *g, double time, 
             }
             int m = settle_cells_moved(g, i, a->base[i]);
             m = m > 255 ? 255 : m;
+            if (g->strong[i])
+                a->strong_at[i] = index + 1;
+            if (m >= SETTLE_ANIM_MOVED)
+                a->move_at[i] = index + 1;
             if (m > a->moved[i]) {
                 a->moved[i] = (uint8_t)m;
                 /* the run's changes so far moved it as far */
@@ -909,7 +917,7 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     uint32_t k = 0;
     for (int cy = 0; cy < g->ny; cy++)
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            k += spooled(a, g, (size_t)cy * g->nx + cx, recoded, index);
+            k += g->count[(size_t)cy * g->nx + cx] != 0;
     if (!k)
         return 0;
     if (fwrite(&index, sizeof(index), 1, a->spool) != 1 || fwrite(&k, sizeof(k), 1, a->spool) != 1)
@@ -917,12 +925,18 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     for (int cy = 0; cy < g->ny; cy++) {
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!spooled(a, g, i, recoded, index))
+            if (!g->count[i])
                 continue;
-            SettleAnimEntry e = { .cell = (uint32_t)i | (recoded == SETTLE_ANIM_REFRESH
-                                                             ? SETTLE_ANIM_NOAREA
-                                                             : 0),
-                                  .count = g->count[i] };
+            uint32_t flags = !spooled(a, g, i, recoded, index)   ? SETTLE_ANIM_UNCOUNTED
+                             : recoded == SETTLE_ANIM_REFRESH ? SETTLE_ANIM_NOAREA
+                                                              : 0;
+            /* re-coded long after the cell's last move: more than
+             * SETTLE_ANIM_ECHO frames after it, its run so far moving
+             * nothing, and no change since the move strong */
+            if (a->move_at[i] && index - (a->move_at[i] - 1) > SETTLE_ANIM_ECHO &&
+                a->moved[i] < SETTLE_ANIM_MOVED && a->strong_at[i] <= a->move_at[i])
+                flags |= SETTLE_ANIM_LATE;
+            SettleAnimEntry e = { .cell = (uint32_t)i | flags, .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);
             if (fwrite(&e, sizeof(e), 1, a->spool) != 1)
                 return -1;
@@ -941,10 +955,12 @@ int settle_animated_rewind(SettleAnimated *a)
 }
 
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
-                         int box[4])
+                         int box[4], int64_t *kept)
 {
     *pixels = 0;
     box[0] = box[1] = box[2] = box[3] = 0;
+    if (kept)
+        *kept = 0;
     if (a->next < 0) {
         if (fread(&a->next, sizeof(a->next), 1, a->spool) != 1) {
             a->next = INT64_MAX; /* the end */
@@ -955,29 +971,36 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     }
     if (a->next != index)
         return 0;
+    const uint32_t flags = SETTLE_ANIM_NOAREA | SETTLE_ANIM_UNCOUNTED | SETTLE_ANIM_LATE;
     int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };
-    for (uint32_t k = 0; k < a->next_n; k++) {
+    int64_t px = 0, kpx = 0;
+    for (uint32_t j = 0; j < a->next_n; j++) {
         SettleAnimEntry e;
-        if (fread(&e, sizeof(e), 1, a->spool) != 1 ||
-            (e.cell & ~SETTLE_ANIM_NOAREA) >= (uint32_t)(a->nx * a->ny))
+        if (fread(&e, sizeof(e), 1, a->spool) != 1 || (e.cell & ~flags) >= (uint32_t)(a->nx * a->ny))
             return -1;
-        if ((e.cell & SETTLE_ANIM_NOAREA) && a->count)
-            continue;
-        e.cell &= ~SETTLE_ANIM_NOAREA;
-        if (a->on[e.cell] == 1 || (a->on[e.cell] >= 2 && time > a->until[e.cell]))
-            continue;
-        *pixels += e.count;
-        int cx = (int)(e.cell % (uint32_t)a->nx), cy = (int)(e.cell / (uint32_t)a->nx);
+        uint32_t i = e.cell & ~flags;
+        int cx = (int)(i % (uint32_t)a->nx), cy = (int)(i / (uint32_t)a->nx);
         int bx = a->ox + cx * SETTLE_CELL, by = a->oy + cy * SETTLE_CELL;
+        /* the encoder's late re-coding, unless the cell moved since */
+        if (!(e.cell & SETTLE_ANIM_LATE) || a->move_at[i] > index)
+            kpx += e.count;
+        if ((e.cell & SETTLE_ANIM_UNCOUNTED) || ((e.cell & SETTLE_ANIM_NOAREA) && a->count))
+            continue;
+        if (a->on[i] == 1 || (a->on[i] >= 2 && time > a->until[i]))
+            continue;
+        px += e.count;
         settle_box_grow(b, bx + e.box[0], by + e.box[1], bx + e.box[2], by + e.box[3]);
     }
     a->next = -1;
-    if (*pixels) {
+    *pixels = px;
+    if (px) {
         box[0] = b[0];
         box[1] = b[1];
         box[2] = b[2] - b[0];
         box[3] = b[3] - b[1];
     }
+    if (kept)
+        *kept = kpx;
     return 0;
 }
 

@@ -99,6 +99,9 @@ typedef struct SettleAnimated {
     uint8_t *moved;
     double *last_move;     /* per cell: its last change (after the start) in a run that
                             * moved it by SETTLE_ANIM_MOVED; -INFINITY: none */
+    int64_t *move_at;      /* per cell: 1 + the index of the last frame (any) in which
+                            * its run had moved it by SETTLE_ANIM_MOVED, 0: none */
+    int64_t *strong_at;    /* ... in which it changed strongly */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
                             * spill: those changes are the area's), 3 re-coded (its
@@ -123,6 +126,11 @@ typedef struct SettleAnimated {
 /* One changed cell of a frame as spooled; cell with SETTLE_ANIM_NOAREA: it
  * counts only when no area was found. */
 #define SETTLE_ANIM_NOAREA 0x80000000u
+/* ... SETTLE_ANIM_UNCOUNTED: its change did not count (the encoder's by the
+ * rules of settle_animated_recoded); SETTLE_ANIM_LATE: the encoder re-coding
+ * the cell long after its last move (settle_animated_read's kept pixels) */
+#define SETTLE_ANIM_UNCOUNTED 0x40000000u
+#define SETTLE_ANIM_LATE 0x20000000u
 typedef struct SettleAnimEntry {
     uint32_t cell;
     uint16_t count;
@@ -215,10 +223,13 @@ int settle_animated_find(SettleAnimated *a, double start, double end);
 /* Reading the spool back in frame order: the changed cells of frame `index`
  * at `time` (none when it was not spooled) without the animated ones (a
  * joined cell's only after its last change of its own): their pixels
- * and rectangle in the input picture (box w 0: none). 0 or -1 (read error). */
+ * and rectangle in the input picture (box w 0: none); with kept, also every
+ * changed cell's pixels but the encoder's late re-coding (a faint change
+ * that moved nothing, more than SETTLE_ANIM_ECHO frames after the cell's
+ * last move, which it did not move after). 0 or -1 (read error). */
 int settle_animated_rewind(SettleAnimated *a);
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
-                         int box[4]);
+                         int box[4], int64_t *kept);
 
 /* The block test's share (--ignore animated when it decides): spools the
  * marks (settle_blocks_marks) of frame `index`'s nb blocks (of bs pixels, bw
