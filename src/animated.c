@@ -24,7 +24,16 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     a->kept = calloc(n, sizeof(*a->kept));
     a->hard = calloc(n, sizeof(*a->hard));
     a->mark = calloc(n, 1);
-    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->hard || !a->mark) {
+    a->run0 = calloc(n, sizeof(*a->run0));
+    a->base = calloc(n, sizeof(*a->base));
+    a->moved = calloc(n, 1);
+    a->move_at = calloc(n, sizeof(*a->move_at));
+    a->strong_at = calloc(n, sizeof(*a->strong_at));
+    a->last_move = malloc(n * sizeof(*a->last_move));
+    for (size_t i = 0; a->last_move && i < n; i++)
+        a->last_move[i] = -INFINITY;
+    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->hard || !a->mark ||
+        !a->run0 || !a->base || !a->moved || !a->last_move || !a->move_at || !a->strong_at) {
         settle_animated_free(a);
         return -1;
     }
@@ -43,6 +52,12 @@ void settle_animated_free(SettleAnimated *a)
     free(a->kept);
     free(a->hard);
     free(a->mark);
+    free(a->run0);
+    free(a->base);
+    free(a->moved);
+    free(a->last_move);
+    free(a->move_at);
+    free(a->strong_at);
     free(a->regions);
     free(a->until);
     if (a->spool)
@@ -180,6 +195,51 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
         }
 }
 
+/* The k-th latest change of the cell, k = 1 the last. */
+static const SettleAnimEvent *latest(const SettleAnimCell *c, int k)
+{
+    return &c->ev[(c->n - k) % SETTLE_ANIM_RING];
+}
+
+/* The ring slot of the cell's k-th latest change. */
+static int slot(const SettleAnimCell *c, int k)
+{
+    return (int)((c->n - k) % SETTLE_ANIM_RING);
+}
+
+void settle_animated_runs(SettleAnimated *a, const SettleCells *g, double time, int64_t index)
+{
+    for (int cy = 0; cy < g->ny; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            if (!g->count[i])
+                continue;
+            if (!a->seen[i] || index - (a->seen[i] - 1) > SETTLE_ANIM_RUN) {
+                memcpy(a->base[i], g->before[i], sizeof(a->base[i]));
+                a->run0[i] = time;
+                a->moved[i] = 0;
+            }
+            int m = settle_cells_moved(g, i, a->base[i]);
+            m = m > 255 ? 255 : m;
+            if (g->strong[i])
+                a->strong_at[i] = index + 1;
+            if (m >= SETTLE_ANIM_MOVED)
+                a->move_at[i] = index + 1;
+            if (m > a->moved[i]) {
+                a->moved[i] = (uint8_t)m;
+                /* the run's changes so far moved it as far */
+                SettleAnimCell *c = &a->cell[i];
+                int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+                for (int k = 1; k <= have && latest(c, k)->time >= a->run0[i] - 1e-9; k++) {
+                    SettleAnimEvent *e = &c->ev[slot(c, k)];
+                    if (m >= SETTLE_ANIM_MOVED && e->time > a->last_move[i])
+                        a->last_move[i] = e->time;
+                    e->moved = (uint8_t)m;
+                }
+            }
+        }
+}
+
 void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
                            int recoded)
 {
@@ -198,15 +258,12 @@ void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time,
             memcpy(e->box, g->cbox[i], 4);
             e->strong = g->strong[i] != 0;
             e->count = g->count[i];
+            e->moved = a->moved[i];
+            if (e->moved >= SETTLE_ANIM_MOVED)
+                a->last_move[i] = time;
             c->n++;
         }
     }
-}
-
-/* The k-th latest change of the cell, k = 1 the last. */
-static const SettleAnimEvent *latest(const SettleAnimCell *c, int k)
-{
-    return &c->ev[(c->n - k) % SETTLE_ANIM_RING];
 }
 
 /* The latest time T such that the cell is animated when the rest of the
@@ -243,7 +300,7 @@ static void cell_rect(const SettleAnimated *a, size_t i, double after, int r[4])
 }
 
 /* Joins the animated cells into areas: a flood fill over 8 neighbours. */
-static int join(SettleAnimated *a, double rest)
+static int join(SettleAnimated *a, const SettleAnimCell *raw, double rest)
 {
     size_t n = (size_t)a->nx * a->ny;
     uint8_t *seen = calloc(n, 1);
@@ -264,7 +321,7 @@ static int join(SettleAnimated *a, double rest)
             int r[4];
             cell_rect(a, i, rest, r);
             settle_box_grow(box, r[0], r[1], r[2], r[3]);
-            g.changes = a->cell[i].n > g.changes ? a->cell[i].n : g.changes;
+            g.changes = raw[i].n > g.changes ? raw[i].n : g.changes;
             g.first_time = a->cell[i].first < g.first_time ? a->cell[i].first : g.first_time;
             int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
             for (int dy = -1; dy <= 1; dy++)
@@ -521,12 +578,6 @@ static int in_box(const SettleAnimated *a, const int *b, size_t i)
     return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
 }
 
-/* The ring slot of the cell's k-th latest change. */
-static int slot(const SettleAnimCell *c, int k)
-{
-    return (int)((c->n - k) % SETTLE_ANIM_RING);
-}
-
 /* Which of the cell's kept changes (a bit per ring slot) were a turn's: after
  * `after`, in a turn's extent, or in a turn in which the cell changed in at
  * least SETTLE_ANIM_MIN frames as the turn's cells do (a part of the slides
@@ -667,21 +718,50 @@ static double own_last(const SettleAnimated *a, const uint32_t *mine, const Busy
     return c->n > SETTLE_ANIM_RING ? latest(c, have)->time : -INFINITY;
 }
 
-int settle_animated_find(SettleAnimated *a, double start, double end)
+/* The cell's changes without the runs that moved its picture by less than
+ * SETTLE_ANIM_MOVED levels (an encoder re-coding it: the picture is where it
+ * was before the run); with more changes than its ring holds, the older ones
+ * are taken as moves. */
+static void moves(const SettleAnimCell *c, SettleAnimCell *m)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 0;
+    memset(m, 0, sizeof(*m));
+    for (int j = have; j >= 1; j--) {
+        const SettleAnimEvent *e = latest(c, j);
+        if (e->moved < SETTLE_ANIM_MOVED)
+            continue;
+        if (!k && c->n <= SETTLE_ANIM_RING)
+            m->first = e->time;
+        m->ev[k++] = *e;
+    }
+    if (c->n > SETTLE_ANIM_RING) {
+        m->first = c->first;
+        /* the older changes before the ring's kept ones, in ring order */
+        SettleAnimEvent tmp[SETTLE_ANIM_RING];
+        int64_t older = c->n - have;
+        memcpy(tmp, m->ev, sizeof(tmp));
+        m->n = older + k;
+        for (int j = 0; j < k; j++)
+            m->ev[(older + j) % SETTLE_ANIM_RING] = tmp[j];
+    } else {
+        m->n = k;
+    }
+}
+
+/* One pass of the search over the changes in a->cell: a->on (1 animated, 2
+ * joined, 3 re-coded, 0 the rest), own (each cell's last change of its own)
+ * and the time the rest settled. 0 or -1 (out of memory). */
+static int find_cells(SettleAnimated *a, double start, double end, double *own, double *settled)
 {
     size_t n = (size_t)a->nx * a->ny;
-    double *theta = malloc(n * sizeof(*theta)), *own = malloc(n * sizeof(*own));
+    double *theta = malloc(n * sizeof(*theta));
     uint32_t *mine = malloc(n * sizeof(*mine));
     Busy busy = { .s = malloc(n * SETTLE_ANIM_RING * sizeof(*busy.s)),
                   .t = malloc(n * SETTLE_ANIM_RING * sizeof(*busy.t)) };
     Turns g = { 0 };
     int ret = -1;
-    if (!theta || !own || !mine || !busy.s || !busy.t)
+    if (!theta || !mine || !busy.s || !busy.t)
         goto fail;
-    free(a->regions);
-    a->regions = NULL;
-    a->nregions = 0;
-    a->count = 0;
     for (size_t i = 0; i < n; i++) {
         theta[i] = a->cell[i].n ? threshold(&a->cell[i], start, end) : -INFINITY;
         a->on[i] = theta[i] > -INFINITY;
@@ -728,27 +808,97 @@ again:
     }
     /* the cells whose changes after the rest settled were all turns or
      * spills join; those that needed the faint rule for some are re-coded */
+    size_t count = 0;
     for (size_t i = 0; i < n; i++)
         if (!a->on[i] && a->cell[i].n && latest(&a->cell[i], 1)->time > rest &&
             own[i] <= rest)
             a->on[i] = own_last(a, mine, NULL, i, rest) <= rest ? 2 : 3;
     for (size_t i = 0; i < n; i++)
-        a->count += a->on[i] == 1 || a->on[i] == 2;
-    if ((size_t)a->count * 2 > n) {
+        count += a->on[i] == 1 || a->on[i] == 2;
+    if (count * 2 > n)
         memset(a->on, 0, n);
-        a->count = 0;
-    }
-    free(a->until);
-    a->until = own; /* a joined cell's changes up to its own last are the rest's */
-    own = NULL;
-    ret = a->count ? join(a, rest) : 0;
+    *settled = rest;
+    ret = 0;
 fail:
     turns_free(&g);
     free(busy.s);
     free(busy.t);
     free(theta);
-    free(own);
     free(mine);
+    return ret;
+}
+
+/* 1 when the cell's changes after `t` were all faint (no pixel beyond the
+ * strong tolerance) and its ring holds them all. */
+static int faint_since(const SettleAnimCell *c, double t)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 1;
+    for (; k <= have && latest(c, k)->time > t; k++)
+        if (latest(c, k)->strong)
+            return 0;
+    return k <= have || c->n <= SETTLE_ANIM_RING;
+}
+
+int settle_animated_find(SettleAnimated *a, double start, double end)
+{
+    size_t n = (size_t)a->nx * a->ny;
+    double *own = malloc(n * sizeof(*own)), *own_all = malloc(n * sizeof(*own_all));
+    SettleAnimCell *all = a->cell, *moved = malloc(n * sizeof(*moved));
+    uint8_t *on_all = malloc(n);
+    double rest, rest_all;
+    int ret = -1;
+    if (!own || !own_all || !moved || !on_all)
+        goto fail;
+    free(a->regions);
+    a->regions = NULL;
+    a->nregions = 0;
+    a->count = 0;
+    /* the search on every change, then on the moves alone: what an encoder
+     * re-codes in step with a carousel (VP9 re-coding the page in the frames
+     * of its fades) passes for cells that keep changing, and the content's
+     * last change there for the carousel's */
+    if (find_cells(a, start, end, own_all, &rest_all) < 0)
+        goto fail;
+    memcpy(on_all, a->on, n);
+    for (size_t i = 0; i < n; i++)
+        moves(&all[i], &moved[i]);
+    a->cell = moved;
+    if (find_cells(a, start, end, own, &rest) < 0)
+        goto fail;
+    /* the moves name only cells that every change names: where the
+     * picture keeps moving in small steps (a scroll, a video), leaving out
+     * its changes that moved it little takes the rest's last changes away,
+     * and its cells would outlast what is left */
+    int within = 1;
+    for (size_t i = 0; i < n && within; i++)
+        within = !(a->on[i] == 1 || a->on[i] == 2) || on_all[i] == 1 || on_all[i] == 2;
+    if (!within) {
+        a->cell = all;
+        memcpy(a->on, on_all, n);
+        memcpy(own, own_all, n * sizeof(*own));
+        rest = rest_all;
+    }
+    for (size_t i = 0; i < n; i++)
+        a->count += a->on[i] == 1 || a->on[i] == 2;
+    /* where an area kept changing, a cell of the rest whose changes after its
+     * last move were faint and moved nothing is re-coded: the encoder's, in
+     * step with the area (VP9 re-coding the page in a fade's frames) */
+    for (size_t i = 0; i < n && a->count; i++)
+        if (!a->on[i] && all[i].n && latest(&all[i], 1)->time > a->last_move[i] &&
+            faint_since(&all[i], a->last_move[i])) {
+            a->on[i] = 3;
+            own[i] = a->last_move[i];
+        }
+    free(a->until);
+    a->until = own; /* a joined cell's changes up to its own last are the rest's */
+    own = NULL;
+    ret = a->count ? join(a, all, rest) : 0;
+fail:
+    a->cell = all;
+    free(moved);
+    free(on_all);
+    free(own);
+    free(own_all);
     return ret;
 }
 
@@ -767,7 +917,7 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     uint32_t k = 0;
     for (int cy = 0; cy < g->ny; cy++)
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
-            k += spooled(a, g, (size_t)cy * g->nx + cx, recoded, index);
+            k += g->count[(size_t)cy * g->nx + cx] != 0;
     if (!k)
         return 0;
     if (fwrite(&index, sizeof(index), 1, a->spool) != 1 || fwrite(&k, sizeof(k), 1, a->spool) != 1)
@@ -775,12 +925,18 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
     for (int cy = 0; cy < g->ny; cy++) {
         for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
             size_t i = (size_t)cy * g->nx + cx;
-            if (!spooled(a, g, i, recoded, index))
+            if (!g->count[i])
                 continue;
-            SettleAnimEntry e = { .cell = (uint32_t)i | (recoded == SETTLE_ANIM_REFRESH
-                                                             ? SETTLE_ANIM_NOAREA
-                                                             : 0),
-                                  .count = g->count[i] };
+            uint32_t flags = !spooled(a, g, i, recoded, index)   ? SETTLE_ANIM_UNCOUNTED
+                             : recoded == SETTLE_ANIM_REFRESH ? SETTLE_ANIM_NOAREA
+                                                              : 0;
+            /* re-coded long after the cell's last move: more than
+             * SETTLE_ANIM_ECHO frames after it, its run so far moving
+             * nothing, and no change since the move strong */
+            if (a->move_at[i] && index - (a->move_at[i] - 1) > SETTLE_ANIM_ECHO &&
+                a->moved[i] < SETTLE_ANIM_MOVED && a->strong_at[i] <= a->move_at[i])
+                flags |= SETTLE_ANIM_LATE;
+            SettleAnimEntry e = { .cell = (uint32_t)i | flags, .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);
             if (fwrite(&e, sizeof(e), 1, a->spool) != 1)
                 return -1;
@@ -799,10 +955,12 @@ int settle_animated_rewind(SettleAnimated *a)
 }
 
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
-                         int box[4])
+                         int box[4], int64_t *kept)
 {
     *pixels = 0;
     box[0] = box[1] = box[2] = box[3] = 0;
+    if (kept)
+        *kept = 0;
     if (a->next < 0) {
         if (fread(&a->next, sizeof(a->next), 1, a->spool) != 1) {
             a->next = INT64_MAX; /* the end */
@@ -813,29 +971,36 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     }
     if (a->next != index)
         return 0;
+    const uint32_t flags = SETTLE_ANIM_NOAREA | SETTLE_ANIM_UNCOUNTED | SETTLE_ANIM_LATE;
     int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };
-    for (uint32_t k = 0; k < a->next_n; k++) {
+    int64_t px = 0, kpx = 0;
+    for (uint32_t j = 0; j < a->next_n; j++) {
         SettleAnimEntry e;
-        if (fread(&e, sizeof(e), 1, a->spool) != 1 ||
-            (e.cell & ~SETTLE_ANIM_NOAREA) >= (uint32_t)(a->nx * a->ny))
+        if (fread(&e, sizeof(e), 1, a->spool) != 1 || (e.cell & ~flags) >= (uint32_t)(a->nx * a->ny))
             return -1;
-        if ((e.cell & SETTLE_ANIM_NOAREA) && a->count)
-            continue;
-        e.cell &= ~SETTLE_ANIM_NOAREA;
-        if (a->on[e.cell] == 1 || (a->on[e.cell] >= 2 && time > a->until[e.cell]))
-            continue;
-        *pixels += e.count;
-        int cx = (int)(e.cell % (uint32_t)a->nx), cy = (int)(e.cell / (uint32_t)a->nx);
+        uint32_t i = e.cell & ~flags;
+        int cx = (int)(i % (uint32_t)a->nx), cy = (int)(i / (uint32_t)a->nx);
         int bx = a->ox + cx * SETTLE_CELL, by = a->oy + cy * SETTLE_CELL;
+        /* the encoder's late re-coding, unless the cell moved since */
+        if (!(e.cell & SETTLE_ANIM_LATE) || a->move_at[i] > index)
+            kpx += e.count;
+        if ((e.cell & SETTLE_ANIM_UNCOUNTED) || ((e.cell & SETTLE_ANIM_NOAREA) && a->count))
+            continue;
+        if (a->on[i] == 1 || (a->on[i] >= 2 && time > a->until[i]))
+            continue;
+        px += e.count;
         settle_box_grow(b, bx + e.box[0], by + e.box[1], bx + e.box[2], by + e.box[3]);
     }
     a->next = -1;
-    if (*pixels) {
+    *pixels = px;
+    if (px) {
         box[0] = b[0];
         box[1] = b[1];
         box[2] = b[2] - b[0];
         box[3] = b[3] - b[1];
     }
+    if (kept)
+        *kept = kpx;
     return 0;
 }
 

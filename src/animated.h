@@ -32,6 +32,17 @@
  * changed after the rest settled; an area inside another's rectangle is part
  * of it. A set covering more than half the grid is no area: nothing is
  * reported (a camera's noise, a video playing full screen).
+ * What keeps changing is what keeps moving the picture: each cell's changes
+ * fall in runs (frames at most SETTLE_ANIM_RUN apart), and a run that never
+ * took a 4x4 square's mean SETTLE_ANIM_MOVED levels from where it was before
+ * the run moved nothing (an encoder re-coding the place: VP9 re-codes the
+ * page in the frames of a carousel's fades, in its rhythm). The search is
+ * made on every change, then on the moves alone; the second's areas are
+ * taken when they hold only cells that the first names (where the picture
+ * moves in small steps all over, a scroll or a video, leaving those steps out
+ * would let its cells outlast what is left). Where an area is found, a cell
+ * of the rest whose changes after its last move were all faint is re-coded
+ * after it.
  */
 #ifndef SETTLE_ANIMATED_H
 #define SETTLE_ANIMATED_H
@@ -48,12 +59,20 @@
 #define SETTLE_ANIM_ECHO 12
 /* frames over which an encoder refines what appeared strongly */
 #define SETTLE_ANIM_REFINE 6
+/* frames apart, at most, of two changes of a cell's one run */
+#define SETTLE_ANIM_RUN 2
+/* levels a run must move a cell's picture by (a channel's mean over one of
+ * its 4x4 squares, from before the run) to be a move: content appearing,
+ * a carousel's turn, a clock's tick; an encoder re-coding the place moves it
+ * by under 32 (VP8, VP9, x264 on the grid, doc/screens.md) */
+#define SETTLE_ANIM_MOVED 40
 
 typedef struct SettleAnimEvent {
     double time;
     uint8_t box[4]; /* within the cell */
     uint8_t strong; /* a pixel of the cell changed beyond the strong tolerance */
     uint16_t count; /* its changed pixels */
+    uint8_t moved;  /* how far its run moved the cell's picture (settle_animated_runs), levels */
 } SettleAnimEvent;
 
 typedef struct SettleAnimCell {
@@ -72,6 +91,17 @@ typedef struct SettleAnimated {
     int64_t *hard;         /* ... whose change of it counted, mostly strong, after a frame
                             * that left it alone (settle_animated_seen) */
     uint8_t *mark;         /* scratch for settle_animated_seen */
+    /* per cell, its run of changes (frames at most SETTLE_ANIM_RUN apart):
+     * when it began (seconds), its picture before it (SettleCells.sums), how
+     * far the run moved it from there, at most (levels, up to 255) */
+    double *run0;
+    uint16_t (*base)[SETTLE_CELL_SUMS];
+    uint8_t *moved;
+    double *last_move;     /* per cell: its last change (after the start) in a run that
+                            * moved it by SETTLE_ANIM_MOVED; -INFINITY: none */
+    int64_t *move_at;      /* per cell: 1 + the index of the last frame (any) in which
+                            * its run had moved it by SETTLE_ANIM_MOVED, 0: none */
+    int64_t *strong_at;    /* ... in which it changed strongly */
     uint8_t *on;           /* per cell, after settle_animated_find: 1 animated, 2 joined
                             * (every change after the rest settled was a turn's or a
                             * spill: those changes are the area's), 3 re-coded (its
@@ -96,6 +126,11 @@ typedef struct SettleAnimated {
 /* One changed cell of a frame as spooled; cell with SETTLE_ANIM_NOAREA: it
  * counts only when no area was found. */
 #define SETTLE_ANIM_NOAREA 0x80000000u
+/* ... SETTLE_ANIM_UNCOUNTED: its change did not count (the encoder's by the
+ * rules of settle_animated_recoded); SETTLE_ANIM_LATE: the encoder re-coding
+ * the cell long after its last move (settle_animated_read's kept pixels) */
+#define SETTLE_ANIM_UNCOUNTED 0x40000000u
+#define SETTLE_ANIM_LATE 0x20000000u
 typedef struct SettleAnimEntry {
     uint32_t cell;
     uint16_t count;
@@ -164,6 +199,10 @@ int settle_animated_recoded(const SettleAnimated *a, const SettleCells *g, int64
                             int blank);
 void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index, int recoded);
 
+/* The runs of the frame's changed cells (before settle_animated_frame and
+ * settle_animated_seen, for every frame after the first). */
+void settle_animated_runs(SettleAnimated *a, const SettleCells *g, double time, int64_t index);
+
 /* A frame (index) after the start that counted as a change, with its cells
  * (recoded: settle_animated_recoded's answer for it). */
 void settle_animated_frame(SettleAnimated *a, const SettleCells *g, double time, int64_t index,
@@ -184,10 +223,13 @@ int settle_animated_find(SettleAnimated *a, double start, double end);
 /* Reading the spool back in frame order: the changed cells of frame `index`
  * at `time` (none when it was not spooled) without the animated ones (a
  * joined cell's only after its last change of its own): their pixels
- * and rectangle in the input picture (box w 0: none). 0 or -1 (read error). */
+ * and rectangle in the input picture (box w 0: none); with kept, also every
+ * changed cell's pixels but the encoder's late re-coding (a faint change
+ * that moved nothing, more than SETTLE_ANIM_ECHO frames after the cell's
+ * last move, which it did not move after). 0 or -1 (read error). */
 int settle_animated_rewind(SettleAnimated *a);
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
-                         int box[4]);
+                         int box[4], int64_t *kept);
 
 /* The block test's share (--ignore animated when it decides): spools the
  * marks (settle_blocks_marks) of frame `index`'s nb blocks (of bs pixels, bw

@@ -17,9 +17,11 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->cbox = calloc((size_t)g->nx * g->ny, sizeof(*g->cbox));
     g->dirty = calloc((size_t)g->ny, 1);
     g->masks = malloc((size_t)g->nx * SETTLE_CELL * sizeof(*g->masks));
+    g->sums = calloc((size_t)g->nx * g->ny, sizeof(*g->sums));
+    g->before = calloc((size_t)g->nx * g->ny, sizeof(*g->before));
     g->change_masks = settle_change_masks;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
-    if (!g->count || !g->strong || !g->cbox || !g->dirty || !g->masks) {
+    if (!g->count || !g->strong || !g->cbox || !g->dirty || !g->masks || !g->sums || !g->before) {
         settle_cells_free(g);
         return -1;
     }
@@ -33,6 +35,10 @@ void settle_cells_free(SettleCells *g)
     free(g->dirty);
     free(g->cbox);
     free(g->masks);
+    free(g->sums);
+    free(g->before);
+    g->sums = NULL;
+    g->before = NULL;
     g->cbox = NULL;
     g->masks = NULL;
     g->count = NULL;
@@ -121,4 +127,47 @@ void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 {
     for (int y = 0; y < rows; y++)
         cells_row(g, masks + (size_t)y * g->nx, y0 + y);
+}
+
+/* The sums of cell cx's squares over rows r0 .. r1 - 1 of the band. */
+static void cell_sums(const SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int cx, int rows,
+                      uint16_t *s)
+{
+    int x0 = cx * SETTLE_CELL, x1 = x0 + SETTLE_CELL < g->w ? x0 + SETTLE_CELL : g->w;
+    memset(s, 0, SETTLE_CELL_SUMS * sizeof(*s));
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *p = cur + y * cstride;
+        uint16_t *sq = s + (y / 4) * 12;
+        for (int x = x0; x < x1; x++) {
+            uint16_t *q = sq + ((x - x0) / 4) * 3;
+            q[0] += p[3 * x];
+            q[1] += p[3 * x + 1];
+            q[2] += p[3 * x + 2];
+        }
+    }
+}
+
+void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int y0, int rows,
+                       int first)
+{
+    int cy = y0 / SETTLE_CELL;
+    if (!first && !g->dirty[cy])
+        return;
+    for (int cx = 0; cx < g->nx; cx++) {
+        size_t i = (size_t)cy * g->nx + cx;
+        if (first || g->count[i]) {
+            memcpy(g->before[i], g->sums[i], sizeof(g->sums[i]));
+            cell_sums(g, cur, cstride, cx, rows, g->sums[i]);
+        }
+    }
+}
+
+int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from)
+{
+    int most = 0;
+    for (int k = 0; k < SETTLE_CELL_SUMS; k++) {
+        int d = abs((int)g->sums[i][k] - (int)from[k]);
+        most = d > most ? d : most;
+    }
+    return most / 16;
 }

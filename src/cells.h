@@ -14,6 +14,9 @@
 
 /* Pixels a side of a cell. */
 #define SETTLE_CELL 16
+/* A cell's picture, coarsely: the sums of R, G and B over each of its 4x4
+ * squares of 4x4 pixels (settle_cells_sums). */
+#define SETTLE_CELL_SUMS 48
 
 typedef struct SettleCells {
     int w, h;          /* the measured rectangle */
@@ -25,6 +28,11 @@ typedef struct SettleCells {
     uint8_t *dirty;    /* ny: the row of cells holds counts */
     int box[4];        /* x0, y0, x1, y1 (exclusive) of the changed pixels; x1 <= x0: none */
     uint64_t *masks;   /* SETTLE_CELL rows of nx words: rows' changed pixels, settle_change_masks */
+    /* nx * ny: each cell's picture as of the last frame that changed it (all
+     * cells from the first), and as it was before this frame (the cells that
+     * changed in it) */
+    uint16_t (*sums)[SETTLE_CELL_SUMS];
+    uint16_t (*before)[SETTLE_CELL_SUMS];
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
@@ -50,6 +58,18 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
  * kernel that reads the band anyway writes them into g->masks). The same
  * result as settle_cells_band on the pictures. */
 void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows);
+
+/* Keeps the pictures of the cells of rows y0 .. y0 + rows - 1 (one row of
+ * cells: y0 a multiple of SETTLE_CELL) from cur, w pixels of RGB a row:
+ * every cell's on the first frame (first), then those that changed in this
+ * frame (after the counts of those rows are in), their pictures before it
+ * kept in g->before. */
+void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int y0, int rows,
+                       int first);
+
+/* How far cell i's picture moved from `from` (its sums): the largest change
+ * of a channel's mean over one of its 4x4 squares, in levels. */
+int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from);
 
 /* The changed pixels of cell (cx, cy) in this frame. */
 static inline int settle_cells_at(const SettleCells *g, int cx, int cy)

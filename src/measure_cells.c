@@ -41,6 +41,7 @@ static int cells_band(void *priv, const SettleMeasureBand *b)
     Cells *g = priv;
     if (!b->first)
         settle_cells_masks(&g->cells, b->masks, b->y0, b->rows);
+    settle_cells_sums(&g->cells, b->cur, b->cstride, b->y0, b->rows, b->first);
     return 0;
 }
 

@@ -42,7 +42,11 @@ check $? "make_screens and ffmpeg write the fading carousel, VP8"
 got=$(screens_answer fade.webm --ignore animated)
 [ "$got" = 30 ]
 check $? "fade.webm --ignore animated: frame 30, the last block (got $got)"
-areas | grep -q '^"animated_regions":\[{"x":[0-9]*,"y":4[0-9],"width":29[0-9],"height":1[34][0-9],[^]]*}\]$'
+# one area, within the carousel (16,48,288,136; since screens11 the slides'
+# pictures that the fades move, 32,64,256,96)
+areas | grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' |
+  awk -F'[:,]' '{ n++; if ($2 < 10 || $4 < 40 || $2 + $6 > 310 || $4 + $8 > 192) bad = 1 }
+                END { exit !(n == 1 && !bad) }'
 check $? "fade.webm: the carousel is named, alone, without the content below it: $(areas)"
 
 done_testing
