@@ -82,6 +82,8 @@ static void label(const Canvas *cv, const int e[4], const char *text, int scale,
     int w = settle_text_width(text, scale) + 2 * scale, h = (SETTLE_FONT_H + 2) * scale;
     int x = e[0];
     int y = e[1] - h >= 0 ? e[1] - h : e[1];
+    if (y + h <= cv->y0 || y >= cv->y1)
+        return; /* the label and its letters lie outside the canvas' rows */
     fill(cv, x, y, x + w, y + h, c);
     /* the letters' pixels outside the canvas' rows are left out one by one */
     settle_draw_text(cv->rgb, cv->stride, cv->width, cv->y1 - cv->y0, x + scale,

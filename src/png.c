@@ -116,6 +116,10 @@ static int encode_bytes(int w, int h, const uint8_t *(*row)(void *, int), void *
         free(b.p);
         return ret;
     }
+    if (b.cap - b.len >= 65536) { /* a picture that compressed well: the rest given back */
+        uint8_t *p = realloc(b.p, b.len);
+        b.p = p ? p : b.p;
+    }
     *png = b.p;
     *len = b.len;
     return 0;
