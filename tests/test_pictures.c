@@ -448,7 +448,7 @@ static void test_png_errors(void **state)
 static void test_png_bytes(void **state)
 {
     (void)state;
-    static const int size[][3] = { { 1, 1, 3 }, { 333, 211, 1000 }, { 1024, 768, 3072 } };
+    static const int size[][3] = { { 1, 1, 3 }, { 333, 211, 1000 }, { 700, 500, 2100 } };
     uint32_t seed = 12345;
     for (int k = 0; k < 3; k++) {
         SettleImage im = { .width = size[k][0], .height = size[k][1], .stride = size[k][2] };
@@ -483,8 +483,8 @@ static void test_encode_answer(void **state)
 {
     (void)state;
     static const int size[][4] = { /* width, height, stride, box */
-        { 480, 270, 1440, 640 }, { 1280, 720, 3840, 640 }, { 1003, 601, 3100, 640 },
-        { 700, 1900, 2100, 64 }, { 64, 48, 192, 8 },
+        { 480, 270, 1440, 640 }, { 960, 540, 2880, 320 }, { 1003, 601, 3100, 333 },
+        { 350, 950, 1050, 64 }, { 64, 48, 192, 8 },
     };
     static const SettleAnimatedRegion anim[] = { { 0, 0, 30, 1000, 5, 0.5 }, { 200, 50, 900, 20, 3, 1 } };
     const SettleRegionResult reg[] = {
