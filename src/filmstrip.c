@@ -62,16 +62,22 @@ int settle_thumb_band_end(const SettleThumbRows *t)
  * sums as a box-by-box loop. 255 times a band's rows fits 32 bits. */
 void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride, int upto)
 {
+    settle_thumb_band(t, rgb, stride, 0, upto);
+}
+
+void settle_thumb_band(SettleThumbRows *t, const uint8_t *band, ptrdiff_t stride, int first,
+                       int upto)
+{
     const SettleImage *d = t->dst;
     size_t row = (size_t)t->w * 3;
     uint32_t *acc = t->acc;
     for (; t->y < d->height && settle_thumb_band_end(t) <= upto; t->y++) {
         int y = t->y, ya = (int)((int64_t)y * t->h / d->height), yb = settle_thumb_band_end(t);
-        const uint8_t *src = rgb + (ptrdiff_t)ya * stride;
+        const uint8_t *src = band + (ptrdiff_t)(ya - first) * stride;
         for (size_t i = 0; i < row; i++)
             acc[i] = src[i];
         for (int sy = ya + 1; sy < yb; sy++) {
-            src = rgb + (ptrdiff_t)sy * stride;
+            src = band + (ptrdiff_t)(sy - first) * stride;
             for (size_t i = 0; i < row; i++)
                 acc[i] += src[i];
         }

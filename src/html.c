@@ -23,29 +23,33 @@ static void put_escaped(FILE *f, const char *s)
     }
 }
 
+/* A block of base64 at a time into buf, written with one fwrite: a report
+ * embeds megabytes of pictures, and a character at a time through stdio's
+ * locked fputc cost more than the encoding. */
 static void put_base64(FILE *f, const uint8_t *p, size_t n)
 {
     static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t i = 0;
+    char buf[4096];
+    size_t i = 0, o = 0;
     for (; i + 3 <= n; i += 3) {
         uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        fputc(tab[v >> 18], f);
-        fputc(tab[(v >> 12) & 63], f);
-        fputc(tab[(v >> 6) & 63], f);
-        fputc(tab[v & 63], f);
+        buf[o++] = tab[v >> 18];
+        buf[o++] = tab[(v >> 12) & 63];
+        buf[o++] = tab[(v >> 6) & 63];
+        buf[o++] = tab[v & 63];
+        if (o == sizeof(buf)) {
+            fwrite(buf, 1, o, f);
+            o = 0;
+        }
     }
-    if (n - i == 1) {
-        uint32_t v = (uint32_t)p[i] << 16;
-        fputc(tab[v >> 18], f);
-        fputc(tab[(v >> 12) & 63], f);
-        fputs("==", f);
-    } else if (n - i == 2) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
-        fputc(tab[v >> 18], f);
-        fputc(tab[(v >> 12) & 63], f);
-        fputc(tab[(v >> 6) & 63], f);
-        fputc('=', f);
+    if (n - i) {
+        uint32_t v = (uint32_t)p[i] << 16 | (n - i == 2 ? (uint32_t)p[i + 1] << 8 : 0);
+        buf[o++] = tab[v >> 18];
+        buf[o++] = tab[(v >> 12) & 63];
+        buf[o++] = n - i == 2 ? tab[(v >> 6) & 63] : '=';
+        buf[o++] = '=';
     }
+    fwrite(buf, 1, o, f);
 }
 
 static double num(const cJSON *o, const char *k)

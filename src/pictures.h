@@ -38,11 +38,21 @@ int settle_thumb_begin(SettleThumbRows *t, int w, int h, int box, SettleImage *d
 int settle_thumb_band_end(const SettleThumbRows *t);
 /* Makes every thumbnail row whose band lies in the picture's rows [0, upto). */
 void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride, int upto);
+/* The same from a band of the picture's rows: band holds rows [first, upto),
+ * and every thumbnail row still to make has its band at or after first. */
+void settle_thumb_band(SettleThumbRows *t, const uint8_t *band, ptrdiff_t stride, int first,
+                       int upto);
 /* The next thumbnail row as a copy of `row` (that row of a thumbnail of a
  * picture whose rows in this band are the same). */
 void settle_thumb_copy_row(SettleThumbRows *t, const uint8_t *row);
 /* Frees t's work space (not dst). */
 void settle_thumb_end(SettleThumbRows *t);
+
+/* The PNG of a picture whose rows come from row(opaque, y), asked once each
+ * in order (y from 0 to h - 1): settle_encode_png's bytes for the picture of
+ * those rows. Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM (*png NULL). */
+int settle_encode_png_rows(int w, int h, const uint8_t *(*row)(void *opaque, int y),
+                           void *opaque, uint8_t **png, size_t *len);
 
 /* Lays out `n` thumbnails (in order) on one contact sheet. Returns 0 or
  * SETTLE_ERR_NOMEM; sheet->rgb is allocated. */

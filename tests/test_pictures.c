@@ -2,6 +2,7 @@
 /* Pictures of an analysis: the key frames, the filmstrip, PNG files that
  * decode with the expected sizes and pixels, and the HTML report.
  * Args: the source tree (for testdata/sample-startup.mp4). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -433,6 +434,123 @@ static void test_png_errors(void **state)
     assert_int_equal(settle_write_png(f, &bad), SETTLE_ERR_INVAL);
     assert_int_equal(settle_write_png(f, &im), 0);
     fclose(f);
+    uint8_t *png = px;
+    size_t len = 1;
+    bad.width = 0;
+    assert_int_equal(settle_encode_png(&bad, &png, &len), SETTLE_ERR_INVAL);
+    assert_null(png);
+    assert_int_equal(len, 0);
+    assert_int_equal(settle_encode_png(NULL, &png, &len), SETTLE_ERR_INVAL);
+}
+
+/* settle_encode_png's bytes are settle_write_png's, for pictures whose PNG
+ * outgrows the first buffer and for a padded stride. */
+static void test_png_bytes(void **state)
+{
+    (void)state;
+    static const int size[][3] = { { 1, 1, 3 }, { 333, 211, 1000 }, { 700, 500, 2100 } };
+    uint32_t seed = 12345;
+    for (int k = 0; k < 3; k++) {
+        SettleImage im = { .width = size[k][0], .height = size[k][1], .stride = size[k][2] };
+        im.rgb = malloc((size_t)im.stride * im.height);
+        assert_non_null(im.rgb);
+        for (size_t i = 0; i < (size_t)im.stride * im.height; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            im.rgb[i] = (uint8_t)(seed >> 24); /* noise: compresses badly */
+        }
+        char *ref = NULL;
+        size_t rlen = 0;
+        FILE *m = open_memstream(&ref, &rlen);
+        assert_non_null(m);
+        assert_int_equal(settle_write_png(m, &im), 0);
+        fclose(m);
+        uint8_t *png = NULL;
+        size_t len = 0;
+        assert_int_equal(settle_encode_png(&im, &png, &len), 0);
+        assert_int_equal(len, rlen);
+        assert_memory_equal(png, ref, len);
+        free(png);
+        free(ref);
+        free(im.rgb);
+    }
+}
+
+/* settle_encode_answer: the same PNG bytes and scaled pixels as outlining a
+ * whole copy (settle_outline_answer, settle_encode_png, settle_scale_image),
+ * for sizes scaled by whole and uneven bands of rows, not scaled, labels
+ * cut by the bands and outlines at the picture's edges; src unchanged. */
+static void test_encode_answer(void **state)
+{
+    (void)state;
+    static const int size[][4] = { /* width, height, stride, box */
+        { 480, 270, 1440, 640 }, { 960, 540, 2880, 320 }, { 1003, 601, 3100, 333 },
+        { 350, 950, 1050, 64 }, { 64, 48, 192, 8 },
+    };
+    static const SettleAnimatedRegion anim[] = { { 0, 0, 30, 1000, 5, 0.5 }, { 200, 50, 900, 20, 3, 1 } };
+    const SettleRegionResult reg[] = {
+        { .name = "top", .x = 5, .y = 0, .width = 300, .height = 40, .stable_time = 1.25 },
+        { .name = "hero image", .x = 100, .y = 90, .width = 500, .height = 300, .stable_time = NAN },
+        { .name = "right", .x = 440, .y = 150, .width = 40, .height = 120, .stable_time = 0.5 },
+    };
+    uint32_t seed = 99;
+    for (int k = 0; k < 5; k++) {
+        SettleImage src = { .width = size[k][0], .height = size[k][1], .stride = size[k][2],
+                            .role = "stable", .frame = 7, .time = 0.25 };
+        size_t bytes = (size_t)src.stride * src.height;
+        src.rgb = malloc(bytes);
+        uint8_t *orig = malloc(bytes);
+        assert_non_null(src.rgb);
+        assert_non_null(orig);
+        for (size_t i = 0; i < bytes; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            src.rgb[i] = (uint8_t)((i / 3 % 97) + (seed >> 29)); /* texture and a little noise */
+        }
+        memcpy(orig, src.rgb, bytes);
+        SettleResult r = { .width = 480, .height = 270, .nanimated = 2, .animated = anim,
+                           .nregions = 3, .regions = reg };
+        r.deciding_change = (SettleChangeArea){ .frame = 3, .x = 470, .y = 260, .width = 10,
+                                                .height = 10 };
+        SettleImage copy = src, want_small;
+        copy.rgb = malloc(bytes);
+        assert_non_null(copy.rgb);
+        memcpy(copy.rgb, src.rgb, bytes);
+        assert_int_equal(settle_outline_answer(&copy, &r), 0);
+        uint8_t *want = NULL, *png = NULL;
+        size_t want_len = 0, len = 0;
+        assert_int_equal(settle_encode_png(&copy, &want, &want_len), 0);
+        assert_int_equal(settle_scale_image(&copy, size[k][3], &want_small), 0);
+
+        SettleImage small;
+        assert_int_equal(settle_encode_answer(&src, &r, &png, &len, size[k][3], &small), 0);
+        assert_int_equal(len, want_len);
+        assert_memory_equal(png, want, len);
+        assert_int_equal(small.width, want_small.width);
+        assert_int_equal(small.height, want_small.height);
+        assert_int_equal(small.stride, want_small.stride);
+        assert_int_equal(small.frame, 7);
+        assert_memory_equal(small.rgb, want_small.rgb, (size_t)small.stride * small.height);
+        assert_memory_equal(src.rgb, orig, bytes);
+        free(small.rgb);
+        free(png);
+        /* each alone */
+        assert_int_equal(settle_encode_answer(&src, &r, &png, &len, 0, NULL), 0);
+        assert_int_equal(len, want_len);
+        assert_memory_equal(png, want, len);
+        free(png);
+        assert_int_equal(settle_encode_answer(&src, &r, NULL, NULL, size[k][3], &small), 0);
+        assert_memory_equal(small.rgb, want_small.rgb, (size_t)small.stride * small.height);
+        free(small.rgb);
+        free(want_small.rgb);
+        free(want);
+        free(copy.rgb);
+        free(orig);
+        free(src.rgb);
+    }
+    SettleImage none = { 0 };
+    SettleResult r = { .width = 4, .height = 4 };
+    uint8_t *png = NULL;
+    size_t len = 0;
+    assert_int_equal(settle_encode_answer(&none, &r, &png, &len, 0, NULL), SETTLE_ERR_INVAL);
 }
 
 static char *report(const SettleReportCapture *caps, int n, int *ret)
@@ -475,6 +593,36 @@ static void test_report(void **state)
     assert_null(strstr(html, "class=\"overview\""));
     free(html);
 
+    /* every length's padding, and pictures longer than a block of base64 */
+    static const size_t lens[] = { 1, 2, 5, 3071, 3072, 3073, 3074, 10000 };
+    for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+        static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        size_t n = lens[k];
+        uint8_t *bytes = malloc(n);
+        char *want = malloc(n / 3 * 4 + 64);
+        assert_non_null(bytes);
+        assert_non_null(want);
+        for (size_t i = 0; i < n; i++)
+            bytes[i] = (uint8_t)(i * 7 + i / 255);
+        size_t o = (size_t)sprintf(want, "data:image/png;base64,");
+        for (size_t i = 0; i < n; i += 3) { /* one group at a time, '=' for what is missing */
+            uint32_t v = (uint32_t)bytes[i] << 16 | (i + 1 < n ? (uint32_t)bytes[i + 1] << 8 : 0) |
+                         (i + 2 < n ? bytes[i + 2] : 0);
+            want[o++] = tab[v >> 18];
+            want[o++] = tab[(v >> 12) & 63];
+            want[o++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+            want[o++] = i + 2 < n ? tab[v & 63] : '=';
+        }
+        strcpy(want + o, "\"");
+        SettleReportCapture big = { .json = json, .plot_png = bytes, .plot_len = n };
+        html = report(&big, 1, &ret);
+        assert_int_equal(ret, 0);
+        assert_non_null(strstr(html, want));
+        free(html);
+        free(want);
+        free(bytes);
+    }
+
     SettleReportCapture two[2] = { cap, { .json = json, .plot_note = "gnuplot <missing>" } };
     html = report(two, 2, &ret);
     assert_int_equal(ret, 0);
@@ -512,6 +660,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_one_reading),
         cmocka_unit_test(test_not_a_file),
         cmocka_unit_test(test_png_errors),
+        cmocka_unit_test(test_png_bytes),
+        cmocka_unit_test(test_encode_answer),
         cmocka_unit_test(test_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

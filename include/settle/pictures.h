@@ -111,6 +111,12 @@ SETTLE_API void settle_pictures_free(SettlePictures **p);
  * SETTLE_ERR_INVAL (bad size) or SETTLE_ERR_IO (the stream failed). */
 SETTLE_API int settle_write_png(FILE *f, const SettleImage *img);
 
+/* The same PNG's bytes as settle_write_png writes, in memory: *png (malloc'ed,
+ * the caller frees it) and *len. Returns 0, SETTLE_ERR_INVAL (bad size or
+ * arguments), SETTLE_ERR_NOMEM or SETTLE_ERR_IO (libpng failed); *png is
+ * NULL on error. */
+SETTLE_API int settle_encode_png(const SettleImage *img, uint8_t **png, size_t *len);
+
 /* The colours (0xRRGGBB) of settle_outline_answer's outlines. */
 #define SETTLE_OUTLINE_DECIDING 0xe8175d /* red: the deciding change */
 #define SETTLE_OUTLINE_ANIMATED 0xa11fd1 /* purple: the animated areas */
@@ -129,6 +135,17 @@ SETTLE_API int settle_write_png(FILE *f, const SettleImage *img);
  * caller owns img and its pixels, which are changed in place. Returns 0 or
  * SETTLE_ERR_INVAL (no picture, or a result without a size). */
 SETTLE_API int settle_outline_answer(SettleImage *img, const SettleResult *r);
+
+/* The answer outlined on src, as settle_outline_answer draws it on a copy,
+ * without making that copy: a few rows at a time are copied, outlined and
+ * handed on, to the PNG encoder (settle_encode_png's bytes into *png and
+ * *len, malloc'ed; not made when png is NULL) and to a scaled picture in
+ * *small (settle_scale_image's pixels for a box of `box` pixels a side,
+ * 1 to 8192; small->rgb malloc'ed; not made when small is NULL). src is not
+ * changed. Returns 0, SETTLE_ERR_INVAL (bad arguments), SETTLE_ERR_NOMEM or
+ * SETTLE_ERR_IO (libpng failed); nothing is left allocated on error. */
+SETTLE_API int settle_encode_answer(const SettleImage *src, const SettleResult *r, uint8_t **png,
+                                    size_t *len, int box, SettleImage *small);
 
 /* A copy of `src` scaled down to fit `box` pixels a side (1..8192; never
  * scaled up), as the filmstrip's thumbnails are. On success dst->rgb is the

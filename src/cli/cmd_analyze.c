@@ -291,29 +291,20 @@ typedef struct Encoded {
 } Encoded;
 
 /* The answer outlined on its key frame, encoded: the full-size PNG and/or
- * the report's small one. */
+ * the report's small one (made a few rows at a time, no full-size copy). */
 static void answer_make(Encoded *e)
 {
-    const SettleImage *src = e->answer_src;
-    SettleImage img = *src, small = { 0 };
-    size_t size = (size_t)src->stride * (size_t)src->height;
-    if (!(img.rgb = malloc(size ? size : 1))) {
+    SettleImage small = { 0 };
+    if (settle_encode_answer(e->answer_src, e->r, e->answer_full ? &e->answer_png : NULL,
+                             &e->answer_len, 640, e->answer_small ? &small : NULL) < 0) {
         e->answer_failed = 1;
         return;
     }
-    memcpy(img.rgb, src->rgb, size);
-    settle_outline_answer(&img, e->r);
-    if (e->answer_full && out_png_bytes(&img, &e->answer_png, &e->answer_len) < 0)
-        e->answer_failed = 1;
-    if (e->answer_path && !e->answer_failed &&
-        out_write_file(e->answer_path, e->answer_png, e->answer_len) < 0)
+    if (e->answer_path && out_write_file(e->answer_path, e->answer_png, e->answer_len) < 0)
         e->answer_err = errno ? errno : EIO;
-    if (e->answer_small && !e->answer_failed &&
-        (settle_scale_image(&img, 640, &small) < 0 ||
-         out_png_bytes(&small, &e->small_png, &e->small_len) < 0))
+    if (e->answer_small && out_png_bytes(&small, &e->small_png, &e->small_len) < 0)
         e->answer_failed = 1;
     free(small.rgb);
-    free(img.rgb);
 }
 
 /* --frames: the files of image k, just encoded, and of the later images

@@ -406,15 +406,8 @@ int out_is_video(const char *path)
 
 int out_png_bytes(const SettleImage *img, uint8_t **buf, size_t *len)
 {
-    char *p = NULL;
-    FILE *m = open_memstream(&p, len);
-    if (!m)
-        return -1;
-    int r = settle_write_png(m, img);
-    if (fclose(m) || r < 0) {
-        free(p);
-        return -1;
-    }
-    *buf = (uint8_t *)p;
-    return 0;
+    int r = settle_encode_png(img, buf, len);
+    if (r < 0)
+        errno = r == SETTLE_ERR_NOMEM ? ENOMEM : EINVAL;
+    return r < 0 ? -1 : 0;
 }
