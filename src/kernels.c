@@ -357,6 +357,29 @@ void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, int
     }
 }
 
+void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
+                     const double *o, const double *lim, double s[5][3])
+{
+    for (int c = 0; c < 3; c++) {
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+        for (int k = 0; k < n; k++) {
+            double x = ref[3 * k + c], y = cur[3 * k + c];
+            if (lim && fabs(y - (a[c] * x + o[c])) > lim[c])
+                continue;
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+            m++;
+        }
+        s[0][c] = sx;
+        s[1][c] = sy;
+        s[2][c] = sxx;
+        s[3][c] = sxy;
+        s[4][c] = m;
+    }
+}
+
 void settle_kernels_init(SettleKernels *k, unsigned flags)
 {
     k->count_changed = settle_count_changed;
@@ -369,6 +392,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->yuv420_rgb = settle_yuv420_rgb;
     k->reduce_plane = settle_reduce_plane;
     k->count_row_changed = settle_count_row_changed;
+    k->fit_sums = settle_fit_sums;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -392,6 +416,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->change_masks = settle_change_masks_avx2;
         k->yuv420_rgb = settle_yuv420_rgb_avx2;
         k->reduce_plane = settle_reduce_plane_avx2;
+        k->fit_sums = settle_fit_sums_avx2;
     }
 #else
     (void)flags;

@@ -67,6 +67,16 @@ int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
  * of boxes when a picture is scaled down. */
 void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
 
+/* The sums of a least-squares fit of cur = a * ref + o for each of the three
+ * channels of n blocks (three floats each, R G B): with x = ref[3k + c] and
+ * y = cur[3k + c] in doubles, s[0][c] sums x, s[1][c] y, s[2][c] x * x,
+ * s[3][c] x * y and s[4][c] counts the blocks summed (as a double), each sum
+ * taken in the order of k from +0.0. lim NULL: every block; else only the
+ * blocks where |y - (a[c] * x + o[c])| > lim[c] does not hold. The faster
+ * versions give the same doubles, to the bit. */
+void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
+                     const double *o, const double *lim, double s[5][3]);
+
 /* The conversion of 8-bit Y'CbCr to RGB, as 16-bit fixed point: settle's
  * own, so that its RGB is the same on every CPU and FFmpeg version. */
 typedef struct SettleYuvCoef {
@@ -154,6 +164,8 @@ typedef struct SettleKernels {
                          int dw, int dh, int f);
     int (*count_row_changed)(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                              int *last);
+    void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
+                     const double *o, const double *lim, double s[5][3]);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

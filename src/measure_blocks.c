@@ -86,6 +86,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
+    b->fit_sums = settle_fit_sums;
     if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
@@ -175,54 +176,57 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* cur = a * ref + b for channel c over blocks [from, nb): least squares,
- * again without the blocks more than 3 median residuals off, bounded; tmp
- * holds nb floats. */
-static void fit_channel(const SettleBlocks *b, const float *ref, float *tmp, int c, int from,
-                        double *ga, double *gb)
+/* cur = a * ref + b for each channel c over blocks [from, nb): least
+ * squares, again without the blocks more than 3 median residuals off,
+ * bounded; tmp holds nb floats. The three channels' fits are independent:
+ * their sums are taken side by side (b->fit_sums), each in its own order. */
+static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, int from,
+                         double ga[3], double gb[3])
 {
-    double a = 1, o = 0;
+    double a[3] = { 1, 1, 1 }, o[3] = { 0, 0, 0 }, lim[3];
+    double s[5][3];
+    const int nk = b->nb - from;
     for (int pass = 0; pass < 2; pass++) {
-        double lim = INFINITY;
         if (pass == 1) {
-            int n = 0, small = 0;
-            for (int k = from; k < b->nb; k++)
-                tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a * ref[3 * k + c] + o));
-            /* the bound is 3 median residuals, at least 1: when more than
-             * half of the residuals are below a third, so is the median, and
-             * the bound is 1 without the selection */
-            const float third = settle_float_below(3.0, 1);
-            for (int i = 0; i < n; i++)
-                small += tmp[i] <= third;
-            lim = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
-            lim = lim < 1.0 ? 1.0 : lim;
+            for (int c = 0; c < 3; c++) {
+                int n = 0, small = 0;
+                for (int k = from; k < b->nb; k++)
+                    tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
+                /* the bound is 3 median residuals, at least 1: when more
+                 * than half of the residuals are below a third, so is the
+                 * median, and the bound is 1 without the selection */
+                const float third = settle_float_below(3.0, 1);
+                for (int i = 0; i < n; i++)
+                    small += tmp[i] <= third;
+                lim[c] = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
+                lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
+            }
         }
-        double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
-        for (int k = from; k < b->nb; k++) {
-            double x = ref[3 * k + c], y = b->sum[3 * k + c];
-            if (pass == 1 && fabs(y - (a * x + o)) > lim)
-                continue;
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            sxy += x * y;
-            n++;
-        }
-        if (n < 4)
+        b->fit_sums(ref + 3 * (size_t)from, b->sum + 3 * (size_t)from, nk, a, o,
+                    pass ? lim : NULL, s);
+        /* pass 0 counts every block, the same for each channel */
+        if (pass == 0 && s[4][0] < 4)
             break;
-        double var = sxx / n - (sx / n) * (sx / n);
-        if (var < 16) { /* a flat picture: an offset says as much */
-            a = 1;
-            o = (sy - sx) / n;
-        } else {
-            a = (sxy / n - (sx / n) * (sy / n)) / var;
-            o = sy / n - a * sx / n;
+        for (int c = 0; c < 3; c++) {
+            const double sx = s[0][c], sy = s[1][c], sxx = s[2][c], sxy = s[3][c], n = s[4][c];
+            if (n < 4)
+                continue;
+            double var = sxx / n - (sx / n) * (sx / n);
+            if (var < 16) { /* a flat picture: an offset says as much */
+                a[c] = 1;
+                o[c] = (sy - sx) / n;
+            } else {
+                a[c] = (sxy / n - (sx / n) * (sy / n)) / var;
+                o[c] = sy / n - a[c] * sx / n;
+            }
+            a[c] = clampd(a[c], GAIN_LO, GAIN_HI);
+            o[c] = clampd(o[c], -OFFSET_MAX, OFFSET_MAX);
         }
-        a = clampd(a, GAIN_LO, GAIN_HI);
-        o = clampd(o, -OFFSET_MAX, OFFSET_MAX);
     }
-    *ga = a;
-    *gb = o;
+    for (int c = 0; c < 3; c++) {
+        ga[c] = a[c];
+        gb[c] = o[c];
+    }
 }
 
 /* errors per channel after the gain and offset and the row offsets */
@@ -232,14 +236,13 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     if (from >= b->nb)
         from = 0;
     float *err = b->res + b->nb;
-    double gsum = 0, osum = 0;
+    double gsum = 0, osum = 0, a[3], o[3];
+    fit_channels(b, b->ref, b->scratch, from, a, o);
     for (int c = 0; c < 3; c++) {
-        double a, o;
-        fit_channel(b, b->ref, b->scratch, c, from, &a, &o);
-        gsum += a;
-        osum += o;
+        gsum += a[c];
+        osum += o[c];
         for (int k = 0; k < b->nb; k++)
-            err[3 * k + c] = b->sum[3 * k + c] - (float)(a * b->ref[3 * k + c] + o);
+            err[3 * k + c] = b->sum[3 * k + c] - (float)(a[c] * b->ref[3 * k + c] + o[c]);
     }
     *gain_out = gsum / 3;
     double off = osum / 3;
@@ -362,8 +365,7 @@ static void recheck_last(SettleBlocks *b, float *ratio, double scale, const doub
     if (from >= b->nb)
         from = 0;
     double a[3], o[3];
-    for (int c = 0; c < 3; c++)
-        fit_channel(b, b->last, b->res, c, from, &a[c], &o[c]);
+    fit_channels(b, b->last, b->res, from, a, o);
     for (int k = 0; k < b->nb; k++) {
         if (ratio[k] <= 1)
             continue;
@@ -400,8 +402,7 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
         from = 0;
     float *d = b->res; /* 3 * nb: this picture's steps; the fit's scratch before */
     double a[3], o[3], most = 0;
-    for (int c = 0; c < 3; c++)
-        fit_channel(b, b->prev, d, c, from, &a[c], &o[c]);
+    fit_channels(b, b->prev, d, from, a, o);
     for (int k = 0; k < 3 * b->nb; k++) {
         d[k] = b->sum[k] - (float)(a[k % 3] * b->prev[k] + o[k % 3]);
         if (k >= 3 * from)

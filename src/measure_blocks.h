@@ -72,6 +72,10 @@ typedef struct SettleBlocks {
     /* settle_sum_rows or a faster kernel that gives the same sums (init sets
      * the scalar one; the caller may put its CPU's in) */
     void (*sum_rows)(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
+    /* settle_fit_sums or a faster kernel that gives the same doubles (as
+     * sum_rows) */
+    void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
+                     const double *o, const double *lim, double s[5][3]);
     int have_ref;
     /* the fade test runs (init: on a portrait picture, a phone's: landscape
      * captures, HDMI and desktop, keep the block test of before it) */

@@ -53,6 +53,7 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     if (settle_blocks_init_size(&t->blocks, a->w, a->h, bar, bs) < 0)
         return SETTLE_ERR_NOMEM;
     t->blocks.sum_rows = a->dsp->sum_rows;
+    t->blocks.fit_sums = a->dsp->fit_sums;
     if (settle_blocks_stay_init(&t->stay, t->blocks.nb) < 0)
         return SETTLE_ERR_NOMEM;
     return 0;

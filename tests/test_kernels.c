@@ -308,6 +308,56 @@ static void check_sum_rows(const SettleKernels *k, const char *path)
     print_message("%s: %ld sum_rows cases agree with the scalar reference\n", path, checks);
 }
 
+/* The block test's fit sums: block means as the block test makes them (an
+ * integer sum over 64 or 256 pixels) and references drifted by a leak (any
+ * float), n from 1 to past a 720p picture's 3,600 blocks (the last block's
+ * fourth float lies past the arrays: they end there), with every block,
+ * with bounds that leave some blocks out, residuals exactly at the bound
+ * (kept), all out and none out. The same doubles, to the bit: a sum taken in
+ * another order would round differently over so many terms. */
+static void check_fit_sums(const SettleKernels *k, const char *path)
+{
+    enum { NB = 3700 };
+    static const int ns[] = { 1, 2, 3, 4, 5, 7, 8, 31, 100, 1000, 3600, NB };
+    long checks = 0;
+    for (size_t ni = 0; ni < sizeof(ns) / sizeof(*ns); ni++) {
+        const int n = ns[ni];
+        float *ref = malloc(sizeof(float) * 3 * (size_t)n);
+        float *cur = malloc(sizeof(float) * 3 * (size_t)n);
+        assert_non_null(ref && cur);
+        for (int i = 0; i < 3 * n; i++) {
+            cur[i] = (float)(rnd() % (256 * 64)) / (i % 2 ? 64.0f : 256.0f);
+            ref[i] = i % 5 ? cur[i] + ((float)(rnd() % 2001) - 1000.0f) / 997.0f
+                           : (float)(rnd() % 255) * 0.987654f;
+            if (i % 11 == 0) /* an outlier: content */
+                cur[i] = ref[i] + 40.0f;
+            if (i % 13 == 0) /* a residual exactly at the bound of 1.5 below */
+                cur[i] = ref[i] + 1.5f;
+        }
+        const double a[][3] = { { 1, 1, 1 }, { 0.9, 1.1, 1.37 }, { 1.6, 0.6, 1 } };
+        const double o[][3] = { { 0, 0, 0 }, { -3.25, 0.5, 12.0 }, { 40, -40, 0.1 } };
+        const double lims[][3] = { { 1, 1, 1 }, { 1.5, 1.5, 1.5 }, { 2.7, 1, 30 },
+                                   { 0, 0, 0 }, { INFINITY, INFINITY, INFINITY } };
+        for (size_t ai = 0; ai < sizeof(a) / sizeof(*a); ai++)
+            for (int li = -1; li < (int)(sizeof(lims) / sizeof(*lims)); li++) {
+                double s_ref[5][3], s_k[5][3];
+                const double *lim = li < 0 ? NULL : lims[li];
+                settle_fit_sums(ref, cur, n, a[ai], o[ai], lim, s_ref);
+                k->fit_sums(ref, cur, n, a[ai], o[ai], lim, s_k);
+                if (memcmp(s_ref, s_k, sizeof(s_ref)))
+                    fail_msg("fit_sums %s: n %d fit %zu bound %d", path, n, ai, li);
+                /* the reference counts what it sums */
+                if (!lim)
+                    for (int c = 0; c < 3; c++)
+                        assert_true(s_ref[4][c] == n);
+                checks++;
+            }
+        free(ref);
+        free(cur);
+    }
+    print_message("%s: %ld fit_sums cases agree with the scalar reference\n", path, checks);
+}
+
 /* The reduction of a plane by f x f boxes and the row change count: every
  * output width up to 70 and some wider (tails of every length), 1 to 3
  * output rows, odd offsets, against the reference, which is itself checked
@@ -502,6 +552,8 @@ static void test_avx2(void **state)
     assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
     check(&k, "avx2");
     check_sum_rows(&k, "avx2");
+    assert_ptr_not_equal(k.fit_sums, settle_fit_sums);
+    check_fit_sums(&k, "avx2");
     /* the reduction's own AVX2 version, not the SSE2 one, is checked */
     SettleKernels k2;
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
@@ -524,6 +576,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.delta_rgb, settle_delta_rgb);
     assert_ptr_equal(k.change_masks, settle_change_masks);
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
+    assert_ptr_equal(k.fit_sums, settle_fit_sums);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

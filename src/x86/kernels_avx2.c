@@ -438,3 +438,63 @@ void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *sr
         settle_reduce_plane(dst + body, dstride, src + (ptrdiff_t)body * f, sstride, dw - body, dh,
                             f);
 }
+
+/* A block's three floats and one more as doubles; the last block's fourth
+ * would lie past the arrays, so it is 0. */
+static inline __m256d block_pd(const float *p, int last)
+{
+    return _mm256_cvtps_pd(last ? _mm_setr_ps(p[0], p[1], p[2], 0.0f) : _mm_loadu_ps(p));
+}
+
+/* The three channels side by side, a channel a lane (the fourth is not
+ * used): each lane adds its channel's terms in the order of k as the scalar
+ * reference does, with the same roundings (no fused multiply-add: this file
+ * is C11, where GCC does not contract, and built without -mfma), so the same
+ * doubles. A block left out adds +0.0 (its bits masked off) instead of
+ * nothing: a sum that starts at +0.0 is never -0.0 (only -0.0 + -0.0 is), and
+ * s + +0.0 is s for any other s, NaN included. Four channels' chains of
+ * additions in one register instead of one at a time: the loop is bound by
+ * the latency of an addition, not by its work. */
+void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
+                          const double *o, const double *lim, double s[5][3])
+{
+    __m256d sx = _mm256_setzero_pd(), sy = sx, sxx = sx, sxy = sx, sn = sx;
+    const __m256d one = _mm256_set1_pd(1.0);
+    if (!lim) {
+        for (int k = 0; k < n; k++) {
+            const __m256d x = block_pd(ref + 3 * k, k == n - 1);
+            const __m256d y = block_pd(cur + 3 * k, k == n - 1);
+            sx = _mm256_add_pd(sx, x);
+            sy = _mm256_add_pd(sy, y);
+            sxx = _mm256_add_pd(sxx, _mm256_mul_pd(x, x));
+            sxy = _mm256_add_pd(sxy, _mm256_mul_pd(x, y));
+            sn = _mm256_add_pd(sn, one);
+        }
+    } else {
+        const __m256d va = _mm256_setr_pd(a[0], a[1], a[2], 0);
+        const __m256d vo = _mm256_setr_pd(o[0], o[1], o[2], 0);
+        const __m256d vl = _mm256_setr_pd(lim[0], lim[1], lim[2], 0);
+        const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+        for (int k = 0; k < n; k++) {
+            const __m256d x = block_pd(ref + 3 * k, k == n - 1);
+            const __m256d y = block_pd(cur + 3 * k, k == n - 1);
+            const __m256d r =
+                _mm256_and_pd(_mm256_sub_pd(y, _mm256_add_pd(_mm256_mul_pd(va, x), vo)), absm);
+            const __m256d out = _mm256_cmp_pd(r, vl, _CMP_GT_OQ);
+            sx = _mm256_add_pd(sx, _mm256_andnot_pd(out, x));
+            sy = _mm256_add_pd(sy, _mm256_andnot_pd(out, y));
+            sxx = _mm256_add_pd(sxx, _mm256_andnot_pd(out, _mm256_mul_pd(x, x)));
+            sxy = _mm256_add_pd(sxy, _mm256_andnot_pd(out, _mm256_mul_pd(x, y)));
+            sn = _mm256_add_pd(sn, _mm256_andnot_pd(out, one));
+        }
+    }
+    double t[5][4];
+    _mm256_storeu_pd(t[0], sx);
+    _mm256_storeu_pd(t[1], sy);
+    _mm256_storeu_pd(t[2], sxx);
+    _mm256_storeu_pd(t[3], sxy);
+    _mm256_storeu_pd(t[4], sn);
+    for (int i = 0; i < 5; i++)
+        for (int c = 0; c < 3; c++)
+            s[i][c] = t[i][c];
+}

@@ -46,6 +46,8 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             const SettleYuvCoef *k);
 void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
                               ptrdiff_t sstride, int dw, int dh, int f);
+void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
+                          const double *o, const double *lim, double s[5][3]);
 
 /* Bits 0, 3, 6 ... 45: the first byte of each of 16 RGB24 pixels in 48 bytes. */
 #define SETTLE_PIXEL_STARTS 0x249249249249ull
