@@ -109,6 +109,8 @@ static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
         settle_box_grow(g->box, first, yy, last + 1, yy + 1);
 }
 
+static void box_row(SettleCells *g, const uint64_t *masks, int yy);
+
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol,
                        int strong_tol)
@@ -119,14 +121,32 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
         if (!memcmp(pc, pp, row))
             continue;
         g->change_masks(pc, pp, g->w, tol, strong_tol, g->masks);
-        cells_row(g, g->masks, y0 + y);
+        (g->box_only ? box_row : cells_row)(g, g->masks, y0 + y);
     }
+}
+
+/* One row's changed pixels into the rectangle alone (box_only). */
+static void box_row(SettleCells *g, const uint64_t *masks, int yy)
+{
+    int cx0 = 0, cx1 = g->nx - 1;
+    while (cx0 < g->nx && !(masks[cx0] & PIXEL_BITS))
+        cx0++;
+    if (cx0 == g->nx)
+        return;
+    while (!(masks[cx1] & PIXEL_BITS))
+        cx1--;
+    int first = cx0 * SETTLE_CELL + __builtin_ctzll(masks[cx0] & PIXEL_BITS) / 3;
+    int last = cx1 * SETTLE_CELL + (63 - __builtin_clzll(masks[cx1] & PIXEL_BITS)) / 3;
+    if (g->box[2] <= g->box[0])
+        settle_box_set(g->box, first, yy, last + 1, yy + 1);
+    else
+        settle_box_grow(g->box, first, yy, last + 1, yy + 1);
 }
 
 void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 {
     for (int y = 0; y < rows; y++)
-        cells_row(g, masks + (size_t)y * g->nx, y0 + y);
+        (g->box_only ? box_row : cells_row)(g, masks + (size_t)y * g->nx, y0 + y);
 }
 
 /* The sums of cell cx's squares over rows r0 .. r1 - 1 of the band. */
@@ -151,7 +171,7 @@ void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, in
                        int first)
 {
     int cy = y0 / SETTLE_CELL;
-    if (!first && !g->dirty[cy])
+    if (g->box_only || (!first && !g->dirty[cy]))
         return;
     for (int cx = 0; cx < g->nx; cx++) {
         size_t i = (size_t)cy * g->nx + cx;

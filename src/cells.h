@@ -33,6 +33,10 @@ typedef struct SettleCells {
      * changed in it) */
     uint16_t (*sums)[SETTLE_CELL_SUMS];
     uint16_t (*before)[SETTLE_CELL_SUMS];
+    /* only the rectangle of the change (box): no area is looked for, so the
+     * cells' counts, rectangles and pictures are not kept (count and strong
+     * stay 0); set by the caller after init */
+    int box_only;
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
