@@ -182,6 +182,28 @@ void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, in
     }
 }
 
+int settle_cells_local(const SettleCells *g)
+{
+    int64_t all = 0, dense = 0;
+    int b[4] = { g->nx, g->ny, -1, -1 };
+    for (int cy = 0; cy < g->ny; cy++) {
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
+            int k = g->count[(size_t)cy * g->nx + cx];
+            all += k;
+            if (k < SETTLE_CELL * SETTLE_CELL / 16)
+                continue;
+            dense += k;
+            settle_box_grow(b, cx, cy, cx, cy);
+        }
+    }
+    if (b[2] < 0 || dense * 4 < all * 3)
+        return 0;
+    int x0 = b[0] * SETTLE_CELL, y0 = b[1] * SETTLE_CELL;
+    int x1 = (b[2] + 1) * SETTLE_CELL < g->w ? (b[2] + 1) * SETTLE_CELL : g->w;
+    int y1 = (b[3] + 1) * SETTLE_CELL < g->h ? (b[3] + 1) * SETTLE_CELL : g->h;
+    return (int64_t)(x1 - x0) * (y1 - y0) * 16 < (int64_t)g->w * g->h;
+}
+
 int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from)
 {
     int most = 0;

@@ -71,6 +71,15 @@ void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int y0, int rows,
                        int first);
 
+/* 1 when this frame's change lies mostly in one small place: the cells
+ * that changed in at least a 16th of their pixels hold at least 3/4 of the
+ * changed pixels, and their rectangle (of cells) covers less than a 16th of
+ * the rectangle. A spinner or a clock re-encoded: the encoder's few stray
+ * pixels elsewhere widen the rectangle of every changed pixel, not this. A
+ * camera's noise is sparse all over, or dense all over (a change of light).
+ * 0 with box_only. */
+int settle_cells_local(const SettleCells *g);
+
 /* How far cell i's picture moved from `from` (its sums): the largest change
  * of a channel's mean over one of its 4x4 squares, in levels. */
 int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from);
