@@ -195,6 +195,13 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
         }
 }
 
+/* Cell i's changes as the search reads them: its own, or those that a->view
+ * gives (the moves alone). */
+static inline const SettleAnimCell *cell_of(const SettleAnimated *a, size_t i)
+{
+    return a->view ? a->view[i] : &a->cell[i];
+}
+
 /* The k-th latest change of the cell, k = 1 the last. */
 static const SettleAnimEvent *latest(const SettleAnimCell *c, int k)
 {
@@ -288,7 +295,7 @@ static double threshold(const SettleAnimCell *c, double start, double end)
 /* The rectangle (input picture) of what cell i changed after `after`. */
 static void cell_rect(const SettleAnimated *a, size_t i, double after, int r[4])
 {
-    const SettleAnimCell *c = &a->cell[i];
+    const SettleAnimCell *c = cell_of(a, i);
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
     int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
     int x = a->ox + cx * SETTLE_CELL, y = a->oy + cy * SETTLE_CELL;
@@ -322,7 +329,8 @@ static int join(SettleAnimated *a, const SettleAnimCell *raw, double rest)
             cell_rect(a, i, rest, r);
             settle_box_grow(box, r[0], r[1], r[2], r[3]);
             g.changes = raw[i].n > g.changes ? raw[i].n : g.changes;
-            g.first_time = a->cell[i].first < g.first_time ? a->cell[i].first : g.first_time;
+            double first = cell_of(a, i)->first;
+            g.first_time = first < g.first_time ? first : g.first_time;
             int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
@@ -437,12 +445,16 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* (a cell's changes go back in time from its latest: the times are finite
+ * and never go back, settle_send_picture) */
 static int changed_in(const SettleAnimCell *c, double t0, double t1, double after)
 {
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
     for (int k = 1; k <= have; k++) {
         double t = latest(c, k)->time;
-        if (t >= t0 && t <= t1 && t > after)
+        if (t < t0 || t <= after)
+            break;
+        if (t <= t1)
             return 1;
     }
     return 0;
@@ -463,7 +475,7 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        const SettleAnimCell *c = &a->cell[i];
+        const SettleAnimCell *c = cell_of(a, i);
         if (!(g->drv[i] = a->on[i] && bursty(c)))
             continue;
         double p = 2 * pace(c);
@@ -502,6 +514,38 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
     return g->in && g->twice ? 0 : -1;
 }
 
+/* The turn (its index) that holds time t: the last starting at or before t
+ * (the turns are in order and do not overlap), when t is within it; -1:
+ * none. */
+static int turn_at(const Turns *g, double t)
+{
+    int lo = 0, hi = g->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (g->t0[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && t <= g->t1[lo - 1] ? lo - 1 : -1;
+}
+
+/* In how many of the turns of SETTLE_ANIM_MIN frames or more the cell
+ * changed after `after`, up to 2. */
+static int turns_hit(const Turns *g, const SettleAnimCell *c, double after)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 0, last = -1;
+    for (int j = 1; j <= have && k < 2 && latest(c, j)->time > after; j++) {
+        double t = latest(c, j)->time;
+        int w = turn_at(g, t);
+        if (w >= 0 && w != last && g->frames[w] >= SETTLE_ANIM_MIN) {
+            k++;
+            last = w;
+        }
+    }
+    return k;
+}
+
 /* For each turn after `after`, the cells that changed in it, flood-filled
  * (8 neighbours) from the drivers that did. */
 static void turns_fill(const SettleAnimated *a, Turns *g, double after)
@@ -516,7 +560,7 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
         int on = !g->none && g->t1[w] > after && g->frames[w] >= SETTLE_ANIM_MIN;
         count += on;
         for (size_t i = 0; on && i < n; i++)
-            if (g->drv[i] && changed_in(&a->cell[i], g->t0[w], g->t1[w], after))
+            if (g->drv[i] && changed_in(cell_of(a, i), g->t0[w], g->t1[w], after))
                 settle_box_grow(d, (int)(i % (size_t)a->nx), (int)(i / (size_t)a->nx),
                                 (int)(i % (size_t)a->nx), (int)(i / (size_t)a->nx));
     }
@@ -525,13 +569,8 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
      * that changed in a turn is the turn's, as before */
     if (d[2] >= 0 && (size_t)(d[2] - d[0] + 1) * (size_t)(d[3] - d[1] + 1) * 2 > n)
         count = 0;
-    for (size_t i = 0; i < n; i++) {
-        int k = 0;
-        for (int w = 0; w < g->n && k < 2 && count >= 2 && a->cell[i].n; w++)
-            k += g->t1[w] > after && g->frames[w] >= SETTLE_ANIM_MIN &&
-                 changed_in(&a->cell[i], g->t0[w], g->t1[w], after);
-        g->twice[i] = count < 2 || k >= 2;
-    }
+    for (size_t i = 0; i < n; i++)
+        g->twice[i] = count < 2 || turns_hit(g, cell_of(a, i), after) >= 2;
     for (int w = 0; w < g->n; w++) {
         int *b = g->box[w];
         b[0] = a->nx, b[1] = a->ny, b[2] = -1, b[3] = -1;
@@ -541,7 +580,7 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
         size_t top = 0;
         memset(in, 0, n);
         for (size_t i = 0; i < n; i++)
-            if (g->drv[i] && changed_in(&a->cell[i], g->t0[w], g->t1[w], after)) {
+            if (g->drv[i] && changed_in(cell_of(a, i), g->t0[w], g->t1[w], after)) {
                 in[i] = 1;
                 g->stack[top++] = i;
             }
@@ -554,7 +593,7 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
                     int x = cx + dx, y = cy + dy;
                     size_t j = (size_t)y * a->nx + x;
                     if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || in[j] || !g->twice[j] ||
-                        !a->cell[j].n || !changed_in(&a->cell[j], g->t0[w], g->t1[w], after))
+                        !cell_of(a, j)->n || !changed_in(cell_of(a, j), g->t0[w], g->t1[w], after))
                         continue;
                     in[j] = 1;
                     g->stack[top++] = j;
@@ -584,10 +623,16 @@ static int in_box(const SettleAnimated *a, const int *b, size_t i)
  * that touches no other). Every change of an animated cell is its own. */
 static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, double after)
 {
-    const SettleAnimCell *c = &a->cell[i];
+    const SettleAnimCell *c = cell_of(a, i);
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
     uint32_t bits = 0;
-    for (int k = 1; k <= have; k++) {
+    if (a->on[i]) {
+        for (int k = 1; k <= have; k++)
+            bits |= (uint32_t)1 << slot(c, k);
+        return bits;
+    }
+    /* the changes after `after` alone, the latest first */
+    for (int k = 1; k <= have && latest(c, k)->time > after; k++) {
         double t = latest(c, k)->time;
         int lo = 0, hi = g->n; /* the turns are in order: the last starting at or before t */
         while (lo < hi) {
@@ -605,9 +650,8 @@ static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, 
         if (w >= 0 && t > end && t - end <= g->tol + 1e-9 && k < have &&
             latest(c, k + 1)->time >= g->t0[w] && t - latest(c, k + 1)->time <= g->tol + 1e-9)
             end = t;
-        if (a->on[i] ||
-            (t > after && !g->none && g->twice[i] && w >= 0 && t <= end && g->frames[w] >= SETTLE_ANIM_MIN &&
-             (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], end) >= SETTLE_ANIM_MIN)))
+        if (!g->none && g->twice[i] && w >= 0 && t <= end && g->frames[w] >= SETTLE_ANIM_MIN &&
+            (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], end) >= SETTLE_ANIM_MIN))
             bits |= (uint32_t)1 << slot(c, k);
     }
     return bits;
@@ -627,7 +671,7 @@ static int spill(const SettleAnimated *a, const uint32_t *mine, size_t i, double
             size_t j = (size_t)y * a->nx + x;
             if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || j == i || !mine[j])
                 continue;
-            const SettleAnimCell *c = &a->cell[j];
+            const SettleAnimCell *c = cell_of(a, j);
             int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
             for (int k = 1; k <= have && latest(c, k)->time >= t - 1e-9; k++)
                 if (fabs(latest(c, k)->time - t) < 1e-9 && (mine[j] >> slot(c, k) & 1))
@@ -645,7 +689,8 @@ typedef struct Step {
 } Step;
 
 typedef struct Busy {
-    Step *s;      /* scratch, a cell's ring per cell */
+    Step *s;      /* every step of the drivers' turns, sorted (busy_init) */
+    size_t ns;
     double *t;
     size_t n;
 } Busy;
@@ -656,29 +701,50 @@ static int cmp_step(const void *x, const void *y)
     return (a->time > b->time) - (a->time < b->time);
 }
 
-static void busy_fill(const SettleAnimated *a, const Turns *g, double after, Busy *b)
+/* The drivers' changes in the turns of SETTLE_ANIM_MIN frames or more, in
+ * time order, once for the whole search (the drivers and turns stay). 0 or
+ * -1. */
+static int busy_init(const SettleAnimated *a, const Turns *g, Busy *b)
 {
     size_t n = (size_t)a->nx * a->ny, ns = 0;
-    b->n = 0;
-    for (size_t i = 0; i < n && !g->none; i++) {
-        const SettleAnimCell *c = &a->cell[i];
+    for (size_t i = 0; i < n; i++) {
+        const SettleAnimCell *c = cell_of(a, i);
+        ns += g->drv[i] ? (size_t)(c->n < SETTLE_ANIM_RING ? c->n : SETTLE_ANIM_RING) : 0;
+    }
+    b->s = malloc((ns ? ns : 1) * sizeof(*b->s));
+    b->t = malloc((ns ? ns : 1) * sizeof(*b->t));
+    if (!b->s || !b->t)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const SettleAnimCell *c = cell_of(a, i);
         int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
         for (int k = 1; g->drv[i] && k <= have; k++) {
             const SettleAnimEvent *e = latest(c, k);
-            if (!(e->time > after))
-                break;
             int w = 0;
             while (w < g->n && !(e->time >= g->t0[w] && e->time <= g->t1[w]))
                 w++;
             if (w < g->n && g->frames[w] >= SETTLE_ANIM_MIN)
-                b->s[ns++] = (Step){ e->time, e->strong };
+                b->s[b->ns++] = (Step){ e->time, e->strong };
         }
     }
-    qsort(b->s, ns, sizeof(*b->s), cmp_step);
-    for (size_t k = 0; k < ns;) {
+    qsort(b->s, b->ns, sizeof(*b->s), cmp_step);
+    return 0;
+}
+
+/* The fade's steps after `after`: the times of busy_init's changes after it
+ * at which no driver changed strongly. */
+static void busy_fill(const Turns *g, double after, Busy *b)
+{
+    size_t k = 0;
+    b->n = 0;
+    if (g->none)
+        return;
+    while (k < b->ns && !(b->s[k].time > after))
+        k++;
+    while (k < b->ns) {
         size_t j = k;
         int strong = 0;
-        for (; j < ns && b->s[j].time - b->s[k].time < 1e-9; j++)
+        for (; j < b->ns && b->s[j].time - b->s[k].time < 1e-9; j++)
             strong |= b->s[j].strong;
         if (!strong)
             b->t[b->n++] = b->s[k].time;
@@ -706,7 +772,7 @@ static int busy_at(const Busy *b, double t)
 static double own_last(const SettleAnimated *a, const uint32_t *mine, const Busy *busy, size_t i,
                        double after)
 {
-    const SettleAnimCell *c = &a->cell[i];
+    const SettleAnimCell *c = cell_of(a, i);
     int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
     for (int k = 1; k <= have; k++) {
         const SettleAnimEvent *e = latest(c, k);
@@ -716,6 +782,17 @@ static double own_last(const SettleAnimated *a, const uint32_t *mine, const Busy
             return t;
     }
     return c->n > SETTLE_ANIM_RING ? latest(c, have)->time : -INFINITY;
+}
+
+/* 1 when every change in the cell's ring moved its picture by
+ * SETTLE_ANIM_MOVED levels: moves() would give the cell as it is. */
+static int all_moves(const SettleAnimCell *c)
+{
+    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    for (int k = 1; k <= have; k++)
+        if (latest(c, k)->moved < SETTLE_ANIM_MOVED)
+            return 0;
+    return 1;
 }
 
 /* The cell's changes without the runs that moved its picture by less than
@@ -748,7 +825,32 @@ static void moves(const SettleAnimCell *c, SettleAnimCell *m)
     }
 }
 
-/* One pass of the search over the changes in a->cell: a->on (1 animated, 2
+/* The view of the moves alone (a->view, n cells): a cell whose every change
+ * moved it is read in place; the others' moves are copied into *alt (the
+ * few cells an encoder re-coded: a copy of every ring, faulted in at the
+ * end, cost more than the search). Returns how many were copied, or -1. */
+static int64_t moves_view(SettleAnimated *a, const SettleAnimCell ***view, SettleAnimCell **alt)
+{
+    size_t n = (size_t)a->nx * a->ny, k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !all_moves(&a->cell[i]);
+    *view = malloc(n * sizeof(**view));
+    *alt = malloc((k ? k : 1) * sizeof(**alt));
+    if (!*view || !*alt)
+        return -1;
+    k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (all_moves(&a->cell[i])) {
+            (*view)[i] = &a->cell[i];
+            continue;
+        }
+        moves(&a->cell[i], &(*alt)[k]);
+        (*view)[i] = &(*alt)[k++];
+    }
+    return (int64_t)k;
+}
+
+/* One pass of the search over the changes in a->cell (or a->view): a->on (1 animated, 2
  * joined, 3 re-coded, 0 the rest), own (each cell's last change of its own)
  * and the time the rest settled. 0 or -1 (out of memory). */
 static int find_cells(SettleAnimated *a, double start, double end, double *own, double *settled)
@@ -756,17 +858,16 @@ static int find_cells(SettleAnimated *a, double start, double end, double *own, 
     size_t n = (size_t)a->nx * a->ny;
     double *theta = malloc(n * sizeof(*theta));
     uint32_t *mine = malloc(n * sizeof(*mine));
-    Busy busy = { .s = malloc(n * SETTLE_ANIM_RING * sizeof(*busy.s)),
-                  .t = malloc(n * SETTLE_ANIM_RING * sizeof(*busy.t)) };
+    Busy busy = { 0 };
     Turns g = { 0 };
     int ret = -1;
-    if (!theta || !mine || !busy.s || !busy.t)
+    if (!theta || !mine)
         goto fail;
     for (size_t i = 0; i < n; i++) {
-        theta[i] = a->cell[i].n ? threshold(&a->cell[i], start, end) : -INFINITY;
+        theta[i] = cell_of(a, i)->n ? threshold(cell_of(a, i), start, end) : -INFINITY;
         a->on[i] = theta[i] > -INFINITY;
     }
-    if (turns_init(a, &g, start, end) < 0)
+    if (turns_init(a, &g, start, end) < 0 || busy_init(a, &g, &busy) < 0)
         goto fail;
     /* shrink the set until every cell in it outlasts the rest by its rule;
      * what the rest changed as part of a carousel's turn is the carousel's */
@@ -782,11 +883,11 @@ again:
             turns_fill(a, &g, after);
             rest = start;
             for (size_t i = 0; i < n; i++)
-                mine[i] = a->cell[i].n ? turn_changes(a, &g, i, after) : 0;
-            busy_fill(a, &g, after, &busy);
+                mine[i] = cell_of(a, i)->n ? turn_changes(a, &g, i, after) : 0;
+            busy_fill(&g, after, &busy);
             for (size_t i = 0; i < n; i++) {
                 own[i] = -INFINITY;
-                if (a->on[i] || !a->cell[i].n)
+                if (a->on[i] || !cell_of(a, i)->n)
                     continue;
                 own[i] = own_last(a, mine, &busy, i, after);
                 rest = own[i] > rest ? own[i] : rest;
@@ -810,7 +911,7 @@ again:
      * spills join; those that needed the faint rule for some are re-coded */
     size_t count = 0;
     for (size_t i = 0; i < n; i++)
-        if (!a->on[i] && a->cell[i].n && latest(&a->cell[i], 1)->time > rest &&
+        if (!a->on[i] && cell_of(a, i)->n && latest(cell_of(a, i), 1)->time > rest &&
             own[i] <= rest)
             a->on[i] = own_last(a, mine, NULL, i, rest) <= rest ? 2 : 3;
     for (size_t i = 0; i < n; i++)
@@ -843,11 +944,12 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
 {
     size_t n = (size_t)a->nx * a->ny;
     double *own = malloc(n * sizeof(*own)), *own_all = malloc(n * sizeof(*own_all));
-    SettleAnimCell *all = a->cell, *moved = malloc(n * sizeof(*moved));
+    SettleAnimCell *all = a->cell, *alt = NULL;
+    const SettleAnimCell **view = NULL;
     uint8_t *on_all = malloc(n);
     double rest, rest_all;
     int ret = -1;
-    if (!own || !own_all || !moved || !on_all)
+    if (!own || !own_all || !on_all)
         goto fail;
     free(a->regions);
     a->regions = NULL;
@@ -860,11 +962,16 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
     if (find_cells(a, start, end, own_all, &rest_all) < 0)
         goto fail;
     memcpy(on_all, a->on, n);
-    for (size_t i = 0; i < n; i++)
-        moves(&all[i], &moved[i]);
-    a->cell = moved;
-    if (find_cells(a, start, end, own, &rest) < 0)
+    int64_t copied = moves_view(a, &view, &alt);
+    if (copied < 0)
         goto fail;
+    a->view = view;
+    if (!copied) { /* every change moved its cell: the same search */
+        memcpy(own, own_all, n * sizeof(*own));
+        rest = rest_all;
+    } else if (find_cells(a, start, end, own, &rest) < 0) {
+        goto fail;
+    }
     /* the moves name only cells that every change names: where the
      * picture keeps moving in small steps (a scroll, a video), leaving out
      * its changes that moved it little takes the rest's last changes away,
@@ -873,7 +980,7 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
     for (size_t i = 0; i < n && within; i++)
         within = !(a->on[i] == 1 || a->on[i] == 2) || on_all[i] == 1 || on_all[i] == 2;
     if (!within) {
-        a->cell = all;
+        a->view = NULL;
         memcpy(a->on, on_all, n);
         memcpy(own, own_all, n * sizeof(*own));
         rest = rest_all;
@@ -894,8 +1001,9 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
     own = NULL;
     ret = a->count ? join(a, all, rest) : 0;
 fail:
-    a->cell = all;
-    free(moved);
+    a->view = NULL;
+    free(view);
+    free(alt);
     free(on_all);
     free(own);
     free(own_all);

@@ -85,6 +85,8 @@ typedef struct SettleAnimated {
     int nx, ny;
     int ox, oy, w, h;      /* the measured rectangle in the input picture */
     SettleAnimCell *cell;
+    const SettleAnimCell **view; /* settle_animated_find: each cell's changes as its
+                                  * second search reads them (the moves alone) */
     int64_t *seen;         /* per cell: 1 + the index of the last frame that changed it, 0: none */
     int64_t *enc;          /* ... whose change of it was the encoder's (settle_animated_seen) */
     int64_t *kept;         /* ... whose change of it counted */

@@ -109,6 +109,8 @@ static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
         settle_box_grow(g->box, first, yy, last + 1, yy + 1);
 }
 
+static void box_row(SettleCells *g, const uint64_t *masks, int yy);
+
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol,
                        int strong_tol)
@@ -119,14 +121,32 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
         if (!memcmp(pc, pp, row))
             continue;
         g->change_masks(pc, pp, g->w, tol, strong_tol, g->masks);
-        cells_row(g, g->masks, y0 + y);
+        (g->box_only ? box_row : cells_row)(g, g->masks, y0 + y);
     }
+}
+
+/* One row's changed pixels into the rectangle alone (box_only). */
+static void box_row(SettleCells *g, const uint64_t *masks, int yy)
+{
+    int cx0 = 0, cx1 = g->nx - 1;
+    while (cx0 < g->nx && !(masks[cx0] & PIXEL_BITS))
+        cx0++;
+    if (cx0 == g->nx)
+        return;
+    while (!(masks[cx1] & PIXEL_BITS))
+        cx1--;
+    int first = cx0 * SETTLE_CELL + __builtin_ctzll(masks[cx0] & PIXEL_BITS) / 3;
+    int last = cx1 * SETTLE_CELL + (63 - __builtin_clzll(masks[cx1] & PIXEL_BITS)) / 3;
+    if (g->box[2] <= g->box[0])
+        settle_box_set(g->box, first, yy, last + 1, yy + 1);
+    else
+        settle_box_grow(g->box, first, yy, last + 1, yy + 1);
 }
 
 void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 {
     for (int y = 0; y < rows; y++)
-        cells_row(g, masks + (size_t)y * g->nx, y0 + y);
+        (g->box_only ? box_row : cells_row)(g, masks + (size_t)y * g->nx, y0 + y);
 }
 
 /* The sums of cell cx's squares over rows r0 .. r1 - 1 of the band. */
@@ -151,7 +171,7 @@ void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, in
                        int first)
 {
     int cy = y0 / SETTLE_CELL;
-    if (!first && !g->dirty[cy])
+    if (g->box_only || (!first && !g->dirty[cy]))
         return;
     for (int cx = 0; cx < g->nx; cx++) {
         size_t i = (size_t)cy * g->nx + cx;
@@ -160,6 +180,28 @@ void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, in
             cell_sums(g, cur, cstride, cx, rows, g->sums[i]);
         }
     }
+}
+
+int settle_cells_local(const SettleCells *g)
+{
+    int64_t all = 0, dense = 0;
+    int b[4] = { g->nx, g->ny, -1, -1 };
+    for (int cy = 0; cy < g->ny; cy++) {
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
+            int k = g->count[(size_t)cy * g->nx + cx];
+            all += k;
+            if (k < SETTLE_CELL * SETTLE_CELL / 16)
+                continue;
+            dense += k;
+            settle_box_grow(b, cx, cy, cx, cy);
+        }
+    }
+    if (b[2] < 0 || dense * 4 < all * 3)
+        return 0;
+    int x0 = b[0] * SETTLE_CELL, y0 = b[1] * SETTLE_CELL;
+    int x1 = (b[2] + 1) * SETTLE_CELL < g->w ? (b[2] + 1) * SETTLE_CELL : g->w;
+    int y1 = (b[3] + 1) * SETTLE_CELL < g->h ? (b[3] + 1) * SETTLE_CELL : g->h;
+    return (int64_t)(x1 - x0) * (y1 - y0) * 16 < (int64_t)g->w * g->h;
 }
 
 int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from)

@@ -33,6 +33,10 @@ typedef struct SettleCells {
      * changed in it) */
     uint16_t (*sums)[SETTLE_CELL_SUMS];
     uint16_t (*before)[SETTLE_CELL_SUMS];
+    /* only the rectangle of the change (box): no area is looked for, so the
+     * cells' counts, rectangles and pictures are not kept (count and strong
+     * stay 0); set by the caller after init */
+    int box_only;
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
@@ -66,6 +70,15 @@ void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
  * kept in g->before. */
 void settle_cells_sums(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int y0, int rows,
                        int first);
+
+/* 1 when this frame's change lies mostly in one small place: the cells
+ * that changed in at least a 16th of their pixels hold at least 3/4 of the
+ * changed pixels, and their rectangle (of cells) covers less than a 16th of
+ * the rectangle. A spinner or a clock re-encoded: the encoder's few stray
+ * pixels elsewhere widen the rectangle of every changed pixel, not this. A
+ * camera's noise is sparse all over, or dense all over (a change of light).
+ * 0 with box_only. */
+int settle_cells_local(const SettleCells *g);
 
 /* How far cell i's picture moved from `from` (its sums): the largest change
  * of a channel's mean over one of its 4x4 squares, in levels. */

@@ -345,7 +345,8 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     if (!first && !r->refresh) {
         d->floor_hist[floor_bin(r->diff)]++;
         d->floor_n++;
-        d->local_frames += r->diff > d->diff_limit / 4 && (int64_t)r->box[2] * r->box[3] * 16 < d->npix;
+        d->local_frames += r->diff > d->diff_limit / 4 &&
+                           ((int64_t)r->box[2] * r->box[3] * 16 < d->npix || r->local);
     }
     if (d->common_start < 0)
         common_start(d, r);
@@ -391,7 +392,10 @@ static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
 /* Whether a camera-like capture: a clean one repeats a still picture almost
  * exactly; a camera's sensor noise changes pixels in every frame, all over
  * the picture. A clean capture with a spinner that never stops changes as
- * many pixels in every frame, but in one small place. */
+ * many pixels in every frame, but in one small place: the rectangle of every
+ * changed pixel, or of the cells that hold most of them (an encoder's few
+ * stray pixels elsewhere, x264's B-frames re-coding the page a little, widen
+ * the first), covers less than a 16th of the picture. */
 int settle_decide_camera(const SettleDecide *d, double floor)
 {
     if (d->camera_luma >= 0)
@@ -531,10 +535,17 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
         late_reason(d, df, bquiet);
         return blk;
     }
-    snprintf(d->reason, sizeof(d->reason),
-             "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-             "within a quarter of the diff threshold (%.0f)",
-             isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+    if (!isnan(floor) && floor > d->diff_limit / 4)
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "more than a quarter of the diff threshold (%.0f), but most frames change in "
+                 "one small place (something moving there), not all over as a camera's noise",
+                 floor, after, d->diff_limit);
+    else
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "within a quarter of the diff threshold (%.0f)",
+                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
     return SETTLE_T_DIFF;
 }
 

@@ -52,6 +52,29 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
     return 0;
 }
 
+static int set_visual_warning(SettleContext *c)
+{
+    const SettleVisual *v = settle_measure_visual(&c->measure);
+    if (v && !v->spool)
+        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
+                   "visual metrics are unavailable", c->name);
+    return 0;
+}
+
+/* Whether the animated areas can be looked for at the end (find_animated):
+ * not with the entropy method, nor in a reading that --scale auto reduced
+ * with --method auto or blocks, which ends camera-like (the block test on a
+ * camera's noise) or is read again from the start at full size
+ * (kept_methods). Where they cannot, the cells keep only the rectangle of
+ * each change. */
+static int areas_wanted(const SettleContext *c)
+{
+    if (c->s.method == SETTLE_METHOD_ENTROPY)
+        return 0;
+    return !(c->scale > 1 && c->s.scale == 0 &&
+             (c->s.method == SETTLE_METHOD_AUTO || c->s.method == SETTLE_METHOD_BLOCKS));
+}
+
 /* The rectangle every measure looks at, and what depends on its size. */
 static int set_region(SettleContext *c, int x, int y, int w, int h)
 {
@@ -70,18 +93,18 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     settle_animated_free(&c->anim);
     free(c->bmark);
     c->bmark = NULL;
-    int ar = settle_animated_init(&c->anim, settle_measure_cells(&c->measure), x, y,
-                                  c->s.ignore_animated);
+    SettleCells *cells = settle_measure_cells(&c->measure);
+    if (!areas_wanted(c)) {
+        cells->box_only = 1; /* c->anim stays empty: no area is looked for */
+        return set_visual_warning(c);
+    }
+    int ar = settle_animated_init(&c->anim, cells, x, y, c->s.ignore_animated);
     if (ar == -1)
         return SETTLE_ERR_NOMEM;
     if (ar == -2)
         settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for --ignore animated; "
                    "nothing is left out", c->name);
-    const SettleVisual *v = settle_measure_visual(&c->measure);
-    if (v && !v->spool)
-        settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
-                   "visual metrics are unavailable", c->name);
-    return 0;
+    return set_visual_warning(c);
 }
 
 static void reset(SettleContext *c)
@@ -361,6 +384,9 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
     const SettleDecide *d = &c->decide;
     SettleCells *cells = settle_measure_cells(&c->measure);
     int started = d->tr[SETTLE_T_DIFF].start_frame >= 0;
+    if (!c->anim.cell) /* no area is looked for (areas_wanted) */
+        return settle_measure_decided(&c->measure, p->rgb, p->stride, c->n == 0, d->common_start,
+                                      d->common_start_time, started, r);
     /* an encoder re-coding the page (a golden frame, a refresh: faint, all
      * over, no content for the block test) moves no area */
     int recode = d->blocks_on && !r->block_change && !r->block_bar &&
@@ -712,7 +738,11 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
     int diff = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID;
     int clean_blocks = (which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR) &&
                        !settle_decide_camera(d, settle_decide_noise_floor(d));
-    if ((!diff && !clean_blocks) || t->start_frame < 0 || c->n < 2) {
+    if ((!diff && !clean_blocks) || t->start_frame < 0 || c->n < 2 || !c->anim.cell) {
+        if (c->s.ignore_animated && diff && !c->anim.cell)
+            settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated: no area was looked for in "
+                       "a reading reduced as a camera's that ended early; nothing is left out",
+                       c->name);
         if (c->s.ignore_animated && !diff)
             settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated applies to the diff method "
                        "and the block test on a clean capture; the %s method was used and "

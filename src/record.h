@@ -44,6 +44,8 @@ typedef struct SettleRecord {
     double limit;      /* decide: the diff threshold this frame was judged by */
     int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input
                         * picture; w 0: none */
+    uint8_t local;     /* measure: most of the changed pixels lie in one small place
+                        * (src/measure_cells.c), whatever few stray pixels widen box */
     int64_t region[SETTLE_RECORD_REGIONS]; /* measure: each --region area's changed pixels */
 } SettleRecord;
 

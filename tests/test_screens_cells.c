@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The change grid (src/cells.c) on hand-made change masks: the rectangle of
+ * the change kept alone (box_only, where no area is looked for) is the one
+ * the full grid finds; whether a change lies in one small place. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cells.h"
+#include "random.h"
+
+/* A row's change mask: nx words, pixel i of a cell at bit 3 * i (changed)
+ * and 3 * i + 1 (strongly), none beyond the rectangle's width w. */
+static void random_row(uint64_t *rng, uint64_t *m, int nx, int w, int density)
+{
+    for (int cx = 0; cx < nx; cx++) {
+        m[cx] = 0;
+        for (int i = 0; i < SETTLE_CELL && cx * SETTLE_CELL + i < w; i++) {
+            if ((int)settle_draw(rng, 1000) >= density)
+                continue;
+            m[cx] |= 1ull << (3 * i);
+            if (settle_splitmix64(rng) & 1)
+                m[cx] |= 1ull << (3 * i + 1);
+        }
+    }
+}
+
+static void test_box_only(void **state)
+{
+    (void)state;
+    enum { W = 150, H = 70 };
+    SettleCells full, box;
+    assert_int_equal(settle_cells_init(&full, W, H), 0);
+    assert_int_equal(settle_cells_init(&box, W, H), 0);
+    box.box_only = 1;
+    uint64_t rng = 20;
+    uint64_t masks[SETTLE_CELL * 10];
+    assert_true(full.nx <= 10);
+    int changed = 0;
+    for (int frame = 0; frame < 400; frame++) {
+        settle_cells_clear(&full);
+        settle_cells_clear(&box);
+        /* from nothing to a few pixels to many, in bands of 8 rows */
+        int density = frame % 4 == 0 ? 0 : frame % 4 == 1 ? 1 : frame % 4 == 2 ? 20 : 300;
+        for (int y0 = 0; y0 < H; y0 += 8) {
+            int rows = y0 + 8 <= H ? 8 : H - y0;
+            for (int y = 0; y < rows; y++)
+                random_row(&rng, masks + (size_t)y * full.nx, full.nx, W, density);
+            settle_cells_masks(&full, masks, y0, rows);
+            settle_cells_masks(&box, masks, y0, rows);
+        }
+        for (int k = 0; k < 4; k++)
+            assert_int_equal(box.box[k], full.box[k]);
+        changed += full.box[2] > full.box[0];
+        /* box_only keeps no count */
+        for (int i = 0; i < box.nx * box.ny; i++)
+            assert_int_equal(box.count[i], 0);
+    }
+    assert_true(changed > 250);
+    settle_cells_free(&full);
+    settle_cells_free(&box);
+}
+
+/* Sets cell (cx, cy)'s count of changed pixels. */
+static void put(SettleCells *g, int cx, int cy, int k)
+{
+    g->count[(size_t)cy * g->nx + cx] = (uint16_t)k;
+    g->dirty[cy] = 1;
+}
+
+/* Where the change lies: most of it in one small place (a spinner, with an
+ * encoder's stray pixels elsewhere), sparse all over (a camera's noise),
+ * dense all over (a change of light), or spread with a dense spot. */
+static void test_local(void **state)
+{
+    (void)state;
+    enum { W = 640, H = 360 };
+    SettleCells g;
+    assert_int_equal(settle_cells_init(&g, W, H), 0);
+    /* a spinner of 80x30 at 280,285 (cells 17..22, 17..19), and 1 to 4
+     * pixels re-coded in each cell of row 11 from x 64 to 352 (seed 23's
+     * 000 of scripts/screens-grid, x264 with B-frames) */
+    settle_cells_clear(&g);
+    for (int cy = 17; cy <= 19; cy++)
+        for (int cx = 17; cx <= 22; cx++)
+            put(&g, cx, cy, 130);
+    for (int cx = 4; cx <= 22; cx++)
+        put(&g, cx, 11, 1 + cx % 4);
+    assert_int_equal(settle_cells_local(&g), 1);
+    /* the same stray pixels with a spinner a quarter as dense: no cell
+     * holds a 16th of its pixels */
+    settle_cells_clear(&g);
+    for (int cy = 17; cy <= 19; cy++)
+        for (int cx = 17; cx <= 22; cx++)
+            put(&g, cx, cy, 15);
+    assert_int_equal(settle_cells_local(&g), 0);
+    /* a camera's noise: a few pixels in every cell */
+    settle_cells_clear(&g);
+    for (int cy = 0; cy < g.ny; cy++)
+        for (int cx = 0; cx < g.nx; cx++)
+            put(&g, cx, cy, 3);
+    assert_int_equal(settle_cells_local(&g), 0);
+    /* a change of light: every cell dense */
+    settle_cells_clear(&g);
+    for (int cy = 0; cy < g.ny; cy++)
+        for (int cx = 0; cx < g.nx; cx++)
+            put(&g, cx, cy, 200);
+    assert_int_equal(settle_cells_local(&g), 0);
+    /* a dense spot, but over a quarter of the pixels sparse elsewhere */
+    settle_cells_clear(&g);
+    put(&g, 5, 5, 256);
+    for (int cx = 0; cx < g.nx; cx++)
+        put(&g, cx, 0, 10);
+    assert_int_equal(settle_cells_local(&g), 0);
+    /* dense cells in two far corners: their rectangle is the picture */
+    settle_cells_clear(&g);
+    put(&g, 0, 0, 200);
+    put(&g, g.nx - 1, g.ny - 1, 200);
+    assert_int_equal(settle_cells_local(&g), 0);
+    settle_cells_free(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_box_only),
+        cmocka_unit_test(test_local),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
