@@ -514,10 +514,9 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
     return g->in && g->twice ? 0 : -1;
 }
 
-/* The turn (its index) that holds time t: the last starting at or before t
- * (the turns are in order and do not overlap), when t is within it; -1:
- * none. */
-static int turn_at(const Turns *g, double t)
+/* The last turn (its index) starting at or before time t (the turns are in
+ * order and do not overlap); -1: none. */
+static int turn_before(const Turns *g, double t)
 {
     int lo = 0, hi = g->n;
     while (lo < hi) {
@@ -527,7 +526,14 @@ static int turn_at(const Turns *g, double t)
         else
             hi = mid;
     }
-    return lo > 0 && t <= g->t1[lo - 1] ? lo - 1 : -1;
+    return lo - 1;
+}
+
+/* The turn (its index) that holds time t, -1: none. */
+static int turn_at(const Turns *g, double t)
+{
+    const int w = turn_before(g, t);
+    return w >= 0 && t <= g->t1[w] ? w : -1;
 }
 
 /* In how many of the turns of SETTLE_ANIM_MIN frames or more the cell
@@ -634,15 +640,7 @@ static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, 
     /* the changes after `after` alone, the latest first */
     for (int k = 1; k <= have && latest(c, k)->time > after; k++) {
         double t = latest(c, k)->time;
-        int lo = 0, hi = g->n; /* the turns are in order: the last starting at or before t */
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (g->t0[mid] <= t)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        int w = lo - 1;
+        const int w = turn_before(g, t);
         /* the encoder finishing a turn's last step: a change that follows
          * the cell's own change in the turn as the turn's changes follow
          * each other */
