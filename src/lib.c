@@ -52,13 +52,12 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
     return 0;
 }
 
-static int set_visual_warning(SettleContext *c)
+static void warn_visual(SettleContext *c)
 {
     const SettleVisual *v = settle_measure_visual(&c->measure);
     if (v && !v->spool)
         settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for the visual progress; "
                    "visual metrics are unavailable", c->name);
-    return 0;
 }
 
 /* Whether the animated areas can be looked for at the end (find_animated):
@@ -96,7 +95,8 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     SettleCells *cells = settle_measure_cells(&c->measure);
     if (!areas_wanted(c)) {
         cells->box_only = 1; /* c->anim stays empty: no area is looked for */
-        return set_visual_warning(c);
+        warn_visual(c);
+        return 0;
     }
     int ar = settle_animated_init(&c->anim, cells, x, y, c->s.ignore_animated);
     if (ar == -1)
@@ -104,7 +104,8 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     if (ar == -2)
         settle_log(c, SETTLE_LOG_WARNING, "%s: no temporary file for --ignore animated; "
                    "nothing is left out", c->name);
-    return set_visual_warning(c);
+    warn_visual(c);
+    return 0;
 }
 
 static void reset(SettleContext *c)
