@@ -62,10 +62,8 @@
 /* frames apart, at most, of two changes of a cell's one run */
 #define SETTLE_ANIM_RUN 2
 /* levels a run must move a cell's picture by (a channel's mean over one of
- * its 4x4 squares, from before the run) to be a move: content appearing,
- * a carousel's turn, a clock's tick; an encoder re-coding the place moves it
- * by under 32 (VP8, VP9, x264 on the grid, doc/screens.md) */
-#define SETTLE_ANIM_MOVED 40
+ * its 4x4 squares, from before the run) to be a move (src/cells.h) */
+#define SETTLE_ANIM_MOVED SETTLE_CELL_MOVED
 
 typedef struct SettleAnimEvent {
     double time;
