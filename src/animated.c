@@ -1056,6 +1056,12 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
             if (a->move_at[i] && index - (a->move_at[i] - 1) > SETTLE_ANIM_ECHO &&
                 a->moved[i] < SETTLE_ANIM_MOVED && a->strong_at[i] <= a->move_at[i])
                 flags |= SETTLE_ANIM_LATE;
+            /* ... and a cell that nothing ever moved or changed strongly,
+             * whose change the rules above take for the encoder's: VP8
+             * re-codes, with a caret's blink, parts of the page whose only
+             * change before was a refresh (seed 31's 000) */
+            if (!a->move_at[i] && !a->strong_at[i] && (flags & SETTLE_ANIM_UNCOUNTED))
+                flags |= SETTLE_ANIM_LATE;
             SettleAnimEntry e = { .cell = (uint32_t)i | flags, .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);
             if (fwrite(&e, sizeof(e), 1, a->spool) != 1)

@@ -128,7 +128,8 @@ typedef struct SettleAnimated {
 #define SETTLE_ANIM_NOAREA 0x80000000u
 /* ... SETTLE_ANIM_UNCOUNTED: its change did not count (the encoder's by the
  * rules of settle_animated_recoded); SETTLE_ANIM_LATE: the encoder re-coding
- * the cell long after its last move (settle_animated_read's kept pixels) */
+ * the cell long after its last move, or a cell never moved nor changed
+ * strongly whose change did not count (settle_animated_read's kept pixels) */
 #define SETTLE_ANIM_UNCOUNTED 0x40000000u
 #define SETTLE_ANIM_LATE 0x20000000u
 typedef struct SettleAnimEntry {
