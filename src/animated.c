@@ -850,8 +850,11 @@ static int64_t moves_view(SettleAnimated *a, const SettleAnimCell ***view, Settl
 
 /* One pass of the search over the changes in a->cell (or a->view): a->on (1 animated, 2
  * joined, 3 re-coded, 0 the rest), own (each cell's last change of its own)
- * and the time the rest settled. 0 or -1 (out of memory). */
-static int find_cells(SettleAnimated *a, double start, double end, double *own, double *settled)
+ * and the time the rest settled; wide (when not NULL): a->on as found before
+ * a set over half of the picture is taken for none. 0 or -1 (out of
+ * memory). */
+static int find_cells(SettleAnimated *a, double start, double end, double *own, double *settled,
+                      uint8_t *wide)
 {
     size_t n = (size_t)a->nx * a->ny;
     double *theta = malloc(n * sizeof(*theta));
@@ -914,6 +917,8 @@ again:
             a->on[i] = own_last(a, mine, NULL, i, rest) <= rest ? 2 : 3;
     for (size_t i = 0; i < n; i++)
         count += a->on[i] == 1 || a->on[i] == 2;
+    if (wide)
+        memcpy(wide, a->on, n);
     if (count * 2 > n)
         memset(a->on, 0, n);
     *settled = rest;
@@ -944,10 +949,10 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
     double *own = malloc(n * sizeof(*own)), *own_all = malloc(n * sizeof(*own_all));
     SettleAnimCell *all = a->cell, *alt = NULL;
     const SettleAnimCell **view = NULL;
-    uint8_t *on_all = malloc(n);
+    uint8_t *on_all = malloc(n), *wide = malloc(n);
     double rest, rest_all;
     int ret = -1;
-    if (!own || !own_all || !on_all)
+    if (!own || !own_all || !on_all || !wide)
         goto fail;
     free(a->regions);
     a->regions = NULL;
@@ -957,7 +962,7 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
      * re-codes in step with a carousel (VP9 re-coding the page in the frames
      * of its fades) passes for cells that keep changing, and the content's
      * last change there for the carousel's */
-    if (find_cells(a, start, end, own_all, &rest_all) < 0)
+    if (find_cells(a, start, end, own_all, &rest_all, wide) < 0)
         goto fail;
     memcpy(on_all, a->on, n);
     int64_t copied = moves_view(a, &view, &alt);
@@ -967,16 +972,24 @@ int settle_animated_find(SettleAnimated *a, double start, double end)
     if (!copied) { /* every change moved its cell: the same search */
         memcpy(own, own_all, n * sizeof(*own));
         rest = rest_all;
-    } else if (find_cells(a, start, end, own, &rest) < 0) {
+    } else if (find_cells(a, start, end, own, &rest, NULL) < 0) {
         goto fail;
     }
     /* the moves name only cells that every change names: where the
      * picture keeps moving in small steps (a scroll, a video), leaving out
      * its changes that moved it little takes the rest's last changes away,
-     * and its cells would outlast what is left */
-    int within = 1;
+     * and its cells would outlast what is left. When every change named
+     * over half of the picture (none is taken) the moves are taken within
+     * it only when they name a carousel, every animated cell changing in
+     * bursts: VP9 re-codes the page in the rhythm of a fading carousel's
+     * turns, all over; a video's moves keep on, not in bursts */
+    int within = 1, none = 1;
+    for (size_t i = 0; i < n && none; i++)
+        none = on_all[i] != 1 && on_all[i] != 2;
     for (size_t i = 0; i < n && within; i++)
-        within = !(a->on[i] == 1 || a->on[i] == 2) || on_all[i] == 1 || on_all[i] == 2;
+        within = !(a->on[i] == 1 || a->on[i] == 2) || wide[i] == 1 || wide[i] == 2;
+    for (size_t i = 0; i < n && within && none; i++)
+        within = a->on[i] != 1 || bursty(cell_of(a, i));
     if (!within) {
         a->view = NULL;
         memcpy(a->on, on_all, n);
@@ -1003,6 +1016,7 @@ fail:
     free(view);
     free(alt);
     free(on_all);
+    free(wide);
     free(own);
     free(own_all);
     return ret;
@@ -1041,6 +1055,12 @@ int settle_animated_spool(SettleAnimated *a, const SettleCells *g, int64_t index
              * nothing, and no change since the move strong */
             if (a->move_at[i] && index - (a->move_at[i] - 1) > SETTLE_ANIM_ECHO &&
                 a->moved[i] < SETTLE_ANIM_MOVED && a->strong_at[i] <= a->move_at[i])
+                flags |= SETTLE_ANIM_LATE;
+            /* ... and a cell that nothing ever moved or changed strongly,
+             * whose change the rules above take for the encoder's: VP8
+             * re-codes, with a caret's blink, parts of the page whose only
+             * change before was a refresh (seed 31's 000) */
+            if (!a->move_at[i] && !a->strong_at[i] && (flags & SETTLE_ANIM_UNCOUNTED))
                 flags |= SETTLE_ANIM_LATE;
             SettleAnimEntry e = { .cell = (uint32_t)i | flags, .count = g->count[i] };
             memcpy(e.box, g->cbox[i], 4);

@@ -62,10 +62,8 @@
 /* frames apart, at most, of two changes of a cell's one run */
 #define SETTLE_ANIM_RUN 2
 /* levels a run must move a cell's picture by (a channel's mean over one of
- * its 4x4 squares, from before the run) to be a move: content appearing,
- * a carousel's turn, a clock's tick; an encoder re-coding the place moves it
- * by under 32 (VP8, VP9, x264 on the grid, doc/screens.md) */
-#define SETTLE_ANIM_MOVED 40
+ * its 4x4 squares, from before the run) to be a move (src/cells.h) */
+#define SETTLE_ANIM_MOVED SETTLE_CELL_MOVED
 
 typedef struct SettleAnimEvent {
     double time;
@@ -130,7 +128,8 @@ typedef struct SettleAnimated {
 #define SETTLE_ANIM_NOAREA 0x80000000u
 /* ... SETTLE_ANIM_UNCOUNTED: its change did not count (the encoder's by the
  * rules of settle_animated_recoded); SETTLE_ANIM_LATE: the encoder re-coding
- * the cell long after its last move (settle_animated_read's kept pixels) */
+ * the cell long after its last move, or a cell never moved nor changed
+ * strongly whose change did not count (settle_animated_read's kept pixels) */
 #define SETTLE_ANIM_UNCOUNTED 0x40000000u
 #define SETTLE_ANIM_LATE 0x20000000u
 typedef struct SettleAnimEntry {

@@ -213,3 +213,15 @@ int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from)
     }
     return most / 16;
 }
+
+int64_t settle_cells_moved_pixels(const SettleCells *g)
+{
+    int64_t n = 0;
+    for (int cy = 0; cy < g->ny && !g->box_only; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++) {
+            size_t i = (size_t)cy * g->nx + cx;
+            if (g->count[i] && settle_cells_moved(g, i, g->before[i]) >= SETTLE_CELL_MOVED)
+                n += g->count[i];
+        }
+    return n;
+}

@@ -17,6 +17,11 @@
 /* A cell's picture, coarsely: the sums of R, G and B over each of its 4x4
  * squares of 4x4 pixels (settle_cells_sums). */
 #define SETTLE_CELL_SUMS 48
+/* Levels a change must take a channel's mean over one of a cell's 4x4
+ * squares by to move the picture there: content appearing, a carousel's
+ * turn, a clock's tick, a spinner's step; an encoder re-coding the place
+ * moves it by under 32 (VP8, VP9, x264 on the grid, doc/screens.md) */
+#define SETTLE_CELL_MOVED 40
 
 typedef struct SettleCells {
     int w, h;          /* the measured rectangle */
@@ -83,6 +88,13 @@ int settle_cells_local(const SettleCells *g);
 /* How far cell i's picture moved from `from` (its sums): the largest change
  * of a channel's mean over one of its 4x4 squares, in levels. */
 int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from);
+
+/* The pixels changed in this frame in the cells whose picture it moved by
+ * SETTLE_CELL_MOVED (settle_cells_moved from their picture before it): a
+ * change that is coherent where it lies, whether or not it moves the mean of
+ * a larger block (a spinner's turn, a pattern shifting, keep it). 0 with
+ * box_only. */
+int64_t settle_cells_moved_pixels(const SettleCells *g);
 
 /* The changed pixels of cell (cx, cy) in this frame. */
 static inline int settle_cells_at(const SettleCells *g, int cx, int cy)

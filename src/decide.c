@@ -302,9 +302,14 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
     r->quiet[SETTLE_T_BLOCKS] = !block_content(r) && !r->block_bar;
     r->quiet[SETTLE_T_BLOCKS_NOBAR] = !block_content(r);
+    /* an encoder re-coding moves pixels by a few levels either way: no
+     * pixel beyond the strong level, no block's mean, no 4x4 square's mean
+     * by SETTLE_CELL_MOVED (a spinner's turn or a pattern shifting keeps the
+     * blocks' means, and its pixels may stay under the strong level) */
     r->quiet[SETTLE_T_DIFF_SOLID] =
-        r->quiet[SETTLE_T_DIFF] || (d->blocks_on && r->strong <= d->refresh_limit &&
-                                    !block_content(r) && !r->block_bar);
+        r->quiet[SETTLE_T_DIFF] ||
+        (d->blocks_on && r->strong <= d->refresh_limit && r->moved <= d->refresh_limit &&
+         !block_content(r) && !r->block_bar);
     int bar_only = r->block_bar && !r->block_change;
     d->bar_frames += bar_only;
     if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)

@@ -502,6 +502,7 @@ static void scale_record(SettleRecord *r, int scale)
     const int64_t f2 = (int64_t)scale * scale;
     r->diff *= f2;
     r->strong *= f2;
+    r->moved *= f2;
     for (int i = 0; i < 4; i++)
         r->box[i] *= scale;
 }

@@ -46,6 +46,9 @@ typedef struct SettleRecord {
                         * picture; w 0: none */
     uint8_t local;     /* measure: most of the changed pixels lie in one small place
                         * (src/measure_cells.c), whatever few stray pixels widen box */
+    int64_t moved;     /* measure: pixels changed in the cells the change moved the
+                        * picture of (settle_cells_moved_pixels); 0 when no area is
+                        * looked for */
     int64_t region[SETTLE_RECORD_REGIONS]; /* measure: each --region area's changed pixels */
 } SettleRecord;
 
