@@ -214,7 +214,8 @@ static void check_update_band(const SettleKernels *k, int BH, int keep_state)
             /* a few pixels in a row, at the edges of the steps of 32 pixels
              * and of the masks' words of 16 where settle_update_band begins
              * a row at its first difference, the rest of the row equal */
-            static const int at[] = { 0, 1, 15, 16, 31, 32, 33, 47, 48, 63, 64, 65, BW - 2, BW - 1 };
+            static const int at[] = { 0,  1,  15, 16, 31, 32,     33,
+                                      47, 48, 63, 64, 65, BW - 2, BW - 1 };
             const int nat = (int)(sizeof(at) / sizeof(at[0]));
             for (int y = 0; y < BH; y++) {
                 seed = seed * 1103515245u + 12345u;

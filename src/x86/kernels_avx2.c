@@ -504,7 +504,8 @@ int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n)
 {
     int x = 0;
     for (; x + 64 <= n; x += 64) {
-        const uint64_t m0 = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + x), load(b + x)));
+        const uint64_t m0 =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + x), load(b + x)));
         const uint64_t m1 =
             (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + x + 32), load(b + x + 32)));
         const uint64_t m = ~(m0 | m1 << 32);
