@@ -153,6 +153,14 @@ void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
         memcpy(prev + y * pstride, cur + y * cstride, (size_t)w * 3);
 }
 
+int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n)
+{
+    int first = 0;
+    while (first < n && a[first] == b[first])
+        first++;
+    return first;
+}
+
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
@@ -167,7 +175,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
      * --benchmark), so a band where more than about 3/8 of the pixels changed
      * is counted afresh. */
     int changed_rows = 0, probed = 0;
-    int rows[SETTLE_BAND_MAX];
+    int rows[SETTLE_BAND_MAX], first[SETTLE_BAND_MAX];
     int64_t differ = 0;
     if (h > SETTLE_BAND_MAX) { /* not a band: no sampling, the plain incremental kernel */
         uint32_t before[SETTLE_HIST_BINS];
@@ -182,17 +190,21 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     if (!afresh) {
         for (int y = 0; y < h; y++) {
             const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-            if (!memcmp(pc, pp, row)) {
+            const int fx = k->row_first_diff(pc, pp, (int)row);
+            if (fx == (int)row) {
                 if (masks) /* delta_rgb or renew_rgb writes the others' */
                     memset(masks + y * words, 0, words * sizeof(*masks));
                 continue;
             }
+            first[changed_rows] = fx;
             rows[changed_rows++] = y;
             if ((changed_rows - 1) % 4)
                 continue;
             probed++;
-            /* without branches: whether a sampled pixel differs is a coin toss */
-            for (size_t x = 0; x < row; x += 24)
+            /* without branches: whether a sampled pixel differs is a coin
+             * toss; the sampled pixels (every eighth) before the first
+             * difference are equal and add nothing */
+            for (size_t x = (size_t)fx / 24 * 24; x < row; x += 24)
                 differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
         }
         out->changed = out->strong = out->marker = out->differ = 0;
@@ -206,10 +218,23 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     memcpy(old, band_hist, sizeof(old));
     if (!afresh) {
         for (int i = 0; i < changed_rows; i++) {
+            /* The row from its first difference on, from the step of 32
+             * pixels (two words of masks) it falls in, so that the vector
+             * kernels leave no tail but the row's own: the pixels before it
+             * are equal in cur and prev, so they move nothing in the
+             * histogram, count nothing, and their masks' bits are 0. The row
+             * is then read once up to there, not twice (here and in
+             * delta_rgb's own comparison). A camera film's dark surround is a
+             * good part of each row (startup-test-elmo reduced: its first 720
+             * of 1,920 bytes equal on average). */
+            const int x0 = first[i] / 3 / 32 * 32;
+            uint64_t *mrow = masks ? masks + rows[i] * words : NULL;
+            if (mrow)
+                memset(mrow, 0, (size_t)x0 / 16 * sizeof(*mrow));
             SettleDelta d;
-            k->delta_rgb(cur + rows[i] * cstride, cstride, prev + rows[i] * pstride, pstride, w,
-                         1, tol, strong_tol, marker, mtol, band_hist,
-                         masks ? masks + rows[i] * words : NULL, &d);
+            k->delta_rgb(cur + rows[i] * cstride + 3 * x0, cstride,
+                         prev + rows[i] * pstride + 3 * x0, pstride, w - x0, 1, tol, strong_tol,
+                         marker, mtol, band_hist, mrow ? mrow + x0 / 16 : NULL, &d);
             out->changed += d.changed;
             out->strong += d.strong;
             out->marker += d.marker;
@@ -392,6 +417,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->yuv420_rgb = settle_yuv420_rgb;
     k->reduce_plane = settle_reduce_plane;
     k->count_row_changed = settle_count_row_changed;
+    k->row_first_diff = settle_row_first_diff;
     k->fit_sums = settle_fit_sums;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
@@ -404,6 +430,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->change_masks = settle_change_masks_sse2;
         k->reduce_plane = settle_reduce_plane_sse2;
         k->count_row_changed = settle_count_row_changed_sse2;
+        k->row_first_diff = settle_row_first_diff_sse2;
     }
     if (flags & SETTLE_CPU_SSSE3)
         k->yuv420_rgb = settle_yuv420_rgb_ssse3;
@@ -417,6 +444,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->yuv420_rgb = settle_yuv420_rgb_avx2;
         k->reduce_plane = settle_reduce_plane_avx2;
         k->fit_sums = settle_fit_sums_avx2;
+        k->row_first_diff = settle_row_first_diff_avx2;
     }
 #else
     (void)flags;

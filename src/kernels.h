@@ -118,6 +118,10 @@ void settle_reduce_plane(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src, pt
 int settle_count_row_changed(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                              int *last);
 
+/* The index of the first byte in which rows a and b (n bytes) differ, n when
+ * they are equal (memcmp, with the place). */
+int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n);
+
 /* Where one row changed, 16 pixels a word: for i = 0 .. w - 1, bit 3 * (i % 16)
  * of masks[i / 16] is set when pixel i's largest per-channel difference
  * between rows a and b (RGB24) exceeds tol (the rule of
@@ -164,6 +168,7 @@ typedef struct SettleKernels {
                          int dw, int dh, int f);
     int (*count_row_changed)(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                              int *last);
+    int (*row_first_diff)(const uint8_t *a, const uint8_t *b, int n);
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
 } SettleKernels;

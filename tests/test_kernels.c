@@ -271,6 +271,41 @@ static void check(const SettleKernels *k, const char *path)
     print_message("%s: %ld cases agree with the scalar reference\n", path, checks);
 }
 
+/* Where two rows first differ: the reference against the definition, and
+ * k's against the reference, for every length up to 300 with the first
+ * difference at every place (or none) and another after it, at odd offsets. */
+static void check_row_first_diff(const SettleKernels *k, const char *path)
+{
+    enum { N = 300 };
+    uint8_t *a = malloc(N + 1), *b = malloc(N + 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    long checks = 0;
+    for (int n = 0; n <= N; n++)
+        for (int off = 0; off < 2 && off + n <= N + 1; off++)
+            for (int i = -1; i < n; i++)
+                for (int j = i; j < n; j += (n - i) / 3 + 1) {
+                    uint8_t *pa = a + off, *pb = b + off;
+                    for (int x = 0; x < n; x++)
+                        pa[x] = pb[x] = (uint8_t)rnd();
+                    if (i >= 0) {
+                        pb[i] ^= (uint8_t)(1 + rnd() % 255);
+                        pb[j] ^= (uint8_t)(1 + rnd() % 255); /* j == i: may restore it */
+                    }
+                    int first = 0;
+                    while (first < n && pa[first] == pb[first])
+                        first++;
+                    assert_int_equal(settle_row_first_diff(pa, pb, n), first);
+                    if (k->row_first_diff(pa, pb, n) != first)
+                        fail_msg("row_first_diff %s: length %d, differences at %d and %d", path,
+                                 n, i, j);
+                    checks++;
+                }
+    free(a);
+    free(b);
+    print_message("row_first_diff %s: %ld rows agree\n", path, checks);
+}
+
 /* Column sums of random rows: every width up to 100 (tails of every length)
  * and some wider, at odd offsets, with row counts from 1 to past 257 (where
  * the 16-bit sums wrap). */
@@ -525,6 +560,8 @@ static void test_sse2(void **state)
     settle_kernels_init(&k, SETTLE_CPU_SSE2);
     assert_ptr_not_equal(k.count_changed, settle_count_changed);
     check(&k, "sse2");
+    assert_ptr_not_equal(k.row_first_diff, settle_row_first_diff);
+    check_row_first_diff(&k, "sse2");
     check_sum_rows(&k, "sse2");
     check_reduce(&k, "sse2");
     check_yuv(&k, "sse2");
@@ -551,6 +588,11 @@ static void test_avx2(void **state)
     assert_ptr_not_equal(k.count_changed, settle_count_changed);
     assert_ptr_not_equal(k.yuv420_rgb, settle_yuv420_rgb);
     check(&k, "avx2");
+    /* the AVX2 version, not the SSE2 one */
+    SettleKernels k_sse2;
+    settle_kernels_init(&k_sse2, SETTLE_CPU_SSE2);
+    assert_ptr_not_equal(k.row_first_diff, k_sse2.row_first_diff);
+    check_row_first_diff(&k, "avx2");
     check_sum_rows(&k, "avx2");
     assert_ptr_not_equal(k.fit_sums, settle_fit_sums);
     check_fit_sums(&k, "avx2");
@@ -577,6 +619,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.change_masks, settle_change_masks);
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     assert_ptr_equal(k.fit_sums, settle_fit_sums);
+    assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

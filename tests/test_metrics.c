@@ -210,6 +210,22 @@ static void check_update_band(const SettleKernels *k, int BH, int keep_state)
     for (int round = 0; round < ROUNDS; round++) {
         memcpy(cur, prev, (size_t)BW * BH * 3);
         int rows = round % 3 == 0 ? 0 : round % 3 == 1 ? 2 : BH; /* none, sparse, dense */
+        if (round % 6 == 3) {
+            /* a few pixels in a row, at the edges of the steps of 32 pixels
+             * and of the masks' words of 16 where settle_update_band begins
+             * a row at its first difference, the rest of the row equal */
+            static const int at[] = { 0,  1,  15, 16, 31, 32,     33,
+                                      47, 48, 63, 64, 65, BW - 2, BW - 1 };
+            const int nat = (int)(sizeof(at) / sizeof(at[0]));
+            for (int y = 0; y < BH; y++) {
+                seed = seed * 1103515245u + 12345u;
+                const int a = at[(seed >> 8) % nat], b = at[(seed >> 16) % nat];
+                cur[(y * BW + a) * 3 + (int)(seed >> 4) % 3] ^= 0x40;
+                if (y % 2)
+                    cur[(y * BW + b) * 3 + 1] ^= 0x03;
+            }
+            rows = 0;
+        }
         for (int y = 0; y < rows; y++) {
             seed = seed * 1103515245u + 12345u;
             int row = rows == BH ? y : (int)((seed >> 8) % BH);

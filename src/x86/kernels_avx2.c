@@ -498,3 +498,21 @@ void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const doubl
         for (int c = 0; c < 3; c++)
             s[i][c] = t[i][c];
 }
+
+/* 64 bytes a step, as memcmp would compare them, then the place. */
+int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n)
+{
+    int x = 0;
+    for (; x + 64 <= n; x += 64) {
+        const uint64_t m0 =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + x), load(b + x)));
+        const uint64_t m1 =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + x + 32), load(b + x + 32)));
+        const uint64_t m = ~(m0 | m1 << 32);
+        if (m)
+            return x + (int)__builtin_ctzll(m);
+    }
+    while (x < n && a[x] == b[x])
+        x++;
+    return x;
+}

@@ -39,6 +39,7 @@ void settle_reduce_plane_sse2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *sr
                               ptrdiff_t sstride, int dw, int dh, int f);
 int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                                   int *last);
+int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n);
 SETTLE_X86_DECLARE(avx2)
 void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
@@ -46,6 +47,7 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             const SettleYuvCoef *k);
 void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
                               ptrdiff_t sstride, int dw, int dh, int f);
+int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n);
 void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
                           const double *o, const double *lim, double s[5][3]);
 
