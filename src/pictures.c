@@ -134,6 +134,14 @@ static int distinct(const SettleImage *a, const SettleImage *b)
     return moved > DISTINCT_SHARE * n;
 }
 
+/* A thumbnail's pixels, unless they are the kept one's (borrowed). */
+static void thumb_free(SettleThumb *t)
+{
+    if (!t->borrowed)
+        free(t->img.rgb);
+    t->img.rgb = NULL;
+}
+
 /* At most SETTLE_FILMSTRIP_MAX thumbnails: the key frames and the others evenly. */
 static void thin(Grab *g)
 {
@@ -153,24 +161,13 @@ static void thin(Grab *g)
         if (keep)
             g->thumbs[n++] = *t;
         else
-            free(t->img.rgb);
+            thumb_free(t);
     }
     g->nthumbs = n;
 }
 
-/* A copy of a kept thumbnail. */
-static int clone_image(const SettleImage *src, SettleImage *dst)
-{
-    *dst = *src;
-    size_t len = (size_t)src->stride * src->height;
-    if (!(dst->rgb = malloc(len)))
-        return SETTLE_ERR_NOMEM;
-    memcpy(dst->rgb, src->rgb, len);
-    return 0;
-}
-
 /* One wanted frame's pictures: its key frames at full size from rgb, and its
- * thumbnail, a copy of w->kept or else made from rgb. */
+ * thumbnail, w->kept read in place or else made from rgb. */
 static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, int width, int height)
 {
     const SettleImage *copy = NULL;
@@ -191,10 +188,15 @@ static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, in
     if (w->thumb) {
         SettleThumb *t = &g->thumbs[g->nthumbs];
         memset(t, 0, sizeof(*t));
-        int ret = w->kept ? clone_image(w->kept, &t->img)
-                          : settle_thumbnail(rgb, stride, width, height, SETTLE_THUMB_BOX, &t->img);
+        /* a kept thumbnail is read in place: the sheet copies it */
+        int ret = 0;
+        if (w->kept)
+            t->img = *w->kept;
+        else
+            ret = settle_thumbnail(rgb, stride, width, height, SETTLE_THUMB_BOX, &t->img);
         if (ret < 0)
             return ret;
+        t->borrowed = w->kept != NULL;
         t->frame = w->frame;
         t->time = w->time;
         t->start = !!(w->keys & (1u << KEY_START));
@@ -202,8 +204,7 @@ static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, in
         t->key = w->keys != 0;
         /* a change that does not show at the thumbnail's size is left out */
         if (!t->key && g->nthumbs && !distinct(&g->thumbs[g->nthumbs - 1].img, &t->img)) {
-            free(t->img.rgb);
-            t->img.rgb = NULL;
+            thumb_free(t);
         } else {
             g->nthumbs++;
         }
@@ -348,7 +349,7 @@ int settle_pictures_pick(const SettleOutputs *o, SettlePictures **out)
     pics->thumbs = g.nthumbs;
 end:
     for (int i = 0; i < g.nthumbs; i++)
-        free(g.thumbs[i].img.rgb);
+        thumb_free(&g.thumbs[i]);
     free(g.thumbs);
     free(g.want);
     if (ret < 0)

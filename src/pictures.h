@@ -13,7 +13,8 @@ typedef struct SettleThumb {
     double time;
     int start, stable;  /* outlined and named */
     int key;            /* a key frame: always shown */
-    SettleImage img;    /* rgb owned */
+    SettleImage img;    /* rgb owned, unless borrowed */
+    int borrowed;       /* img is a kept thumbnail's (keep.c), read in place */
 } SettleThumb;
 
 /* Scales the picture down (area average) to fit a box of `box` pixels a side,
