@@ -226,8 +226,14 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
              * is then read once up to there, not twice (here and in
              * delta_rgb's own comparison). A camera film's dark surround is a
              * good part of each row (startup-test-elmo reduced: its first 720
-             * of 1,920 bytes equal on average). */
-            const int x0 = first[i] / 3 / 32 * 32;
+             * of 1,920 bytes equal on average). A start within the last 32
+             * pixels goes back to a multiple of 16 that leaves 32 or more,
+             * so that the vector kernels take the row's tail in one
+             * overlapping step rather than the reference's loop: the
+             * pixels it adds are equal too. */
+            int x0 = first[i] / 3 / 32 * 32;
+            if (w - x0 < 32)
+                x0 = w >= 32 ? (w - 32) / 16 * 16 : 0;
             uint64_t *mrow = masks ? masks + rows[i] * words : NULL;
             if (mrow)
                 memset(mrow, 0, (size_t)x0 / 16 * sizeof(*mrow));

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* AVX2 kernels (compiled with -mavx2 -mpopcnt, run only where the CPU has
  * both): 32 pixels (96 bytes, three vectors) at a time, seen as two groups
- * of 16 for the pixel masks; the rest of a row by the scalar reference. */
+ * of 16 for the pixel masks; the rest of a row by the scalar reference
+ * (delta_rgb and renew_rgb: by a last step that overlaps the one before,
+ * unless the row is shorter than a step). */
 #include <immintrin.h>
 #include <string.h>
 
@@ -136,6 +138,45 @@ static inline int64_t move_pixels(uint64_t m, const uint8_t *pc, const uint8_t *
     return mk;
 }
 
+/* The mask words (settle_change_masks') of the last n pixels of a row, 1 <=
+ * n <= 31, from lo and hi, the words of the 32 pixels that end the row: the
+ * tail's pixel i is the window's pixel 32 - n + i. */
+static inline void tail_words(uint64_t lo, uint64_t hi, int n, uint64_t *m)
+{
+    const int off = 3 * (32 - n);
+    if (n > 16) {
+        m[0] = (lo >> off | hi << (48 - off)) & SETTLE_BYTES48;
+        m[1] = hi >> off;
+    } else {
+        m[0] = hi >> (off - 48);
+    }
+}
+
+/* delta_rgb on the 32 pixels at pc, pp: the counts added, the histogram and
+ * marker moved, pp made pc, the two mask words into m unless m is NULL. */
+static inline void delta32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st,
+                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
+                           uint64_t *m, int64_t *changed, int64_t *big, int64_t *mk)
+{
+    const __m256i a0 = load(pc), a1 = load(pc + 32), a2 = load(pc + 64);
+    const __m256i b0 = load(pp), b1 = load(pp + 32), b2 = load(pp + 64);
+    const Mask96 same = mask96(_mm256_cmpeq_epi8(a0, b0), _mm256_cmpeq_epi8(a1, b1),
+                               _mm256_cmpeq_epi8(a2, b2));
+    if ((same.lo & same.hi) == SETTLE_BYTES48) {
+        if (m)
+            m[0] = m[1] = 0;
+        return;
+    }
+    const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
+    *changed += over_masks(d0, d1, d2, t, st, big, m);
+    *mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, hist, marker, mtol);
+    *mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, hist, marker,
+                       mtol);
+    _mm256_storeu_si256((__m256i *)pp, a0);
+    _mm256_storeu_si256((__m256i *)(pp + 32), a1);
+    _mm256_storeu_si256((__m256i *)(pp + 64), a2);
+}
+
 void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                            ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                            const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
@@ -160,27 +201,20 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             continue;
         }
         rows++;
-        for (int x = 0; x < 3 * body; x += 96) {
-            const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
-            const __m256i b0 = load(pp + x), b1 = load(pp + x + 32), b2 = load(pp + x + 64);
-            const Mask96 same = mask96(_mm256_cmpeq_epi8(a0, b0), _mm256_cmpeq_epi8(a1, b1),
-                                       _mm256_cmpeq_epi8(a2, b2));
-            if ((same.lo & same.hi) == SETTLE_BYTES48) {
-                if (mrow)
-                    mrow[x / 48] = mrow[x / 48 + 1] = 0;
-                continue;
-            }
-            const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
-            changed += over_masks(d0, d1, d2, t, st, &big, mrow ? mrow + x / 48 : NULL);
-            mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc + x, pp + x, hist,
-                              marker, mtol);
-            mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + x + 48, pp + x + 48,
-                              hist, marker, mtol);
-            _mm256_storeu_si256((__m256i *)(pp + x), a0);
-            _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
-            _mm256_storeu_si256((__m256i *)(pp + x + 64), a2);
-        }
-        if (body < w) {
+        for (int x = 0; x < body; x += 32)
+            delta32(pc + 3 * x, pp + 3 * x, t, st, marker, mtol, hist, mrow ? mrow + x / 16 : NULL,
+                    &changed, &big, &mk);
+        if (body < w && body) {
+            /* The row's last 32 pixels, overlapping the body: its pixels
+             * there are equal in pc and pp by now (pp was made pc above), so
+             * they move nothing, count nothing and set no bit; the tail's
+             * are taken as the reference takes them. */
+            uint64_t m[2];
+            delta32(pc + 3 * (w - 32), pp + 3 * (w - 32), t, st, marker, mtol, hist, m, &changed,
+                    &big, &mk);
+            if (mrow)
+                tail_words(m[0], m[1], w - body, mrow + body / 16);
+        } else if (body < w) {
             SettleDelta d;
             settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
                              strong_tol, marker, mtol, hist, mrow ? mrow + body / 16 : NULL, &d);
@@ -193,6 +227,22 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     out->strong = big;
     out->marker = mk;
     out->rows = rows;
+}
+
+/* renew_rgb's counts on the 32 pixels at pc, pp (added to acc; the
+ * differing pixels returned), pp made pc, the two mask words into m unless m
+ * is NULL. */
+static inline int renew32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st, uint64_t *m,
+                          SettleDelta *acc)
+{
+    const __m256i a0 = load(pc), a1 = load(pc + 32), a2 = load(pc + 64);
+    const __m256i d0 = absdiff(a0, load(pp)), d1 = absdiff(a1, load(pp + 32));
+    const __m256i d2 = absdiff(a2, load(pp + 64));
+    acc->changed += over_masks(d0, d1, d2, t, st, &acc->strong, m);
+    _mm256_storeu_si256((__m256i *)pp, a0);
+    _mm256_storeu_si256((__m256i *)(pp + 32), a1);
+    _mm256_storeu_si256((__m256i *)(pp + 64), a2);
+    return count_over(d0, d1, d2, _mm256_setzero_si256());
 }
 
 /* Row by row, the row's pixels in the L1 cache for all three: counted (as
@@ -217,17 +267,20 @@ void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
         uint8_t *pp = prev + y * pstride;
         uint64_t *mrow = masks ? masks + y * words : NULL;
         int64_t n = 0;
-        for (int x = 0; x < 3 * body; x += 96) {
-            const __m256i a0 = load(pc + x), a1 = load(pc + x + 32), a2 = load(pc + x + 64);
-            const __m256i d0 = absdiff(a0, load(pp + x)), d1 = absdiff(a1, load(pp + x + 32));
-            const __m256i d2 = absdiff(a2, load(pp + x + 64));
-            acc.changed += over_masks(d0, d1, d2, t, st, &acc.strong, mrow ? mrow + x / 48 : NULL);
-            n += count_over(d0, d1, d2, _mm256_setzero_si256());
-            _mm256_storeu_si256((__m256i *)(pp + x), a0);
-            _mm256_storeu_si256((__m256i *)(pp + x + 32), a1);
-            _mm256_storeu_si256((__m256i *)(pp + x + 64), a2);
+        for (int x = 0; x < body; x += 32)
+            n += renew32(pc + 3 * x, pp + 3 * x, t, st, mrow ? mrow + x / 16 : NULL, &acc);
+        int done = body;
+        if (body < w && body) {
+            /* The row's last 32 pixels, overlapping the body, whose pixels
+             * there are equal in pc and pp by now (pp was made pc above): they
+             * count nothing and set no bit. */
+            uint64_t m[2];
+            n += renew32(pc + 3 * (w - 32), pp + 3 * (w - 32), t, st, m, &acc);
+            if (mrow)
+                tail_words(m[0], m[1], w - body, mrow + body / 16);
+            done = w;
         }
-        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, mrow,
+        settle_renew_row_end(pc, cstride, pp, pstride, w, done, tol, strong_tol, part, n, mrow,
                              &acc);
     }
     settle_sum_parts_x4(part);

@@ -99,9 +99,10 @@ static inline void settle_sum_parts_x4(uint32_t *const part[4])
         part[0][i] += part[1][i] + part[2][i] + part[3][i];
 }
 
-/* renew_rgb after the SIMD body of a row (body pixels, a multiple of 16, n of
- * them differing): the rest of the row by the reference (its masks from the
- * row's masks + body / 16), the row's histogram, the counts. */
+/* renew_rgb after the SIMD body of a row (body pixels, a multiple of 16 or
+ * the whole row, n of them differing): the rest of the row by the reference
+ * (its masks from the row's masks + body / 16), the row's histogram, the
+ * counts. */
 static inline void settle_renew_row_end(const uint8_t *pc, ptrdiff_t cstride, uint8_t *pp,
                                         ptrdiff_t pstride, int w, int body, int tol,
                                         int strong_tol, uint32_t *const part[4], int64_t n,
