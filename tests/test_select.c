@@ -149,6 +149,33 @@ static int passes(double m, int strict, float v)
  * passes exactly when it is at most the bound; and the k-th smallest of an
  * array passes exactly when more than k of its floats are at most the bound
  * (the count the block test makes instead of a selection). */
+/* Short arrays whose k-th is a zero, with zeros of both signs: the sign the
+ * quickselect gives (the partitions' swaps decide it), which a selection by
+ * ranks alone would not (it returns the first zero it finds). The outputs
+ * were made with the quickselect; the rows' offsets are subtracted, so a
+ * zero's sign moves -0 - -0 = +0 against -0 - +0 = -0. */
+static void test_short_zero_sign(void **state)
+{
+    (void)state;
+    static const struct {
+        float v[3];
+        int k, negative;
+    } cases[] = {
+        { { -0.0f, 0.0f, 1.0f }, 0, 0 },
+        { { 0.0f, -0.0f, 1.0f }, 0, 1 },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        float v[3];
+        memcpy(v, cases[i].v, sizeof(v));
+        const float got = settle_select_k(v, 3, cases[i].k);
+        assert_true(got == 0);
+        assert_int_equal(!!signbit(got), cases[i].negative);
+    }
+    /* a nonzero k-th among zeros of both signs: itself */
+    float w[5] = { 0.0f, -0.0f, 2.0f, -0.0f, 0.5f };
+    assert_true(settle_select_k(w, 5, 3) == 0.5f);
+}
+
 static void test_float_below(void **state)
 {
     (void)state;
@@ -190,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_every_k_short),
         cmocka_unit_test(test_long),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_short_zero_sign),
         cmocka_unit_test(test_float_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
