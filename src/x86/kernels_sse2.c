@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* SSE2 kernels: 16 pixels (48 bytes, three vectors) at a time, the rest of a
- * row by the scalar reference. */
+ * row by the scalar reference (delta_rgb and renew_rgb: by a last step that
+ * overlaps the one before, unless the row is shorter than a step). */
 #include <emmintrin.h>
 #include <string.h>
 
@@ -97,6 +98,40 @@ int64_t settle_count_color_sse2(const uint8_t *p, ptrdiff_t stride, int w, int h
     return n;
 }
 
+/* delta_rgb on the 16 pixels at pc, pp: the counts added, the histogram and
+ * marker moved, pp made pc, the mask word returned. */
+static inline uint64_t delta16(const uint8_t *pc, uint8_t *pp, __m128i t, __m128i st,
+                               const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
+                               int64_t *changed, int64_t *big, int64_t *mk)
+{
+    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    const __m128i a0 = _mm_loadu_si128((const __m128i *)pc);
+    const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + 16));
+    const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + 32));
+    const __m128i b0 = _mm_loadu_si128((const __m128i *)pp);
+    const __m128i b1 = _mm_loadu_si128((const __m128i *)(pp + 16));
+    const __m128i b2 = _mm_loadu_si128((const __m128i *)(pp + 32));
+    uint64_t same = mask48(_mm_cmpeq_epi8(a0, b0), _mm_cmpeq_epi8(a1, b1), _mm_cmpeq_epi8(a2, b2));
+    if (same == SETTLE_BYTES48)
+        return 0;
+    const __m128i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
+    const uint64_t over = settle_any3(over48(d0, d1, d2, t));
+    const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
+    *changed += popcount48(over);
+    *big += popcount48(strong);
+    for (uint64_t m = settle_any3(~same & SETTLE_BYTES48); m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
+        hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
+        if (marker)
+            *mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
+    }
+    _mm_storeu_si128((__m128i *)pp, a0);
+    _mm_storeu_si128((__m128i *)(pp + 16), a1);
+    _mm_storeu_si128((__m128i *)(pp + 32), a2);
+    return over | strong << 1;
+}
+
 void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
                            ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                            const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
@@ -110,7 +145,6 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     const __m128i t = _mm_set1_epi8((char)tol), st = _mm_set1_epi8((char)strong_tol);
     const int body = w & ~15;
     const size_t words = ((size_t)w + 15) / 16;
-    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
@@ -122,39 +156,22 @@ void settle_delta_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             continue;
         }
         rows++;
-        for (int x = 0; x < 3 * body; x += 48) {
-            const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
-            const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + x + 16));
-            const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + x + 32));
-            const __m128i b0 = _mm_loadu_si128((const __m128i *)(pp + x));
-            const __m128i b1 = _mm_loadu_si128((const __m128i *)(pp + x + 16));
-            const __m128i b2 = _mm_loadu_si128((const __m128i *)(pp + x + 32));
-            uint64_t same = mask48(_mm_cmpeq_epi8(a0, b0), _mm_cmpeq_epi8(a1, b1),
-                                   _mm_cmpeq_epi8(a2, b2));
-            if (same == SETTLE_BYTES48) {
-                if (mrow)
-                    mrow[x / 48] = 0;
-                continue;
-            }
-            const __m128i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
-            const uint64_t over = settle_any3(over48(d0, d1, d2, t));
-            const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
+        for (int x = 0; x < body; x += 16) {
+            const uint64_t m = delta16(pc + 3 * x, pp + 3 * x, t, st, marker, mtol, hist,
+                                       &changed, &big, &mk);
             if (mrow)
-                mrow[x / 48] = over | strong << 1;
-            changed += popcount48(over);
-            big += popcount48(strong);
-            for (uint64_t m = settle_any3(~same & SETTLE_BYTES48); m; m &= m - 1) {
-                const int i = x + __builtin_ctzll(m);
-                hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
-                hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
-                if (marker)
-                    mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
-            }
-            _mm_storeu_si128((__m128i *)(pp + x), a0);
-            _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
-            _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
+                mrow[x / 16] = m;
         }
-        if (body < w) {
+        if (body < w && body) {
+            /* The row's last 16 pixels, overlapping the body: its pixels
+             * there are equal in pc and pp by now (pp was made pc above), so
+             * they move nothing, count nothing and set no bit; the tail's
+             * are taken as the reference takes them. */
+            const uint64_t m = delta16(pc + 3 * (w - 16), pp + 3 * (w - 16), t, st, marker, mtol,
+                                       hist, &changed, &big, &mk);
+            if (mrow)
+                mrow[body / 16] = m >> 3 * (16 - (w - body));
+        } else if (body < w) {
             SettleDelta d;
             settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
                              strong_tol, marker, mtol, hist, mrow ? mrow + body / 16 : NULL, &d);
@@ -181,6 +198,28 @@ void settle_histogram_rgb_x4(const uint8_t *p, ptrdiff_t stride, int w, int h,
     settle_sum_parts_x4(part);
 }
 
+/* renew_rgb's counts on the 16 pixels at pc, pp (added to acc, the
+ * differing pixels to *n), pp made pc, the mask word returned. */
+static inline uint64_t renew16(const uint8_t *pc, uint8_t *pp, __m128i t, __m128i st,
+                               SettleDelta *acc, int64_t *n)
+{
+    const __m128i a0 = _mm_loadu_si128((const __m128i *)pc);
+    const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + 16));
+    const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + 32));
+    const __m128i d0 = absdiff(a0, _mm_loadu_si128((const __m128i *)pp));
+    const __m128i d1 = absdiff(a1, _mm_loadu_si128((const __m128i *)(pp + 16)));
+    const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + 32)));
+    const uint64_t over = settle_any3(over48(d0, d1, d2, t));
+    const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
+    acc->changed += popcount48(over);
+    acc->strong += popcount48(strong);
+    *n += popcount48(settle_any3(over48(d0, d1, d2, _mm_setzero_si128())));
+    _mm_storeu_si128((__m128i *)pp, a0);
+    _mm_storeu_si128((__m128i *)(pp + 16), a1);
+    _mm_storeu_si128((__m128i *)(pp + 32), a2);
+    return over | strong << 1;
+}
+
 /* Row by row, the row's pixels in the L1 cache for all three: counted (as
  * settle_count_changed_sse2), copied into prev, then histogrammed. */
 void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
@@ -203,25 +242,22 @@ void settle_renew_rgb_sse2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
         uint8_t *pp = prev + y * pstride;
         uint64_t *mrow = masks ? masks + y * words : NULL;
         int64_t n = 0;
-        for (int x = 0; x < 3 * body; x += 48) {
-            const __m128i a0 = _mm_loadu_si128((const __m128i *)(pc + x));
-            const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + x + 16));
-            const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + x + 32));
-            const __m128i d0 = absdiff(a0, _mm_loadu_si128((const __m128i *)(pp + x)));
-            const __m128i d1 = absdiff(a1, _mm_loadu_si128((const __m128i *)(pp + x + 16)));
-            const __m128i d2 = absdiff(a2, _mm_loadu_si128((const __m128i *)(pp + x + 32)));
-            const uint64_t over = settle_any3(over48(d0, d1, d2, t));
-            const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
+        for (int x = 0; x < body; x += 16) {
+            const uint64_t m = renew16(pc + 3 * x, pp + 3 * x, t, st, &acc, &n);
             if (mrow)
-                mrow[x / 48] = over | strong << 1;
-            acc.changed += popcount48(over);
-            acc.strong += popcount48(strong);
-            n += popcount48(settle_any3(over48(d0, d1, d2, _mm_setzero_si128())));
-            _mm_storeu_si128((__m128i *)(pp + x), a0);
-            _mm_storeu_si128((__m128i *)(pp + x + 16), a1);
-            _mm_storeu_si128((__m128i *)(pp + x + 32), a2);
+                mrow[x / 16] = m;
         }
-        settle_renew_row_end(pc, cstride, pp, pstride, w, body, tol, strong_tol, part, n, mrow,
+        int done = body;
+        if (body < w && body) {
+            /* The row's last 16 pixels, overlapping the body, whose pixels
+             * there are equal in pc and pp by now (pp was made pc above): they
+             * count nothing and set no bit. */
+            const uint64_t m = renew16(pc + 3 * (w - 16), pp + 3 * (w - 16), t, st, &acc, &n);
+            if (mrow)
+                mrow[body / 16] = m >> 3 * (16 - (w - body));
+            done = w;
+        }
+        settle_renew_row_end(pc, cstride, pp, pstride, w, done, tol, strong_tol, part, n, mrow,
                              &acc);
     }
     settle_sum_parts_x4(part);
