@@ -146,10 +146,21 @@ static int faint(int recoded)
            recoded == SETTLE_ANIM_BLANK;
 }
 
-/* The cell's change counts: not a faint one in a frame the encoder re-coded
- * around a strong change, nor a faint spot that did not go on from the frame
- * before there, nor in a faint frame a change that did not go on from the
- * frame before where the encoder re-coded lately: VP8 and VP9 re-code a
+/* 1 when cell i's change in this frame is content, whatever its strength:
+ * a pixel beyond the strong tolerance, or its picture moved from the frame
+ * before by SETTLE_CELL_MOVED levels (an encoder re-coding the place moves it
+ * by under 32; a spinner's stripes swapping by 90 levels, under the strong
+ * level, move it by some 43, in frames where the encoder overshoots on a few
+ * pixels of its edge cells). */
+static int moving(const SettleCells *g, size_t i)
+{
+    return g->strong[i] || settle_cells_moved(g, i, g->before[i]) >= SETTLE_CELL_MOVED;
+}
+
+/* The cell's change counts: not a faint one that moved nothing (moving) in
+ * a frame the encoder re-coded around a strong change, nor a faint spot that
+ * did not go on from the frame before there, nor in a faint frame a change
+ * that did not go on from the frame before where the encoder re-coded lately: VP8 and VP9 re-code a
  * refreshed page again in frames of their own, x264's B-frames catch up on
  * the page after a strong change (a fade's next step goes on from the frame
  * before). index: the frame's. */
@@ -158,7 +169,7 @@ static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int r
 {
     if (faint(recoded) && refining(a, i, index))
         return 0;
-    return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && g->strong[i]) ||
+    return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && moving(g, i)) ||
                            ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_BLANK) &&
                             went_on(a, i, index)) ||
                            (recoded == SETTLE_ANIM_FAINT &&
@@ -202,7 +213,13 @@ static inline const SettleAnimCell *cell_of(const SettleAnimated *a, size_t i)
     return a->view ? a->view[i] : &a->cell[i];
 }
 
-/* The k-th latest change of the cell, k = 1 the last. */
+/* How many of its latest changes the cell's ring holds. */
+static inline int held(const SettleAnimCell *c)
+{
+    return (c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING) - c->lost;
+}
+
+/* The k-th latest change of the cell, k = 1 the last (k <= held). */
 static const SettleAnimEvent *latest(const SettleAnimCell *c, int k)
 {
     return &c->ev[(c->n - k) % SETTLE_ANIM_RING];
@@ -236,7 +253,7 @@ void settle_animated_runs(SettleAnimated *a, const SettleCells *g, double time, 
                 a->moved[i] = (uint8_t)m;
                 /* the run's changes so far moved it as far */
                 SettleAnimCell *c = &a->cell[i];
-                int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+                int have = held(c);
                 for (int k = 1; k <= have && latest(c, k)->time >= a->run0[i] - 1e-9; k++) {
                     SettleAnimEvent *e = &c->ev[slot(c, k)];
                     if (m >= SETTLE_ANIM_MOVED && e->time > a->last_move[i])
@@ -279,7 +296,7 @@ static double threshold(const SettleAnimCell *c, double start, double end)
 {
     if (c->n < SETTLE_ANIM_MIN)
         return -INFINITY;
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     double last = latest(c, 1)->time;
     int most = last - c->first >= 0.5 * (end - start);
     double gap = 0;
@@ -296,7 +313,7 @@ static double threshold(const SettleAnimCell *c, double start, double end)
 static void cell_rect(const SettleAnimated *a, size_t i, double after, int r[4])
 {
     const SettleAnimCell *c = cell_of(a, i);
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
     int x = a->ox + cx * SETTLE_CELL, y = a->oy + cy * SETTLE_CELL;
     settle_box_set(r, x + SETTLE_CELL, y + SETTLE_CELL, x, y);
@@ -385,7 +402,7 @@ fail:
  * clock's ticks, a caret's blinks or a spinner's frames, which keep one pace). */
 static int bursty(const SettleAnimCell *c)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     if (have < SETTLE_ANIM_MIN)
         return 0;
     double lo = INFINITY, hi = 0;
@@ -400,7 +417,7 @@ static int bursty(const SettleAnimCell *c)
 /* Its shortest pause between two kept changes; INFINITY with fewer than 2. */
 static double pace(const SettleAnimCell *c)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     double lo = INFINITY;
     for (int k = 2; k <= have; k++) {
         double g = latest(c, k - 1)->time - latest(c, k)->time;
@@ -449,7 +466,7 @@ static int cmp_double(const void *x, const void *y)
  * and never go back, settle_send_picture) */
 static int changed_in(const SettleAnimCell *c, double t0, double t1, double after)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     for (int k = 1; k <= have; k++) {
         double t = latest(c, k)->time;
         if (t < t0 || t <= after)
@@ -480,7 +497,7 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
             continue;
         double p = 2 * pace(c);
         tol = p < tol ? p : tol;
-        int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+        int have = held(c);
         for (int k = 1; k <= have; k++)
             t[nt++] = latest(c, k)->time;
     }
@@ -540,7 +557,7 @@ static int turn_at(const Turns *g, double t)
  * changed after `after`, up to 2. */
 static int turns_hit(const Turns *g, const SettleAnimCell *c, double after)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 0, last = -1;
+    int have = held(c), k = 0, last = -1;
     for (int j = 1; j <= have && k < 2 && latest(c, j)->time > after; j++) {
         double t = latest(c, j)->time;
         int w = turn_at(g, t);
@@ -611,7 +628,7 @@ static void turns_fill(const SettleAnimated *a, Turns *g, double after)
 /* How many of its kept changes fall in t0 .. t1. */
 static int changes_in(const SettleAnimCell *c, double t0, double t1)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 0;
+    int have = held(c), k = 0;
     for (int j = 1; j <= have; j++)
         k += latest(c, j)->time >= t0 && latest(c, j)->time <= t1;
     return k;
@@ -630,7 +647,7 @@ static int in_box(const SettleAnimated *a, const int *b, size_t i)
 static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, double after)
 {
     const SettleAnimCell *c = cell_of(a, i);
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     uint32_t bits = 0;
     if (a->on[i]) {
         for (int k = 1; k <= have; k++)
@@ -670,7 +687,7 @@ static int spill(const SettleAnimated *a, const uint32_t *mine, size_t i, double
             if (x < 0 || y < 0 || x >= a->nx || y >= a->ny || j == i || !mine[j])
                 continue;
             const SettleAnimCell *c = cell_of(a, j);
-            int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+            int have = held(c);
             for (int k = 1; k <= have && latest(c, k)->time >= t - 1e-9; k++)
                 if (fabs(latest(c, k)->time - t) < 1e-9 && (mine[j] >> slot(c, k) & 1))
                     return 1;
@@ -707,7 +724,7 @@ static int busy_init(const SettleAnimated *a, const Turns *g, Busy *b)
     size_t n = (size_t)a->nx * a->ny, ns = 0;
     for (size_t i = 0; i < n; i++) {
         const SettleAnimCell *c = cell_of(a, i);
-        ns += g->drv[i] ? (size_t)(c->n < SETTLE_ANIM_RING ? c->n : SETTLE_ANIM_RING) : 0;
+        ns += g->drv[i] ? (size_t)held(c) : 0;
     }
     b->s = malloc((ns ? ns : 1) * sizeof(*b->s));
     b->t = malloc((ns ? ns : 1) * sizeof(*b->t));
@@ -715,7 +732,7 @@ static int busy_init(const SettleAnimated *a, const Turns *g, Busy *b)
         return -1;
     for (size_t i = 0; i < n; i++) {
         const SettleAnimCell *c = cell_of(a, i);
-        int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+        int have = held(c);
         for (int k = 1; g->drv[i] && k <= have; k++) {
             const SettleAnimEvent *e = latest(c, k);
             int w = 0;
@@ -771,7 +788,7 @@ static double own_last(const SettleAnimated *a, const uint32_t *mine, const Busy
                        double after)
 {
     const SettleAnimCell *c = cell_of(a, i);
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     for (int k = 1; k <= have; k++) {
         const SettleAnimEvent *e = latest(c, k);
         double t = e->time;
@@ -779,14 +796,14 @@ static double own_last(const SettleAnimated *a, const uint32_t *mine, const Busy
             !(busy && t > after && !e->strong && busy_at(busy, t)))
             return t;
     }
-    return c->n > SETTLE_ANIM_RING ? latest(c, have)->time : -INFINITY;
+    return have == c->n ? -INFINITY : have ? latest(c, have)->time : c->first;
 }
 
 /* 1 when every change in the cell's ring moved its picture by
  * SETTLE_ANIM_MOVED levels: moves() would give the cell as it is. */
 static int all_moves(const SettleAnimCell *c)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING;
+    int have = held(c);
     for (int k = 1; k <= have; k++)
         if (latest(c, k)->moved < SETTLE_ANIM_MOVED)
             return 0;
@@ -799,7 +816,7 @@ static int all_moves(const SettleAnimCell *c)
  * are taken as moves. */
 static void moves(const SettleAnimCell *c, SettleAnimCell *m)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 0;
+    int have = held(c), k = 0;
     memset(m, 0, sizeof(*m));
     for (int j = have; j >= 1; j--) {
         const SettleAnimEvent *e = latest(c, j);
@@ -816,6 +833,8 @@ static void moves(const SettleAnimCell *c, SettleAnimCell *m)
         int64_t older = c->n - have;
         memcpy(tmp, m->ev, sizeof(tmp));
         m->n = older + k;
+        /* the ring's slots before them hold none of the moves */
+        m->lost = (int)((m->n < SETTLE_ANIM_RING ? m->n : SETTLE_ANIM_RING) - k);
         for (int j = 0; j < k; j++)
             m->ev[(older + j) % SETTLE_ANIM_RING] = tmp[j];
     } else {
@@ -936,11 +955,11 @@ fail:
  * strong tolerance) and its ring holds them all. */
 static int faint_since(const SettleAnimCell *c, double t)
 {
-    int have = c->n < SETTLE_ANIM_RING ? (int)c->n : SETTLE_ANIM_RING, k = 1;
+    int have = held(c), k = 1;
     for (; k <= have && latest(c, k)->time > t; k++)
         if (latest(c, k)->strong)
             return 0;
-    return k <= have || c->n <= SETTLE_ANIM_RING;
+    return k <= have || c->n == have;
 }
 
 int settle_animated_find(SettleAnimated *a, double start, double end)

@@ -76,6 +76,9 @@ typedef struct SettleAnimEvent {
 typedef struct SettleAnimCell {
     int64_t n;      /* frames that changed it after the start */
     double first;   /* the first of them */
+    int lost;       /* of the ring's slots, the oldest that hold none of them (a view
+                     * of some of the changes, the moves alone, after more than the
+                     * ring holds: the older ones are counted in n, not held) */
     SettleAnimEvent ev[SETTLE_ANIM_RING]; /* the latest, ev[(n - 1) % RING] the last */
 } SettleAnimCell;
 
@@ -150,7 +153,9 @@ void settle_animated_free(SettleAnimated *a);
  * SETTLE_ANIM_RECODED: some cells changed strongly, within half of the
  * picture (their bounding box of cells), others only faintly: x264
  * re-quantizes the page while a slide moves and re-codes it at a scene cut;
- * the faint cells are the encoder's.
+ * the faint cells are the encoder's, unless the change moved their picture
+ * by SETTLE_CELL_MOVED levels from the frame before (a spinner's steps under
+ * the strong level, beside a few pixels the encoder overshoots on).
  * SETTLE_ANIM_SPOTS: no pixel changed strongly, and at most 8 cells changed,
  * or at most a 64th of the grid none of which changed in the frame before
  * (frame index - 1): VP8 and VP9 re-code faint spots in frames of their own
