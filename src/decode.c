@@ -508,21 +508,6 @@ static void held_release(SettleHeld *h)
     free(hf);
 }
 
-/* Another reference to the same frame (keep_png.c renders it on its own thread). */
-static SettleHeld *held_clone(const SettleHeld *h)
-{
-    const HeldFrame *hf = (const HeldFrame *)h;
-    HeldFrame *c = malloc(sizeof(*c));
-    if (!c)
-        return NULL;
-    *c = *hf;
-    if (!(c->f = av_frame_clone(hf->f))) {
-        free(c);
-        return NULL;
-    }
-    return &c->pub;
-}
-
 /* SettleHoldPicture: the picture last sent, when settle's own conversion
  * made it of the whole frame d->prev holds (4:2:0, the capture's first
  * size). Not the probe's frames: some share a region of the probe's memory,
@@ -543,7 +528,6 @@ static SettleHeld *hold_frame(void *opaque)
     }
     hf->pub.render = held_render;
     hf->pub.release = held_release;
-    hf->pub.clone = held_clone;
     hf->coef = d->coef;
     hf->yuv420_rgb = d->c->dsp.yuv420_rgb;
     return &hf->pub;

@@ -6,8 +6,6 @@
 #ifndef SETTLE_KEEP_H
 #define SETTLE_KEEP_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,9 +52,6 @@ typedef struct SettleHeld SettleHeld;
 struct SettleHeld {
     void (*render)(const SettleHeld *h, uint8_t *rgb, ptrdiff_t stride);
     void (*release)(SettleHeld *h);
-    /* another hold of the same picture, released on its own (NULL when
-     * out of memory); render may then run on another thread */
-    SettleHeld *(*clone)(const SettleHeld *h);
 };
 
 /* The picture last sent, held by its source; NULL when it cannot be (the
@@ -90,43 +85,6 @@ typedef struct SettleKeepList {
     int64_t step;    /* 1, 2, 4 ... */
 } SettleKeepList;
 
-/* The PNGs of the frames that may become key frames, made ahead while the
- * capture is read (keep_png.c, settle_keep_pictures' SETTLE_KEEP_PNG): each
- * kept method's start frame, first change and the frame its latest change
- * settled on, at most SETTLE_KEEP_JOBS frames at a time (with their pixels:
- * a held picture is rendered for its PNG), by one thread that
- * runs only on a core nothing else wants (SCHED_IDLE). A frame that stops
- * being a candidate has its job stopped and dropped. A settled frame is a
- * candidate once SETTLE_KEEP_QUIET seconds of the capture went by without a
- * change after it: a page's changes come in bursts a few frames apart, and
- * most settled frames of a load do not last. */
-#define SETTLE_KEEP_JOBS 6
-#define SETTLE_KEEP_QUIET 0.2
-
-typedef struct SettleKeepJob {
-    int64_t frame;
-    SettleHeld *held;  /* a clone of the kept frame's hold, until rendered */
-    uint8_t *rgb;      /* its pixels: the kept copy's (one more reference) or rendered */
-    uint8_t *png;      /* settle_encode_png's bytes, once done */
-    size_t len;
-    int state;         /* KEEP_JOB_ (keep_png.c) */
-    atomic_int drop;   /* no longer wanted: stop */
-    atomic_int rows;   /* rows encoded so far */
-} SettleKeepJob;
-
-typedef struct SettleKeepPng {
-    int want;          /* set by the context (SETTLE_KEEP_PNG); kept across readings */
-    int on;            /* the thread runs */
-    int w, h;
-    pthread_t th;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int quit;
-    int ended;         /* settle_keep_png_end: no more jobs */
-    SettleKeepJob *job[SETTLE_KEEP_JOBS];
-    int njob;
-} SettleKeepPng;
-
 /* Copies no role holds, kept for the next ones, at most. */
 #define SETTLE_KEEP_SPARES 4
 
@@ -146,7 +104,6 @@ typedef struct SettleKeep {
     uint64_t tick;        /* pictures seen (settle_keep_changed) */
     uint64_t *row_tick;   /* per row: the picture it last changed at (NULL: every row, always) */
     SettleKeptThumb *last_thumb;
-    SettleKeepPng png;
 } SettleKeep;
 
 /* What one frame is to the pictures. */
@@ -202,30 +159,6 @@ int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out);
  * end of the reading both cores are free). 0 or SETTLE_ERR_NOMEM (what could
  * not be rendered stays held). */
 int settle_keep_ready(SettleKeep *k, const int64_t *frames, int n);
-
-/* keep_png.c: starts the thread of the PNGs made ahead (when k->png.want,
- * for pictures of w x h); without it, none are (0 either way). */
-void settle_keep_png_begin(SettleKeep *k);
-
-/* keep_png.c: every frame kept or not, at `time` (seconds): jobs for the
- * new candidates, the others stopped and dropped. The analysis thread. */
-void settle_keep_png_update(SettleKeep *k, double time);
-
-/* keep_png.c: the reading is over: the finished jobs of the n frames (-1:
- * none) kept (a held picture one rendered becomes its kept copy's pixels),
- * the others dropped, the one running stopped (not waited for). Their PNGs
- * stay in k->png.job[] until taken or settle_keep_png_free. */
-void settle_keep_png_end(SettleKeep *k, const int64_t *frames, int n);
-
-/* keep_png.c: after settle_keep_png_end, the PNG bytes made ahead for
- * `frame` (NULL when none), taken from k: the caller frees them. */
-uint8_t *settle_keep_png_take(SettleKeep *k, int64_t frame, size_t *len);
-
-/* keep_png.c: waits until no job is queued or running (tests). */
-void settle_keep_png_wait(SettleKeep *k);
-
-/* keep_png.c: the thread stopped and joined, every job freed. */
-void settle_keep_png_free(SettleKeep *k);
 
 /* Frees what k holds; it can begin again. */
 void settle_keep_free(SettleKeep *k);

@@ -487,7 +487,6 @@ int settle_keep_pictures(SettleContext *c, int on)
     if (c->state == SETTLE_STATE_RUNNING)
         return SETTLE_ERR_STATE;
     c->keep_on = on != 0;
-    c->keep.png.want = on != 0 && (on & SETTLE_KEEP_PNG);
     return 0;
 }
 

@@ -287,10 +287,6 @@ static int from_kept(const SettleOutputs *o, Grab *g)
     for (int i = 0; i < g->nwant; i++)
         if ((ret = take(g, &g->want[i], g->want[i].rgb, (ptrdiff_t)kp->w * 3, kp->w, kp->h)) < 0)
             return ret;
-    /* the PNGs made while reading (one a frame: a second role shares it) */
-    for (int k = 0; k < NKEYS; k++)
-        if (g->pics->frame[k].rgb)
-            g->pics->png[k] = settle_keep_png_take(kp, g->key[k], &g->pics->png_len[k]);
     return 0;
 }
 
@@ -328,8 +324,6 @@ int settle_pictures_pick(const SettleOutputs *o, SettlePictures **out)
     for (int k = 0; k < 4; k++)
         pics->frame[k].frame = -1;
     g.pics = pics;
-    /* the PNGs made ahead: those of other frames stopped */
-    settle_keep_png_end(o->keep, g.key, NKEYS);
     /* the candidates were kept by the method's own start: with no start, read again */
     int again = o->keep->on && !o->keep->failed && r->start_frame >= 0 ? from_kept(o, &g) : 1;
     if (again == 1) {
@@ -344,16 +338,10 @@ int settle_pictures_pick(const SettleOutputs *o, SettlePictures **out)
     /* the key frames that were found, in their order */
     int n = 0;
     for (int k = 0; k < NKEYS; k++)
-        if (pics->frame[k].rgb) {
-            pics->png[n] = pics->png[k];
-            pics->png_len[n] = pics->png_len[k];
+        if (pics->frame[k].rgb)
             pics->frame[n++] = pics->frame[k];
-        }
-    for (int k = n; k < NKEYS; k++) {
+    for (int k = n; k < NKEYS; k++)
         memset(&pics->frame[k], 0, sizeof(pics->frame[k]));
-        pics->png[k] = NULL;
-        pics->png_len[k] = 0;
-    }
     pics->nframes = n;
     thin(&g);
     if ((ret = settle_filmstrip(g.thumbs, g.nthumbs, &pics->filmstrip)) < 0)
@@ -380,7 +368,6 @@ void settle_pictures_free(SettlePictures **p)
             shared |= (*p)->frame[j].rgb == (*p)->frame[k].rgb;
         if (!shared)
             settle_pixels_unref((*p)->frame[k].rgb);
-        free((*p)->png[k]);
     }
     free((*p)->filmstrip.rgb);
     free(*p);

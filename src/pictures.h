@@ -51,9 +51,7 @@ void settle_thumb_end(SettleThumbRows *t);
 
 /* The PNG of a picture whose rows come from row(opaque, y), asked once each
  * in order (y from 0 to h - 1): settle_encode_png's bytes for the picture of
- * those rows; row may return NULL to stop (SETTLE_ERR_INTERRUPTED). Returns
- * 0, SETTLE_ERR_INVAL, SETTLE_ERR_NOMEM, SETTLE_ERR_IO or SETTLE_ERR_INTERRUPTED
- * (*png NULL but on success). */
+ * those rows. Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_NOMEM (*png NULL). */
 int settle_encode_png_rows(int w, int h, const uint8_t *(*row)(void *opaque, int y),
                            void *opaque, uint8_t **png, size_t *len);
 

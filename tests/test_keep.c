@@ -24,11 +24,9 @@
 /* The source: the picture last sent, and how many holds are alive. */
 typedef struct Source {
     uint8_t rgb[H][W * 3];
-    atomic_int live; /* released on the PNG thread too */
-    int made;
+    int live, made;
     atomic_int renders; /* settle_keep_ready renders on two threads */
     int refuse; /* hold returns NULL */
-    int clone;  /* holds can be cloned (keep_png.c) */
 } Source;
 
 typedef struct Held {
@@ -59,17 +57,6 @@ static void held_release(SettleHeld *h)
     free(e);
 }
 
-static SettleHeld *held_clone(const SettleHeld *h)
-{
-    const Held *e = (const Held *)h;
-    Held *c = malloc(sizeof(*c));
-    if (!c)
-        return NULL;
-    *c = *e;
-    e->src->live++;
-    return &c->pub;
-}
-
 static SettleHeld *hold(void *opaque)
 {
     Source *s = opaque;
@@ -79,7 +66,6 @@ static SettleHeld *hold(void *opaque)
     assert_non_null(e);
     e->pub.render = held_render;
     e->pub.release = held_release;
-    e->pub.clone = s->clone ? held_clone : NULL;
     e->src = s;
     memcpy(e->rgb, s->rgb, sizeof(e->rgb));
     s->live++;
@@ -206,104 +192,12 @@ static void test_refused(void **state)
     free(s);
 }
 
-/* The PNGs made ahead (SETTLE_KEEP_PNG): those of the frames that are
- * still the start, the first change and the latest settled frame (once
- * quiet) when the reading ends are settle_encode_png's bytes of their pixels; the held
- * picture rendered for one becomes its kept copy's pixels; the others are
- * dropped, and every clone is let go. */
-static void test_png_ahead(void **state)
-{
-    (void)state;
-    Source *s = calloc(1, sizeof(*s));
-    assert_non_null(s);
-    s->clone = 1;
-    SettleKeep k = { 0 };
-    k.png.want = 1;
-    settle_keep_begin(&k, 1, W, H);
-    if (!k.png.on) { /* no thread: nothing is made ahead */
-        settle_keep_free(&k);
-        free(s);
-        skip();
-    }
-    for (int i = 0; i < 12; i++) {
-        send(&k, s, i);
-        settle_keep_png_wait(&k);
-        /* the start and the first change; a settled frame once quiet */
-        assert_int_equal(k.png.njob, i == 0 ? 1 : 2);
-    }
-    /* frames that change nothing: frame 11 stays the settled one */
-    for (int i = 12; i < 12 + (int)(SETTLE_KEEP_QUIET * 30) + 2; i++) {
-        SettleKeepFrame f = { .index = i, .time = i / 30.0 };
-        for (int r = 0; r < SETTLE_KEEP_ROLES; r++)
-            f.role[r] = -2;
-        settle_keep_changed(&k, NULL, 0);
-        assert_int_equal(settle_keep_frame(&k, &f, &s->rgb[0][0], W * 3, NULL, NULL), 0);
-        settle_keep_png_wait(&k);
-        assert_int_equal(k.png.njob, i / 30.0 - 11 / 30.0 >= SETTLE_KEEP_QUIET ? 3 : 2);
-    }
-    const int64_t keys[] = { 0, 11, 1, -1 };
-    settle_keep_png_end(&k, keys, 4);
-    assert_int_equal(k.png.njob, 3);
-    for (int i = 0; i < 3; i++) {
-        int64_t f = keys[i];
-        const SettleKept *p = settle_keep_find(&k, f);
-        assert_non_null(p);
-        assert_null(p->held); /* rendered once, for its PNG */
-        assert_picture(p, (int)f);
-        Source want;
-        draw(&want, (int)f);
-        SettleImage img = { .width = W, .height = H, .stride = W * 3, .rgb = &want.rgb[0][0] };
-        uint8_t *ref = NULL;
-        size_t ref_len = 0, len = 0;
-        assert_int_equal(settle_encode_png(&img, &ref, &ref_len), 0);
-        uint8_t *png = settle_keep_png_take(&k, f, &len);
-        assert_non_null(png);
-        assert_int_equal(len, ref_len);
-        assert_memory_equal(png, ref, len);
-        free(png);
-        free(ref);
-        size_t again = 1;
-        assert_null(settle_keep_png_take(&k, f, &again)); /* taken once */
-        assert_int_equal(again, 0);
-    }
-    size_t len = 1;
-    assert_null(settle_keep_png_take(&k, 5, &len)); /* never a key frame */
-    settle_keep_free(&k);
-    assert_int_equal(s->live, 0);
-    free(s);
-}
-
-/* Jobs stopped under way and dropped when the keeping ends early: nothing
- * left (LeakSanitizer), every clone let go. */
-static void test_png_stopped(void **state)
-{
-    (void)state;
-    Source *s = calloc(1, sizeof(*s));
-    assert_non_null(s);
-    s->clone = 1;
-    SettleKeep k = { 0 };
-    k.png.want = 1;
-    for (int round = 0; round < 20; round++) {
-        settle_keep_begin(&k, 1, W, H);
-        for (int i = 0; i < 40; i++)
-            send(&k, s, i);
-        if (round % 2)
-            settle_keep_png_end(&k, (const int64_t[]){ 39 }, 1);
-        settle_keep_free(&k);
-        assert_int_equal(k.png.njob, 0);
-        assert_int_equal(s->live, 0);
-    }
-    free(s);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_held),
         cmocka_unit_test(test_ready),
         cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_png_ahead),
-        cmocka_unit_test(test_png_stopped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

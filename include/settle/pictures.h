@@ -47,11 +47,6 @@ typedef struct SettlePictures {
      * not analysed after settle_keep_pictures, or a key frame was not among
      * the frames kept (see settle_keep_pictures); 0 when from the one reading. */
     int reread;
-    /* frame[k]'s PNG (settle_encode_png's bytes), when it was made while the
-     * capture was read (settle_keep_pictures' SETTLE_KEEP_PNG), else NULL (a
-     * frame in two roles: only the first has it); owned by the pictures. */
-    uint8_t *png[4];
-    size_t png_len[4];
 } SettlePictures;
 
 /* Before an analysis (settle_analyze_file, settle_analyze_io or settle_begin
@@ -75,15 +70,6 @@ typedef struct SettlePictures {
  * pictures back, a capture with no start) makes settle_grab_pictures read the capture again.
  * Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_STATE (an analysis is running). */
 SETTLE_API int settle_keep_pictures(SettleContext *c, int on);
-
-/* settle_keep_pictures' `on` with this bit: the PNGs of the frames that may
- * become key frames are also made during the reading, on a thread that runs
- * only when a core is idle (Linux's SCHED_IDLE; elsewhere none are made),
- * so that settle_grab_pictures gives the key frames' PNGs (SettlePictures.png)
- * of those it finished. At most 6 frames' PNGs and
- * full-size pictures at a time besides the kept copies; the others are
- * stopped and dropped. */
-#define SETTLE_KEEP_PNG 2
 
 /* The key frames and the filmstrip of the last finished analysis of `c`:
  * from what the analysis kept (settle_keep_pictures), or else from a second

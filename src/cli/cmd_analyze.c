@@ -271,7 +271,6 @@ typedef struct Encoded {
     uint8_t *png[5];
     size_t len[5];
     int shared[5];         /* the bytes are those of image shared[k] (< k), or -1 */
-    int given[5];          /* png[k] made during the reading: the pictures' (SettlePictures.png) */
     int failed;            /* out of memory */
     /* --frames: each image's file (NULL: not written) and its errno (0: written) */
     char *path[5];
@@ -331,7 +330,7 @@ static void *encode_pictures(void *opaque)
             if (e->answer_src)
                 answer_make(e);
         } else if (e->shared[k] < 0) {
-            if (!e->given[k] && out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
+            if (out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
                 e->failed = 1;
             else
                 encoded_write(e, k);
@@ -369,11 +368,6 @@ static void encoded_init(Encoded *e, const SettlePictures *pics, const SettleRes
             continue;
         e->img[e->n] = img;
         e->shared[e->n] = -1;
-        if (k < pics->nframes && pics->png[k]) {
-            e->png[e->n] = pics->png[k];
-            e->len[e->n] = pics->png_len[k];
-            e->given[e->n] = 1;
-        }
         for (int j = 0; j < e->n; j++)
             if (e->img[j]->rgb == img->rgb)
                 e->shared[e->n] = j;
@@ -387,8 +381,7 @@ static void encoded_init(Encoded *e, const SettlePictures *pics, const SettleRes
 static void encoded_free(Encoded *e)
 {
     for (int k = 0; k < e->n; k++) {
-        if (!e->given[k])
-            free(e->png[k]);
+        free(e->png[k]);
         free(e->path[k]);
     }
     free(e->answer_path);
@@ -923,7 +916,7 @@ static void *worker_main(void *opaque)
         return NULL;
     }
     /* --frames and --report: their pictures kept during the one reading */
-    settle_keep_pictures(ctx, b->frames ? 1 | SETTLE_KEEP_PNG : b->report != NULL);
+    settle_keep_pictures(ctx, b->frames || b->report);
     for (int i = 0; i < b->nlabels; i++) {
         const char *eq = strchr(b->labels[i], '=');
         char *key = strndup(b->labels[i], (size_t)(eq - b->labels[i]));
