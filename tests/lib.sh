@@ -71,6 +71,18 @@ screens_vp8() {
     -pix_fmt yuv420p "$2"
 }
 
+# screens_vp9 IN OUT: IN in VP9 as scripts/screens-grid encodes it.
+screens_vp9() {
+  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good -cpu-used 4 \
+    -pix_fmt yuv420p "$2"
+}
+
+# screens_rects: the animated areas of r.json, one "x y width height" a line.
+screens_rects() {
+  grep -o '"animated_regions":\[[^]]*\]' r.json |
+    grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' | sed 's/"[a-z]*"://g; s/,/ /g'
+}
+
 # screens_x264 CRF BFRAMES IN OUT: IN in H.264 as scripts/screens-grid
 # encodes it, at CRF with up to BFRAMES B-frames.
 screens_x264() {

@@ -26,8 +26,7 @@ answer() {
 # block in the next frame), a carousel from frame 45 turning every 35 frames
 # in 7 faint steps, VP9 at CRF 40.
 "$make_screens" fade.mkv 240 b0=14 b1=18 b2=22 b3=35 size=320x480 carousel=45:35 slide=7 >parts &&
-  ffmpeg -nostdin -v error -y -i fade.mkv -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good \
-    -cpu-used 4 -pix_fmt yuv420p fade.webm
+  screens_vp9 fade.mkv fade.webm
 check $? "make_screens and ffmpeg write the fading carousel, VP9"
 got=$(answer fade.webm)
 [ "$got" = 226 ]

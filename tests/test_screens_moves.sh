@@ -20,10 +20,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx-vp9 libvpx
 
-screens_vp9() {
-  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good -cpu-used 4 \
-    -pix_fmt yuv420p "$2"
-}
 areas() {
   grep -o '"animated_regions":[^]]*]' r.json
 }

@@ -29,10 +29,10 @@ got=$(screens_answer fade.webm --ignore animated)
 check $? "fade.webm --ignore animated: frame 35, the last block (got $got)"
 # named within the carousel, its third picture (x 216-286) too
 areas=$(grep -o '"animated_regions":\[[^]]*\]' r.json)
-echo "$areas" | grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' |
-  awk -F'[:,]' '{ n++; if ($2 < 8 || $2 + $6 > 312 || $4 < 40 || $4 + $8 > 192) bad = 1
-                  if ($2 <= 216 && $2 + $6 >= 286) third = 1 }
-                END { exit !(n && !bad && third) }'
+screens_rects |
+  awk '{ n++; if ($1 < 8 || $1 + $3 > 312 || $2 < 40 || $2 + $4 > 192) bad = 1
+         if ($1 <= 216 && $1 + $3 >= 286) third = 1 }
+       END { exit !(n && !bad && third) }'
 check $? "fade.webm: the carousel is named, its third picture too: $areas"
 
 done_testing

@@ -28,9 +28,9 @@ check $? "spin.mp4: not stable, the spinner spins to the end (got $got)"
 grep -q '"method":"diff"' r.json
 check $? "spin.mp4: a clean capture, diff answers: $(grep -o '"method_reason":"[^"]*"' r.json)"
 # every area named lies on the spinner
-grep -o '"animated_regions":\[[^]]*\]' r.json | grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' |
-  awk -F'[:,]' '{ n++; if ($2 + $6 < 272 || $2 > 368 || $4 + $8 < 277 || $4 > 323) bad = 1 }
-                END { exit !(n && !bad) }'
+screens_rects |
+  awk '{ n++; if ($1 + $3 < 272 || $1 > 368 || $2 + $4 < 277 || $2 > 323) bad = 1 }
+       END { exit !(n && !bad) }'
 check $? "spin.mp4: the spinner is named: $(grep -o '"animated_regions":\[[^]]*\]' r.json)"
 got=$(screens_answer spin.mp4 --ignore animated)
 [ "$got" = 32 ] || [ "$got" = 33 ]

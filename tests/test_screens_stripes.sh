@@ -23,17 +23,16 @@ screens_setup "$1" "$2" libvpx-vp9 libx264
 # A phone (320x480): blocks at 15, 28, 39 and 48 (the truth); the spinner
 # (140,380,40,40) spins from frame 12 to the end.
 "$make_screens" phone.mkv 240 b0=15 b1=28 b2=39 b3=48 size=320x480 spinner=12:100000 >parts &&
-  ffmpeg -nostdin -v error -y -i phone.mkv -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good \
-    -cpu-used 4 -pix_fmt yuv420p phone.webm
+  screens_vp9 phone.mkv phone.webm
 check $? "make_screens and ffmpeg write the spinner on a phone, VP9"
 got=$(screens_answer phone.webm --ignore animated)
 [ "$got" = 48 ] || [ "$got" = 49 ]
 check $? "phone.webm --ignore animated: frame 48, the last block (got $got)"
 # one area, over the spinner's middle
 areas=$(grep -o '"animated_regions":\[[^]]*\]' r.json)
-echo "$areas" | grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' |
-  awk -F'[:,]' '{ n++; if ($2 > 148 || $2 + $6 < 172 || $4 > 388 || $4 + $8 < 412) bad = 1 }
-                END { exit !(n == 1 && !bad) }'
+screens_rects |
+  awk '{ n++; if ($1 > 148 || $1 + $3 < 172 || $2 > 388 || $2 + $4 < 412) bad = 1 }
+       END { exit !(n == 1 && !bad) }'
 check $? "phone.webm: the spinner is named as one area: $areas"
 
 # A desktop page (640x360): blocks at 10, 23, 29 and 34 (the truth); the

@@ -44,9 +44,9 @@ got=$(screens_answer fade.webm --ignore animated)
 check $? "fade.webm --ignore animated: frame 30, the last block (got $got)"
 # one area, within the carousel (16,48,288,136; since screens11 the slides'
 # pictures that the fades move, 32,64,256,96)
-areas | grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' |
-  awk -F'[:,]' '{ n++; if ($2 < 10 || $4 < 40 || $2 + $6 > 310 || $4 + $8 > 192) bad = 1 }
-                END { exit !(n == 1 && !bad) }'
+screens_rects |
+  awk '{ n++; if ($1 < 10 || $2 < 40 || $1 + $3 > 310 || $2 + $4 > 192) bad = 1 }
+       END { exit !(n == 1 && !bad) }'
 check $? "fade.webm: the carousel is named, alone, without the content below it: $(areas)"
 
 done_testing

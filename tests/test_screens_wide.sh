@@ -20,16 +20,15 @@ screens_setup "$1" "$2" libvpx-vp9
 # A desktop page (640x360): blocks at 9, 14, 20 and 30 (the truth); the
 # carousel (32,36,576,102) fades every 50 frames from 32 over 9 frames.
 "$make_screens" desk.mkv 240 b0=9 b1=14 b2=20 b3=30 size=640x360 carousel=32:50 slide=9 >parts &&
-  ffmpeg -nostdin -v error -y -i desk.mkv -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good \
-    -cpu-used 4 -pix_fmt yuv420p desk.webm
+  screens_vp9 desk.mkv desk.webm
 check $? "make_screens and ffmpeg write the fading carousel on a desktop page, VP9"
 got=$(screens_answer desk.webm --ignore animated)
 [ "$got" = 30 ] || [ "$got" = 31 ]
 check $? "desk.webm --ignore animated: frame 30, the last block (got $got)"
 # areas named, each within the carousel
-grep -o '"animated_regions":\[[^]]*\]' r.json | grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' |
-  awk -F'[:,]' '{ n++; if ($2 < 24 || $2 + $6 > 616 || $4 < 28 || $4 + $8 > 146) bad = 1 }
-                END { exit !(n && !bad) }'
+screens_rects |
+  awk '{ n++; if ($1 < 24 || $1 + $3 > 616 || $2 < 28 || $2 + $4 > 146) bad = 1 }
+       END { exit !(n && !bad) }'
 check $? "desk.webm: the carousel is named, nothing else: $(grep -o '"animated_regions":\[[^]]*\]' r.json)"
 
 done_testing
