@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cells.h"
 #include "decide.h"
 
 /* Frames after a faint keyframe that may still be the encoder converging. */
@@ -24,6 +25,10 @@
  * are an animation (an advert, a carousel) or a capture stopped too early,
  * which diff's threshold is there to ride over */
 #define BLOCK_QUIET_MIN 1.0
+/* The fewest changed pixels that can move a 16x16 block's mean by the block
+ * test's floor of 10 levels (256 x 10 / 255): the blocks a few strong pixels
+ * can account for (a caret's blink moves one block with 60) */
+#define BLOCK_MIN_PIXELS 10
 
 static void tracker_init(SettleTracker *t, double settle)
 {
@@ -55,6 +60,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
     d->prev_keyframe = 0;
+    d->inter_frames = 0;
+    d->prev_solid = 0;
+    d->last_still = -1;
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
@@ -164,6 +172,25 @@ static int block_content(const SettleRecord *r)
     return r->block_change || r->block_fade;
 }
 
+/* Whether frame r changed nothing of the picture but what an encoder
+ * re-codes: no pixel beyond the strong level, no 4x4 square's mean moved by
+ * SETTLE_CELL_MOVED (a spinner's turn or a pattern shifting keeps the blocks'
+ * means, and its pixels may stay under the strong level), no block's mean
+ * moved. On a landscape picture (a desktop page) also a frame whose strong
+ * pixels and moved cells together stay under the threshold, with no content
+ * fading in and no more blocks moved than its strong pixels can move: content
+ * under the threshold (a caret's blink, 60 pixels in one block) that the
+ * encoder re-coded the page with, which diff counted over it. */
+static int encoder_only(const SettleDecide *d, const SettleRecord *r, double limit)
+{
+    if (!d->blocks_on || r->block_bar)
+        return 0;
+    if (r->strong <= d->refresh_limit && r->moved <= d->refresh_limit && !block_content(r))
+        return 1;
+    return !d->portrait && !r->block_fade && r->strong > d->refresh_limit && r->strong <= limit &&
+           r->moved <= limit && (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS <= r->strong;
+}
+
 /* --start first-change: a change that starts the measurement is content for
  * the block test too. Phones' recorders re-code the whole still picture now
  * and then (many pixels by a few levels): diff and entropy count such a
@@ -233,6 +260,7 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
      * after a frame that was not one is. */
     int event = r->keyframe && !d->prev_keyframe;
     d->prev_keyframe = r->keyframe;
+    d->inter_frames += !r->keyframe;
     if (event)
         d->since_event = faint ? 0 : REFRESH_FOLLOWERS + 1;
     else if (!faint)
@@ -302,14 +330,18 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;
     r->quiet[SETTLE_T_BLOCKS] = !block_content(r) && !r->block_bar;
     r->quiet[SETTLE_T_BLOCKS_NOBAR] = !block_content(r);
-    /* an encoder re-coding moves pixels by a few levels either way: no
-     * pixel beyond the strong level, no block's mean, no 4x4 square's mean
-     * by SETTLE_CELL_MOVED (a spinner's turn or a pattern shifting keeps the
-     * blocks' means, and its pixels may stay under the strong level) */
+    /* an encoder re-coding moves pixels by a few levels either way. On a
+     * landscape picture such a frame right after one that changed more is
+     * the encoder finishing that change (VP8 refines a fade's last step a
+     * frame after it, x264's B-frames catch up on a spinner's last step),
+     * which counts: only the re-coding that comes later (VP8 and VP9
+     * refreshing the page) is left out */
+    int recode = encoder_only(d, r, limit);
     r->quiet[SETTLE_T_DIFF_SOLID] =
-        r->quiet[SETTLE_T_DIFF] ||
-        (d->blocks_on && r->strong <= d->refresh_limit && r->moved <= d->refresh_limit &&
-         !block_content(r) && !r->block_bar);
+        r->quiet[SETTLE_T_DIFF] || (recode && (d->portrait || !d->prev_solid));
+    d->prev_solid = !r->quiet[SETTLE_T_DIFF] && !recode;
+    if (r->quiet[SETTLE_T_DIFF])
+        d->last_still = r->index;
     int bar_only = r->block_bar && !r->block_change;
     d->bar_frames += bar_only;
     if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)
@@ -447,6 +479,29 @@ static void late_reason(SettleDecide *d, int64_t df, double bquiet)
              d->late_peak, (long long)d->late_diff, d->diff_limit, bquiet);
 }
 
+/* A desktop page that an encoder coding frames from others (not every frame
+ * a keyframe: no HDMI or intra-only capture) re-codes long after its last
+ * change (VP8's and VP9's refreshes, x264's B-frames): diff without those
+ * frames (SETTLE_T_DIFF_SOLID, settled at sf), taken only when a frame still
+ * as measured follows its last change (a recording cut short in a scroll's
+ * faint frames stays unsettled); --codec-filter off counts what the encoder
+ * does, and --ignore animated has its own rules for it. */
+static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df)
+{
+    const SettleSettings *s = d->s;
+    const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
+    if (!s->codec_filter || s->ignore_animated || d->portrait || !d->blocks_on ||
+        !d->inter_frames || sf >= df || d->last_still <= st->last_change)
+        return 0;
+    snprintf(d->reason, sizeof(d->reason),
+             "clean capture, re-encoded: diff's changes after frame %lld are an encoder "
+             "re-coding the page (many pixels by a few levels; what moved more, a pixel "
+             "beyond the strong level or a 4x4 square's mean by %d levels, stays under the "
+             "threshold, %.0f, and the block test saw no other content) and are left out",
+             (long long)sf, SETTLE_CELL_MOVED, d->diff_limit);
+    return 1;
+}
+
 static int choose_method(SettleDecide *d, double floor, int64_t frames)
 {
     const SettleSettings *s = d->s;
@@ -540,6 +595,8 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
         late_reason(d, df, bquiet);
         return blk;
     }
+    if (desktop_recoded(d, sf, df))
+        return SETTLE_T_DIFF_SOLID;
     if (!isnan(floor) && floor > d->diff_limit / 4)
         snprintf(d->reason, sizeof(d->reason),
                  "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "

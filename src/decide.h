@@ -91,6 +91,11 @@ typedef struct SettleDecide {
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
     int prev_keyframe;         /* the frame before was a keyframe */
+    int64_t inter_frames;      /* frames the decoder did not call keyframes: an encoder
+                                * coding frames from others (x264, VP8, VP9), which
+                                * re-codes a still page in them */
+    int prev_solid;            /* the frame before changed more than an encoder re-coding */
+    int64_t last_still;        /* the last frame still as measured (diff), -1: none */
     char reason[400];          /* why the method was chosen */
     /* a reduced picture (SettleSettings.scale) hides the noise the floor
      * measures: the decoder's verdict on the full-size luma instead, 1

@@ -24,10 +24,12 @@ screens_setup "$1" "$2" libvpx
 check $? "make_screens and ffmpeg write the clock, VP8"
 "$settle" analyze -q --diff-threshold 200 --json r.json clock.webm 2>err
 got=$(sed -n 's/.*"stable_frame":\([0-9a-z]*\).*/\1/p' r.json)
-# the default answer does not read the cells: VP8's spill after the last tick
-# (frame 125), as before
-[ "$got" = 135 ]
-check $? "clock.webm: the default answer is frame 135, as without the rule (got $got)"
+# the default answer does not read the cells; since screens16 VP8's spill
+# after the last tick (frame 125) at 135 is the encoder's re-coding for it
+# too (src/decide.c: before, 135), and the frame right after the tick, VP8
+# finishing it, counts
+[ "$got" = 125 ] || [ "$got" = 126 ]
+check $? "clock.webm: the default answer is the last tick, frame 125 (got $got)"
 grep -q '"animated_regions":\[{"x":5[12][0-9],"y":0,"width":1[01][0-9],"height":1[0-9],[^]]*}\]' r.json
 check $? "clock.webm: the clock is named, alone: $(grep -o '"animated_regions":[^]]*' r.json)"
 "$settle" analyze -q --diff-threshold 200 --ignore animated --json r.json clock.webm 2>err
