@@ -155,6 +155,12 @@ typedef struct Decoder {
      * size, the capture is read again from its start as above. */
     int handed;              /* of the store's frames, those gone to the analysis */
     const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
+    /* Once the probe cannot measure the film as it comes reduced (probe_F 0),
+     * its frames go to the analysis as they come at full size, the size it
+     * chooses for nearly every such film (probe_ahead); should it reduce
+     * after all, the analysis starts over from the first frame held, at the
+     * factor chosen (probe_restart). */
+    int ahead;
     /* With pictures kept, frames are held reduced only while the stream's
      * packets are kept too (replay_on): a picture of a frame held reduced
      * is decoded again from them (fill_full; probe frame red_index). */
@@ -914,6 +920,52 @@ static int probe_deliver(Decoder *d)
     return ret;
 }
 
+/* The probe's frames not yet handed over to the analysis, at full size, the
+ * last (f, held last) itself: see Decoder.ahead. Not with pictures kept,
+ * whose roles a second start would have to give back. */
+static int probe_ahead(Decoder *d, const AVFrame *f)
+{
+    SettleProbeStore *st = &d->store;
+    if (d->probe_F || d->c->keep_on)
+        return 0;
+    d->F = 1;
+    d->ahead = 1;
+    AVFrame *t = NULL;
+    int ret = 0;
+    for (int i = d->handed; i < st->n && ret >= 0; i++) {
+        d->handed = i + 1;
+        if (i == st->n - 1) {
+            ret = deliver_frame(d, f, NULL);
+            break;
+        }
+        if (!t && !(t = av_frame_alloc()))
+            return SETTLE_ERR_NOMEM;
+        if (settle_probe_take(st, i, t) < 0) {
+            ret = SETTLE_ERR_NOMEM;
+            break;
+        }
+        ret = deliver_frame(d, t, NULL);
+        av_frame_unref(t);
+    }
+    av_frame_free(&t);
+    return ret;
+}
+
+/* The probe reduces a film whose frames went to the analysis at full size
+ * (probe_ahead): the analysis starts over, as a second reading does
+ * (decode_input), and takes the held frames again at the factor chosen. */
+static void probe_restart(Decoder *d)
+{
+    d->c->state = SETTLE_STATE_IDLE;
+    d->begun = 0;
+    d->handed = 0;
+    d->ahead = 0;
+    av_frame_unref(d->prev);
+    av_freep(&d->rgb);
+    av_freep(&d->changed);
+    av_freep(&d->pending);
+}
+
 /* --scale auto: the first frames are held and compared; once the first
  * second is in, the factor is chosen and they go to the analysis in order.
  * f == NULL: the end of the capture came first. */
@@ -964,7 +1016,7 @@ static int probe_frame(Decoder *d, const AVFrame *f)
             d->F = d->probe_F;
             return probe_hand_over(d, 1, props ? f : NULL);
         }
-        return 0;
+        return probe_ahead(d, f);
     }
     d->probing = 0;
     ret = 0;
@@ -976,6 +1028,8 @@ static int probe_frame(Decoder *d, const AVFrame *f)
             d->again_full = 1;
             return READ_AGAIN;
         }
+        if (d->ahead && d->F > 1)
+            probe_restart(d);
         /* the reading began before the choice: its reason is the choice's */
         if (d->begun)
             snprintf(d->c->scale_reason, sizeof(d->c->scale_reason), "%s", d->why);
