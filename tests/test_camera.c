@@ -382,11 +382,12 @@ static void test_probe_holds(void **state)
     remove("cam-quieting.mp4");
     /* clean for its first two frames (a band repeats, so nothing is held
      * reduced, and the frames go to the analysis at full size as they
-     * come), then noisy: reduced, the analysis started over at the factor
-     * chosen from the first frame */
+     * come), then noisy: reduced, read again from its start at the factor
+     * chosen, with the probe's reason */
     film_quieting("cam-waking.mp4", 45, 2, 45);
     assert_int_equal(check_auto("cam-waking.mp4", &a), 2);
     assert_int_equal(a.reread, 0);
+    assert_non_null(strstr(a.reason, "camera-like capture"));
     free(a.csv);
     remove("cam-waking.mp4");
     /* clean throughout: full size, as it came */
