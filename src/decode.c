@@ -142,26 +142,19 @@ typedef struct Decoder {
      * does, a screen repeats rows), frames are held reduced (hold_reduced:
      * their properties, and with pictures kept the store's bytes of the
      * frame reduced: Y, U, V); should the probe then choose full size after
-     * all, the capture is read again from its start (again_F 1). */
+     * all, the capture is read again from its start (again_full). */
     int probe_F;
     uint8_t *probe_bands;    /* per frame, per band of the reduced picture */
     LumaStats luma_all;
     int every_band;
     int nreduced;            /* frames held reduced */
-    int again_F;             /* the factor of a second reading (READ_AGAIN) */
+    int again_full;
     /* Once frames are held reduced, the probe's frames go to the analysis as
      * they come, at probe_F, instead of all at once when the probe chooses
      * (the decoder waited for that on the queue); should it choose full
      * size, the capture is read again from its start as above. */
     int handed;              /* of the store's frames, those gone to the analysis */
     const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
-    /* Once the probe cannot measure the film as it comes reduced (probe_F 0),
-     * its frames go to the analysis as they come at full size, the size it
-     * chooses for nearly every such film (probe_ahead), and are held as
-     * their properties only (the frame before compared as probe_last);
-     * should it reduce after all, the capture is read again from its start
-     * at the factor chosen (again_F). */
-    int ahead;
     /* With pictures kept, frames are held reduced only while the stream's
      * packets are kept too (replay_on): a picture of a frame held reduced
      * is decoded again from them (fill_full; probe frame red_index). */
@@ -170,9 +163,8 @@ typedef struct Decoder {
     int red_index;
 } Decoder;
 
-/* Returned through the reading when the probe chose a factor other than the
- * one its frames went to the analysis at (again_F); never leaves
- * decode_input. */
+/* Returned through the reading when the probe chose full size for frames it
+ * holds reduced (again_full); never leaves decode_input. */
 #define READ_AGAIN (-1000)
 
 static int interrupt_cb(void *opaque)
@@ -922,44 +914,6 @@ static int probe_deliver(Decoder *d)
     return ret;
 }
 
-/* Whether the probe's frames go to the analysis at full size as they come:
- * see Decoder.ahead. Not with pictures kept, whose roles a second reading
- * would have to give back. */
-static int probe_goes_ahead(const Decoder *d)
-{
-    return !d->probe_F && !d->c->keep_on;
-}
-
-/* The probe's frames not yet handed over to the analysis, at full size, the
- * last (f, held last as its properties) itself. */
-static int probe_ahead(Decoder *d, const AVFrame *f)
-{
-    SettleProbeStore *st = &d->store;
-    if (!probe_goes_ahead(d))
-        return 0;
-    d->F = 1;
-    d->ahead = 1;
-    AVFrame *t = NULL;
-    int ret = 0;
-    for (int i = d->handed; i < st->n && ret >= 0; i++) {
-        d->handed = i + 1;
-        if (i == st->n - 1) {
-            ret = deliver_frame(d, f, NULL);
-            break;
-        }
-        if (!t && !(t = av_frame_alloc()))
-            return SETTLE_ERR_NOMEM;
-        if (settle_probe_take(st, i, t) < 0) {
-            ret = SETTLE_ERR_NOMEM;
-            break;
-        }
-        ret = deliver_frame(d, t, NULL);
-        av_frame_unref(t);
-    }
-    av_frame_free(&t);
-    return ret;
-}
-
 /* --scale auto: the first frames are held and compared; once the first
  * second is in, the factor is chosen and they go to the analysis in order.
  * f == NULL: the end of the capture came first. */
@@ -983,22 +937,18 @@ static int probe_frame(Decoder *d, const AVFrame *f)
         /* the frame before: while measuring as the film comes, the decoder's
          * (it may be held reduced), else the store's copy */
         const AVFrame *last = st->n ? settle_probe_frame(st, st->n - 1) : NULL;
-        if (last && f->data[0] && (d->probe_F || d->ahead) && d->probe_last->data[0])
+        if (last && f->data[0] && d->probe_F && d->probe_last->data[0])
             luma_frame(d, &d->luma, f, d->probe_last, 1, 0);
         else if (last && f->data[0] && !d->probe_F && (last->data[0] || st->held[st->n - 1].row))
             luma_frame(d, &d->luma, f, last, 1, !last->data[0]);
         if (d->probe_F)
             probe_measure(d, f, st->n);
-        const int ahead = probe_goes_ahead(d);
         /* what the probe would choose, were this its last frame */
         double floor;
         int props = 0;
-        uint8_t *none;
         if (d->probe_F && d->every_band && d->luma.n >= PROBE_MIN_FAINT &&
             luma_camera(d, &floor))
             props = ret = hold_reduced(d, f);
-        else if (ahead)
-            ret = settle_probe_hold_props(st, f, 0, &none) < 0 ? SETTLE_ERR_NOMEM : 0;
         else
             ret = settle_probe_hold(st, f) < 0 ? SETTLE_ERR_NOMEM : 0;
         if (ret < 0)
@@ -1006,7 +956,7 @@ static int probe_frame(Decoder *d, const AVFrame *f)
         for (int p = 0; p < 4 && f->buf[p]; p++)
             d->probe_bytes += f->buf[p]->size;
         av_frame_unref(d->probe_last);
-        if ((d->probe_F || ahead) && av_frame_ref(d->probe_last, f) < 0)
+        if (d->probe_F && av_frame_ref(d->probe_last, f) < 0)
             return SETTLE_ERR_NOMEM;
         /* held reduced: what the probe holds goes to the analysis now, at
          * the factor it would choose (see Decoder.handed) */
@@ -1014,7 +964,7 @@ static int probe_frame(Decoder *d, const AVFrame *f)
             d->F = d->probe_F;
             return probe_hand_over(d, 1, props ? f : NULL);
         }
-        return probe_ahead(d, f);
+        return 0;
     }
     d->probing = 0;
     ret = 0;
@@ -1023,13 +973,7 @@ static int probe_frame(Decoder *d, const AVFrame *f)
         /* full size for frames held reduced: from the start again, at full
          * size from the first frame (d->why says why) */
         if (d->F == 1 && d->nreduced) {
-            d->again_F = 1;
-            return READ_AGAIN;
-        }
-        /* reduced for frames that went to the analysis at full size: from
-         * the start again, reduced from the first frame */
-        if (d->F > 1 && d->ahead) {
-            d->again_F = d->F;
+            d->again_full = 1;
             return READ_AGAIN;
         }
         /* the reading began before the choice: its reason is the choice's */
@@ -1564,16 +1508,14 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
  * would block or give other bytes: measured at full size, as before auto. */
 static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int again_ok)
 {
-    int ret = 0, probed = 0;
+    int ret = 0, probed_full = 0;
     char again[320] = "";
-    /* at most three readings: the probe's, a second at the factor it chose
-     * (probed), and a third at full size when the whole capture is clean */
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 2; pass++) {
         Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
-                      .force_full = pass > 0 && !probed, .again_ok = again_ok,
-                      .F = probed, .auto_scale = probed > 1 };
+                      .force_full = pass > 0 && !probed_full, .again_ok = again_ok,
+                      .F = probed_full };
         /* only where auto may reduce (choose_scale says why not otherwise) */
-        d.probing = c->s.scale == 0 && !probed && auto_may_reduce(&d, NULL, 0);
+        d.probing = c->s.scale == 0 && !probed_full && auto_may_reduce(&d, NULL, 0);
         if (pass)
             snprintf(d.why, sizeof(d.why), "%s", again);
         int read_error = 0;
@@ -1581,16 +1523,15 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int
         if (ret >= 0 && (ret = open_codec(&d, d.fmt->streams[d.stream])) >= 0 &&
             (ret = read_packets(&d, &read_error)) >= 0)
             ret = input_outcome(&d, d.fmt->streams[d.stream], read_error);
-        /* the probe chose a factor other than the one its frames went to
-         * the analysis at: the same choice, the same words, from the first
-         * frame */
-        probed = ret == READ_AGAIN ? d.again_F : 0;
-        if (probed)
+        /* the probe chose full size for frames it held reduced: the same
+         * choice, the same words, from the first frame */
+        probed_full = ret == READ_AGAIN && d.again_full;
+        if (probed_full)
             snprintf(again, sizeof(again), "%s", d.why);
-        int reread = ((ret >= 0 && judge_reduced(&d, again, sizeof(again))) || probed) &&
+        int reread = ((ret >= 0 && judge_reduced(&d, again, sizeof(again))) || probed_full) &&
                      (!pb || (pb->seekable && avio_seek(pb, 0, SEEK_SET) == 0));
         close_decoder(&d);
-        if (probed && !reread)
+        if (probed_full && !reread)
             ret = fail_input(c, path, SETTLE_ERR_IO, "cannot read the input again from its start");
         if (!reread)
             break;

@@ -111,64 +111,6 @@ static void kept_release(SettleKeep *k, SettleKept *p)
         kept_free(p);
 }
 
-static void *early_render(void *arg)
-{
-    SettleKeepEarly *e = arg;
-    const size_t row = (size_t)e->w * 3;
-    for (int i = 0; i < e->n && !atomic_load_explicit(&e->stop, memory_order_relaxed); i++)
-        if ((e->px[i] = settle_pixels_new(row * (size_t)e->h)))
-            e->p[i]->held->render(e->p[i]->held, e->px[i], (ptrdiff_t)row);
-    return NULL;
-}
-
-/* settle_keep_early's thread stopped, its pictures taken as settle_keep_get
- * would make them. */
-static void early_join(SettleKeep *k)
-{
-    SettleKeepEarly *e = &k->early;
-    if (!e->on)
-        return;
-    atomic_store_explicit(&e->stop, 1, memory_order_relaxed);
-    pthread_join(e->th, NULL);
-    for (int i = 0; i < e->n; i++) {
-        if (!e->px[i])
-            continue;
-        e->p[i]->held->release(e->p[i]->held);
-        e->p[i]->held = NULL;
-        e->p[i]->rgb = e->px[i];
-        e->p[i]->tick = 0; /* as a spare: copied whole */
-    }
-    memset(e, 0, sizeof(*e));
-}
-
-void settle_keep_early(SettleKeep *k, int which)
-{
-    early_join(k);
-    if (!k->on || k->failed || which < 0 || which >= SETTLE_T_COUNT ||
-        !(k->methods & (1u << which)))
-        return;
-    SettleKeepEarly *e = &k->early;
-    /* in the order the tail needs them: the stable frame (its PNG and the
-     * answer's are the longest) first */
-    const int roles[SETTLE_KEEP_EARLY] = { SETTLE_KEEP_SETTLED + which, SETTLE_KEEP_LAST + which,
-                                           SETTLE_KEEP_FIRST + which, SETTLE_KEEP_START + which };
-    for (int i = 0; i < SETTLE_KEEP_EARLY; i++) {
-        SettleKept *q = k->role[roles[i]];
-        int dup = 0;
-        for (int j = 0; j < e->n; j++)
-            dup |= e->p[j] == q;
-        if (q && q->held && !dup)
-            e->p[e->n++] = q;
-    }
-    e->w = k->w;
-    e->h = k->h;
-    atomic_init(&e->stop, 0);
-    if (e->n && pthread_create(&e->th, NULL, early_render, e) == 0)
-        e->on = 1;
-    else
-        memset(e, 0, sizeof(*e));
-}
-
 static void thumb_release(SettleKeptThumb *t)
 {
     if (t && --t->refs <= 0) {
@@ -179,7 +121,6 @@ static void thumb_release(SettleKeptThumb *t)
 
 void settle_keep_free(SettleKeep *k)
 {
-    early_join(k);
     thumb_release(k->last_thumb);
     k->last_thumb = NULL;
     free(k->row_tick);
@@ -218,7 +159,6 @@ void settle_keep_begin(SettleKeep *k, unsigned methods, int w, int h)
 
 void settle_keep_changed(SettleKeep *k, const uint8_t *changed, int band_h)
 {
-    early_join(k);
     if (!k->on || k->failed)
         return;
     k->tick++;
@@ -245,7 +185,6 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
 
 int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out)
 {
-    early_join(k);
     SettleKept *p = (SettleKept *)settle_keep_find(k, frame);
     if (!p)
         return 1;
@@ -285,7 +224,6 @@ static void *render_jobs(void *arg)
 
 int settle_keep_ready(SettleKeep *k, const int64_t *frames, int n)
 {
-    early_join(k);
     SettleKept *p[SETTLE_KEEP_ROLES];
     uint8_t *px[SETTLE_KEEP_ROLES];
     int m = 0;
@@ -434,7 +372,6 @@ static int add_thumb(SettleKeepList *l, SettleKeptThumb *t, int64_t ordinal)
 int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
                       ptrdiff_t stride, SettleFillRows fill, void *fill_opaque)
 {
-    early_join(k);
     if (!k->on || k->failed)
         return 0;
     int full = 0, thumb = 0, moves = 0;
@@ -524,7 +461,6 @@ int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *r
                      ptrdiff_t stride, SettleFillRows fill, void *fill_opaque,
                      SettleHoldPicture hold, void *hold_opaque)
 {
-    early_join(k);
     if (!k->on || k->failed || index < 0)
         return 0;
     SettleKeepFrame f = { .index = index, .time = time, .hold = hold, .hold_opaque = hold_opaque };

@@ -6,8 +6,6 @@
 #ifndef SETTLE_KEEP_H
 #define SETTLE_KEEP_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,20 +88,6 @@ typedef struct SettleKeepList {
 /* Copies no role holds, kept for the next ones, at most. */
 #define SETTLE_KEEP_SPARES 4
 
-/* The held pictures of the chosen method's key frames, rendered on a thread
- * of their own while the decision ends (settle_keep_early), taken by the
- * next call on the SettleKeep. */
-#define SETTLE_KEEP_EARLY 4
-typedef struct SettleKeepEarly {
-    pthread_t th;
-    int on;                        /* the thread runs or ran: settle_keep_* joins it */
-    atomic_int stop;               /* set when joined: no render starts after it */
-    int w, h;
-    int n;
-    SettleKept *p[SETTLE_KEEP_EARLY];
-    uint8_t *px[SETTLE_KEEP_EARLY]; /* each p's pixels once rendered, else NULL */
-} SettleKeepEarly;
-
 typedef struct SettleKeep {
     int on;          /* settle_keep_pictures */
     unsigned methods; /* bit t: method t's (SETTLE_T_) roles and candidates are kept */
@@ -120,7 +104,6 @@ typedef struct SettleKeep {
     uint64_t tick;        /* pictures seen (settle_keep_changed) */
     uint64_t *row_tick;   /* per row: the picture it last changed at (NULL: every row, always) */
     SettleKeptThumb *last_thumb;
-    SettleKeepEarly early;
 } SettleKeep;
 
 /* What one frame is to the pictures. */
@@ -170,16 +153,6 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame);
 /* The copy of `frame` with its pixels (a held picture rendered now, once):
  * 0 and *out, 1 when no role holds the frame, or SETTLE_ERR_NOMEM. */
 int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out);
-
-/* Once every frame went by and the method is chosen (SETTLE_T_ which), while
- * the rest of the decision is made (the animated areas' search, on one
- * core): starts rendering on a thread of its own the held pictures of the
- * roles that give the key frames (the method's start frame, first change,
- * settled frame and latest change), as settle_keep_get would. Every other
- * settle_keep_ call but settle_keep_find stops the thread (a render under
- * way is finished) and takes what it rendered; the rest stays held. Nothing
- * when the method's pictures are not kept or none of them is held. */
-void settle_keep_early(SettleKeep *k, int which);
 
 /* Renders the held pictures of the n frames (-1: none) that roles hold,
  * two at a time on two threads, as settle_keep_get would one by one (at the

@@ -837,9 +837,6 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         r->visually_complete_99 = NAN;
 
     int which = settle_decide_method(&c->decide, c->n);
-    /* the method's key frames rendered for the pictures while the animated
-     * areas are looked for (one core) */
-    settle_keep_early(&c->keep, which);
     which = find_animated(c, which, r);
     const SettleTracker *t = &c->decide.tr[which];
     SettleMeasureEnd me = { .frames = c->n, .start_frame = c->n >= 2 ? t->start_frame : -1,

@@ -4,10 +4,7 @@
  * nothing is copied, a held picture is made once when asked for, with the
  * same pixels; the holds live only as long as a role needs them, however
  * long the capture; a source that cannot hold gets copies, as before; the
- * key frames rendered two at a time are the same pixels, each made once; so
- * are those rendered early on a thread of their own (settle_keep_early),
- * whenever the thread is stopped. */
-#include <sched.h>
+ * key frames rendered two at a time are the same pixels, each made once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -173,50 +170,6 @@ static void test_ready(void **state)
     free(s);
 }
 
-/* The chosen method's held key frames rendered on a thread while the
- * decision ends: the same pixels, each once whether the thread or
- * settle_keep_ready/get made it, the holds let go; none for a method whose
- * pictures are not kept. */
-static void test_early(void **state)
-{
-    (void)state;
-    const int64_t keys[] = { 0, FRAMES - 1, 1, FRAMES - 1 };
-    for (int round = 0; round < 3; round++) {
-        Source *s = calloc(1, sizeof(*s));
-        assert_non_null(s);
-        SettleKeep k = { 0 };
-        settle_keep_begin(&k, 1, W, H);
-        for (int i = 0; i < FRAMES; i++)
-            send(&k, s, i);
-        assert_int_equal(s->live, 3);
-        settle_keep_early(&k, 1); /* not a kept method */
-        assert_false(k.early.on);
-        settle_keep_early(&k, 0);
-        assert_true(k.early.on);
-        if (round == 1) /* the thread done before it is stopped */
-            while (atomic_load(&s->renders) < 3)
-                sched_yield();
-        if (round < 2) {
-            assert_int_equal(settle_keep_ready(&k, keys, 4), 0);
-            assert_false(k.early.on);
-            assert_int_equal(s->renders, 3);
-            assert_int_equal(s->live, 0);
-            for (int i = 0; i < 3; i++) {
-                const SettleKept *got = NULL;
-                assert_int_equal(settle_keep_get(&k, keys[i], &got), 0);
-                assert_picture(got, (int)keys[i]);
-            }
-            assert_int_equal(s->renders, 3);
-        }
-        /* round 2: let go with the thread maybe under way */
-        settle_keep_free(&k);
-        assert_false(k.early.on);
-        assert_int_equal(s->live, 0);
-        assert_true(s->renders <= 3);
-        free(s);
-    }
-}
-
 static void test_refused(void **state)
 {
     (void)state;
@@ -244,7 +197,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_held),
         cmocka_unit_test(test_ready),
-        cmocka_unit_test(test_early),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
