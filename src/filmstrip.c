@@ -57,12 +57,42 @@ int settle_thumb_band_end(const SettleThumbRows *t)
     return yb <= ya ? ya + 1 : yb;
 }
 
-/* Each output row sums its band of source rows column by column first (one
- * vectorised pass a source row), then each box's columns: the same integer
- * sums as a box-by-box loop. 255 times a band's rows fits 32 bits. */
+/* Each output row sums its band of source rows column by column first, then
+ * each box's columns: the same integer sums as a box-by-box loop. 255 times a
+ * band's rows fits 32 bits. */
 void settle_thumb_rows(SettleThumbRows *t, const uint8_t *rgb, ptrdiff_t stride, int upto)
 {
     settle_thumb_band(t, rgb, stride, 0, upto);
+}
+
+#define STRIP 64 /* bytes of a row summed down a band at a time */
+
+/* The band's rows [ya, yb) summed column by column into acc: a strip of
+ * columns at a time, its sums held in 16 bits (255 times up to 257 rows fits)
+ * while every row of the band is added, then widened once, instead of
+ * reading and writing the 32-bit sums of the whole row for each row. */
+static void band_sums(uint32_t *acc, const uint8_t *src, ptrdiff_t stride, size_t row, int n)
+{
+    size_t i = 0;
+    for (; i + STRIP <= row && n <= 257; i += STRIP) {
+        uint16_t s[STRIP];
+        for (int j = 0; j < STRIP; j++)
+            s[j] = src[i + j];
+        for (int sy = 1; sy < n; sy++) {
+            const uint8_t *p = src + (ptrdiff_t)sy * stride + i;
+            for (int j = 0; j < STRIP; j++)
+                s[j] = (uint16_t)(s[j] + p[j]);
+        }
+        for (int j = 0; j < STRIP; j++)
+            acc[i + j] = s[j];
+    }
+    for (size_t k = i; k < row; k++)
+        acc[k] = src[k];
+    for (int sy = 1; sy < n; sy++) {
+        const uint8_t *p = src + (ptrdiff_t)sy * stride;
+        for (size_t k = i; k < row; k++)
+            acc[k] += p[k];
+    }
 }
 
 void settle_thumb_band(SettleThumbRows *t, const uint8_t *band, ptrdiff_t stride, int first,
@@ -70,17 +100,10 @@ void settle_thumb_band(SettleThumbRows *t, const uint8_t *band, ptrdiff_t stride
 {
     const SettleImage *d = t->dst;
     size_t row = (size_t)t->w * 3;
-    uint32_t *acc = t->acc;
+    const uint32_t *acc = t->acc;
     for (; t->y < d->height && settle_thumb_band_end(t) <= upto; t->y++) {
         int y = t->y, ya = (int)((int64_t)y * t->h / d->height), yb = settle_thumb_band_end(t);
-        const uint8_t *src = band + (ptrdiff_t)(ya - first) * stride;
-        for (size_t i = 0; i < row; i++)
-            acc[i] = src[i];
-        for (int sy = ya + 1; sy < yb; sy++) {
-            src = band + (ptrdiff_t)(sy - first) * stride;
-            for (size_t i = 0; i < row; i++)
-                acc[i] += src[i];
-        }
+        band_sums(t->acc, band + (ptrdiff_t)(ya - first) * stride, stride, row, yb - ya);
         uint8_t *out = d->rgb + (size_t)y * d->stride;
         for (int x = 0; x < d->width; x++) {
             int xa = t->x0[x], xb = t->x0[x + 1] > xa ? t->x0[x + 1] : xa + 1;
@@ -90,9 +113,13 @@ void settle_thumb_band(SettleThumbRows *t, const uint8_t *band, ptrdiff_t stride
                 sum[1] += p[1];
                 sum[2] += p[2];
             }
+            /* the rounded mean (sum + area / 2) / area in doubles, exact:
+             * both below 2^53 and the quotient below 256, so the rounding
+             * never reaches the next integer; a third of a 64-bit division */
             uint64_t area = (uint64_t)(yb - ya) * (uint64_t)(xb - xa);
+            double a = (double)area;
             for (int k = 0; k < 3; k++)
-                out[3 * x + k] = (uint8_t)((sum[k] + area / 2) / area);
+                out[3 * x + k] = (uint8_t)((double)(sum[k] + area / 2) / a);
         }
     }
 }

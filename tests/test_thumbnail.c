@@ -82,6 +82,8 @@ static void test_shapes(void **state)
         { 2732, 1536, 200 }, { 1280, 720, 200 }, { 480, 270, 200 }, { 720, 1280, 200 },
         { 200, 113, 200 }, { 150, 90, 200 }, { 1, 1, 200 }, { 1, 999, 200 }, { 999, 1, 200 },
         { 401, 399, 200 }, { 641, 3, 640 }, { 5000, 7, 2 }, { 7, 5000, 3 }, { 33, 17, 1 },
+        /* bands of 257 rows (the most summed in 16 bits) and of 300 */
+        { 300, 514, 2 }, { 100, 600, 2 }, { 131, 514, 1 },
     };
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
         for (int pad = 0; pad <= 5; pad += 5)
@@ -89,20 +91,24 @@ static void test_shapes(void **state)
                 check(shapes[i][0], shapes[i][1], shapes[i][2], pad, up);
 }
 
-/* Every pixel 255: the widest sums, the exact mean. */
+/* Every pixel 255: the widest sums, the exact mean; bands of 428 rows, and
+ * of 257 (255 times 257: the most a column's 16-bit band sum holds) and 258. */
 static void test_white(void **state)
 {
     (void)state;
-    int w = 3001, h = 2999;
-    uint8_t *buf = malloc((size_t)w * h * 3);
-    assert_non_null(buf);
-    memset(buf, 255, (size_t)w * h * 3);
-    SettleImage img;
-    assert_int_equal(settle_thumbnail(buf, (ptrdiff_t)w * 3, w, h, 7, &img), 0);
-    for (int i = 0; i < img.width * img.height * 3; i++)
-        assert_int_equal(img.rgb[i], 255);
-    free(img.rgb);
-    free(buf);
+    static const int shapes[][3] = { { 3001, 2999, 7 }, { 300, 514, 2 }, { 300, 516, 2 }, { 4000, 257, 1 } };
+    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+        int w = shapes[k][0], h = shapes[k][1];
+        uint8_t *buf = malloc((size_t)w * h * 3);
+        assert_non_null(buf);
+        memset(buf, 255, (size_t)w * h * 3);
+        SettleImage img;
+        assert_int_equal(settle_thumbnail(buf, (ptrdiff_t)w * 3, w, h, shapes[k][2], &img), 0);
+        for (int i = 0; i < img.width * img.height * 3; i++)
+            assert_int_equal(img.rgb[i], 255);
+        free(img.rgb);
+        free(buf);
+    }
 }
 
 int main(void)
