@@ -124,6 +124,8 @@ typedef struct Decoder {
     uint8_t *full;       /* kept pictures of a reduced reading: the picture at full size */
     ptrdiff_t full_stride;
     int full_pending;    /* full is not yet this picture's (fill_full) */
+    int full_done;       /* its rows converted so far (fill_full) */
+    const AVFrame *full_src; /* the frame they are converted from (fill_full) */
     ptrdiff_t red_ys, red_cs;
     char why[320];
     /* --scale auto: the first frames, held until the probe decides */
@@ -342,6 +344,8 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->all_changed = pm->first;
     d->lazy = yuv_coef(d, f);
     d->full_pending = 1;
+    d->full_done = 0;
+    d->full_src = NULL;
     d->red_src = pm->red;
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
@@ -361,6 +365,8 @@ static int convert(Decoder *d, const AVFrame *f)
     d->all_changed = !have_prev;
     d->lazy = 0;
     d->full_pending = 1;
+    d->full_done = 0;
+    d->full_src = NULL;
     if (!same) {
         d->sws = get_scaler(d->sws, f, f->width, f->height, d->w, d->h);
         if (!d->sws)
@@ -452,18 +458,20 @@ static int fill_rows(void *opaque, int top, int bottom)
 }
 
 /* SettleFillRows for the pictures kept during a reduced reading: the picture
- * at full size, converted whole the first time they ask at this frame (they
- * read it whole), as a full-size reading converts it. 1 when this frame has
- * no such planes (a picture of another size or format, scaled). */
+ * at full size, as a full-size reading converts it, down to row bottom (at
+ * an even row, for the chroma; rows above top too, when not yet converted at
+ * this frame), so that a kept picture's thumbnail reads each band while it
+ * is in the cache. The first call at a frame (a picture held reduced decoded
+ * again) is the one that can fail; the next ones convert only. 1 when this
+ * frame has no such planes (a picture of another size or format, scaled). */
 static int fill_full(void *opaque, int top, int bottom)
 {
     Decoder *d = opaque;
     const AVFrame *f = d->prev;
     (void)top;
-    (void)bottom;
     if (!d->full_pending)
         return 0;
-    if (d->red_src) { /* held reduced: decoded again */
+    if (!d->full_src && d->red_src) { /* held reduced: decoded again */
         const AVFrame *h = settle_probe_frame(&d->store, d->red_index);
         int ret = settle_replay_frame(&d->replay, d->red_index, h->pts, &f);
         if (ret)
@@ -472,11 +480,24 @@ static int fill_full(void *opaque, int top, int bottom)
             f->pts != h->pts)
             return 1;
     }
-    if (!f->data[0] || f->width != d->sw || f->height != d->sh)
+    if (!d->full_src && (!f->data[0] || f->width != d->sw || f->height != d->sh))
         return 1;
-    d->c->dsp.yuv420_rgb(d->full, d->full_stride, f->data[0], f->linesize[0], f->data[1],
-                         f->linesize[1], f->data[2], f->linesize[2], d->sw, d->sh, &d->coef);
-    d->full_pending = 0;
+    if (!d->full_src)
+        d->full_src = f;
+    f = d->full_src;
+    int y0 = d->full_done, y1 = bottom + 1 < d->sh ? bottom + 1 : d->sh;
+    y1 += y1 < d->sh && (y1 & 1);
+    if (y1 > y0)
+        d->c->dsp.yuv420_rgb(d->full + (ptrdiff_t)y0 * d->full_stride, d->full_stride,
+                             f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
+                             f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
+                             f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2], f->linesize[2],
+                             d->sw, y1 - y0, &d->coef);
+    d->full_done = y1 > y0 ? y1 : y0;
+    if (d->full_done >= d->sh) {
+        d->full_pending = 0;
+        d->full_src = NULL;
+    }
     return 0;
 }
 

@@ -283,7 +283,8 @@ static SettleKept *copy_buffer(SettleKeep *k)
  * while they are in the cache. The same pixels as a whole copy and
  * settle_thumbnail. */
 static void make_rows(SettleKeep *k, SettleKept *p, int fresh, SettleThumbRows *tr,
-                      const uint8_t *rgb, ptrdiff_t stride)
+                      const uint8_t *rgb, ptrdiff_t stride, SettleFillRows fill,
+                      void *fill_opaque)
 {
     size_t row = (size_t)k->w * 3;
     const uint64_t *at = k->row_tick;
@@ -291,6 +292,8 @@ static void make_rows(SettleKeep *k, SettleKept *p, int fresh, SettleThumbRows *
     for (int y = 0; y < k->h;) {
         int end = tr ? settle_thumb_band_end(tr) : k->h;
         end = end > y ? end : y + 1;
+        if (fill) /* the band's rows readied just before they are read */
+            fill(fill_opaque, y, end - 1);
         int moved = !prev;
         for (; y < end; y++) {
             if (p && (fresh || !at || at[y] > p->tick))
@@ -397,7 +400,12 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
     /* A picture its source holds is not copied (nor its rows readied, when
      * no thumbnail reads them); the decoder's frames are held by reference. */
     SettleHeld *held = full && f->hold ? f->hold(f->hold_opaque) : NULL;
-    if ((thumb || (full && !held)) && fill && (ret = fill(fill_opaque, 0, k->h - 1)) != 0) {
+    /* the rows are readied band by band as they are read (make_rows); the
+     * first band here, where the source can still fail (a picture held
+     * reduced that cannot be decoded again); the others cannot */
+    if (!thumb && !(full && !held))
+        fill = NULL;
+    if (fill && (ret = fill(fill_opaque, 0, 0)) != 0) {
         if (held)
             held->release(held);
         return ret < 0 ? ret : give_up(k);
@@ -425,9 +433,9 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
         return give_up(k);
     }
     if (cur && !cur->held)
-        make_rows(k, cur, !cur->tick, t ? &tr : NULL, rgb, stride);
+        make_rows(k, cur, !cur->tick, t ? &tr : NULL, rgb, stride, fill, fill_opaque);
     else if (t)
-        make_rows(k, NULL, 0, &tr, rgb, stride);
+        make_rows(k, NULL, 0, &tr, rgb, stride, fill, fill_opaque);
     if (cur) {
         cur->frame = f->index;
         cur->time = f->time;
