@@ -475,6 +475,59 @@ static void test_png_bytes(void **state)
     }
 }
 
+/* settle_encode_png's PNG decodes (libpng) to the picture's pixels: rows
+ * wider than the encoder's input batch (256 KB), pictures of many batches and
+ * of many IDAT chunks (noise), flat and repeated rows (long matches), odd
+ * sizes, a padded stride. */
+static void test_png_pixels(void **state)
+{
+    (void)state;
+    static const int size[][3] = { { 1, 1, 0 },     { 7, 3, 0 },      { 1, 3000, 0 },
+                                   { 90001, 3, 0 }, { 2732, 1536, 0 }, { 641, 479, 1 },
+                                   { 333, 211, 0 } };
+    char dir[] = "/tmp/settle-png-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof(path), "%s/p.png", dir);
+    uint32_t seed = 777;
+    for (size_t k = 0; k < sizeof(size) / sizeof(size[0]); k++) {
+        int w = size[k][0], h = size[k][1], kind = size[k][2];
+        ptrdiff_t row = (ptrdiff_t)w * 3 + (kind == 1 ? 5 : 0);
+        uint8_t *buf = malloc((size_t)row * h);
+        assert_non_null(buf);
+        for (int y = 0; y < h; y++)
+            for (ptrdiff_t i = 0; i < row; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                /* noise in some bands, flat or repeated rows in others */
+                buf[y * row + i] = (y / 7) % 3 == 0 ? (uint8_t)(seed >> 24)
+                                   : (y / 7) % 3 == 1 ? (uint8_t)(i % 251)
+                                                      : (uint8_t)(y + i / 300);
+            }
+        SettleImage im = { .width = w, .height = h, .stride = row, .rgb = buf };
+        uint8_t *png = NULL;
+        size_t len = 0;
+        assert_int_equal(settle_encode_png(&im, &png, &len), 0);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(png, 1, len, f), len);
+        assert_int_equal(fclose(f), 0);
+        unsigned pw = 0, ph = 0;
+        size_t n = 0;
+        uint8_t *px = pngread(path, 3, &pw, &ph, &n, "test_png_pixels");
+        assert_non_null(px);
+        assert_int_equal(pw, w);
+        assert_int_equal(ph, h);
+        for (int y = 0; y < h; y++)
+            assert_memory_equal(px + (size_t)y * w * 3, im.rgb + (ptrdiff_t)y * im.stride,
+                                (size_t)w * 3);
+        free(px);
+        free(png);
+        free(buf);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 /* settle_encode_answer: the same PNG bytes and scaled pixels as outlining a
  * whole copy (settle_outline_answer, settle_encode_png, settle_scale_image),
  * for sizes scaled by whole and uneven bands of rows, not scaled, labels
@@ -661,6 +714,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_not_a_file),
         cmocka_unit_test(test_png_errors),
         cmocka_unit_test(test_png_bytes),
+        cmocka_unit_test(test_png_pixels),
         cmocka_unit_test(test_encode_answer),
         cmocka_unit_test(test_report),
     };
