@@ -124,13 +124,14 @@ static int isal_idat(png_structp png, IsalWork *z, int w, int h,
     z->s.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
     z->s.next_out = z->out;
     z->s.avail_out = ISAL_OUT;
+    uint8_t *prev = z->prev; /* locals: the loop below is vectorised */
     for (int y = 0; y < h; y++) {
         const uint8_t *r = row(opaque, y);
-        uint8_t *o = z->in + n;
-        o[0] = PNG_FILTER_VALUE_UP;
+        uint8_t *o = z->in + n + 1;
+        o[-1] = PNG_FILTER_VALUE_UP;
         for (size_t i = 0; i < rb; i++)
-            o[1 + i] = (uint8_t)(r[i] - z->prev[i]);
-        memcpy(z->prev, r, rb);
+            o[i] = (uint8_t)(r[i] - prev[i]);
+        memcpy(prev, r, rb);
         n += rb + 1;
         int last = y == h - 1;
         if (last || n + rb + 1 > z->in_cap) {
