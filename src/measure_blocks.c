@@ -241,9 +241,12 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     for (int c = 0; c < 3; c++) {
         gsum += a[c];
         osum += o[c];
-        for (int k = 0; k < b->nb; k++)
-            err[3 * k + c] = b->sum[3 * k + c] - (float)(a[c] * b->ref[3 * k + c] + o[c]);
     }
+    /* block by block, its three channels side by side: one pass over the
+     * sums and the reference in their order, each error as before */
+    for (int k = 0; k < 3 * b->nb; k += 3)
+        for (int c = 0; c < 3; c++)
+            err[k + c] = b->sum[k + c] - (float)(a[c] * b->ref[k + c] + o[c]);
     *gain_out = gsum / 3;
     double off = osum / 3;
     b->offset_min = off < b->offset_min ? off : b->offset_min;
@@ -288,12 +291,17 @@ static int hist_rank(const uint32_t *h, uint32_t rank)
     return SETTLE_BLOCK_RBINS - 1;
 }
 
-/* learns this frame's median residual per brightness level */
-static void learn_noise(SettleBlocks *b)
+/* Each block's residual (the largest of its channels' errors err, in
+ * b->res), and from them this frame's median residual per brightness level
+ * learnt: one pass makes and counts them. */
+static void learn_noise(SettleBlocks *b, const float *err)
 {
     uint32_t count[SETTLE_BLOCK_LEVELS] = { 0 }, all[SETTLE_BLOCK_RBINS] = { 0 };
     memset(b->frame_hist, 0, sizeof(b->frame_hist));
     for (int k = 0; k < b->nb; k++) {
+        float m = fabsf(err[3 * k]);
+        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
+        b->res[k] = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
         int l = b->lvl[k], bin = res_bin(b->res[k]);
         b->frame_hist[l][bin]++;
         all[bin]++;
@@ -477,15 +485,9 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
  * median): SPREAD times it when it is over 1/SPREAD and at most 1, else 1.
  * On most frames of a camera film more than half of the shares are at most
  * 1/SPREAD (or over 1), which two counts tell without the selection. */
-static double spread_scale(SettleBlocks *b, const float *ratio)
+static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
 {
     const int k = b->nb / 2;
-    const float sixth = settle_float_below(SPREAD, 0);
-    int low = 0, in = 0;
-    for (int i = 0; i < b->nb; i++) {
-        low += ratio[i] <= sixth;
-        in += ratio[i] <= 1.0f;
-    }
     if (low > k || in <= k)
         return 1;
     float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
@@ -516,34 +518,37 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     b->gain_min = gain < b->gain_min ? gain : b->gain_min;
     b->gain_max = gain > b->gain_max ? gain : b->gain_max;
     b->row_max = rows > b->row_max ? rows : b->row_max;
-    const float *err = b->res + b->nb;
-    for (int k = 0; k < b->nb; k++) {
-        float m = fabsf(err[3 * k]);
-        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
-        b->res[k] = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
-    }
-    learn_noise(b);
-    /* the residual as a share of its threshold, in scratch */
+    learn_noise(b, b->res + b->nb);
+    /* the residual as a share of its threshold, in scratch, and the counts
+     * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
     float *ratio = b->scratch;
     double thr[SETTLE_BLOCK_LEVELS];
     for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++)
         thr[l] = threshold(b, l);
-    for (int k = 0; k < b->nb; k++)
+    const float sixth = settle_float_below(SPREAD, 0);
+    int low = 0, in = 0, over = 0;
+    for (int k = 0; k < b->nb; k++) {
         ratio[k] = (float)(b->res[k] / thr[b->lvl[k]]);
+        low += ratio[k] <= sixth;
+        in += ratio[k] <= 1.0f;
+        over |= ratio[k] > 1;
+    }
     /* the frame's median share: over 1, the whole picture changed (content);
      * under it, what moved every block is the encoder or the light, and a
-     * block must stand out of it */
-    double scale = spread_scale(b, ratio);
-    int over = 0;
-    for (int k = 0; k < b->nb; k++) {
-        ratio[k] = (float)(ratio[k] / scale);
-        over |= ratio[k] > 1;
+     * block must stand out of it. A scale of 1 leaves every share as it is
+     * (x / 1 is x), so the shares are divided only by another. */
+    double scale = spread_scale(b, ratio, low, in);
+    if (scale != 1) {
+        over = 0;
+        for (int k = 0; k < b->nb; k++) {
+            ratio[k] = (float)(ratio[k] / scale);
+            over |= ratio[k] > 1;
+        }
     }
     if (over)
         recheck_last(b, ratio, scale, thr);
-    for (int k = 0; k < b->nb; k++)
-        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
     for (int k = 0; k < b->nb; k++) {
+        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
         if (ratio[k] <= 1)
             continue;
         out->changed++;
