@@ -189,15 +189,16 @@ static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, in
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             for (int c = 0; c < 3; c++) {
-                int n = 0, small = 0;
-                for (int k = from; k < b->nb; k++)
-                    tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
                 /* the bound is 3 median residuals, at least 1: when more
                  * than half of the residuals are below a third, so is the
-                 * median, and the bound is 1 without the selection */
+                 * median, and the bound is 1 without the selection (they
+                 * are counted as they are made) */
                 const float third = settle_float_below(3.0, 1);
-                for (int i = 0; i < n; i++)
-                    small += tmp[i] <= third;
+                int n = 0, small = 0;
+                for (int k = from; k < b->nb; k++) {
+                    tmp[n] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
+                    small += tmp[n++] <= third;
+                }
                 lim[c] = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
                 lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
             }
