@@ -82,7 +82,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->lvl = calloc(n, sizeof(*b->lvl));
     b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
-    b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
+    b->scratch = calloc(n + 3 * (size_t)b->bw, sizeof(*b->scratch));
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
@@ -243,11 +243,6 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
         gsum += a[c];
         osum += o[c];
     }
-    /* block by block, its three channels side by side: one pass over the
-     * sums and the reference in their order, each error as before */
-    for (int k = 0; k < 3 * b->nb; k += 3)
-        for (int c = 0; c < 3; c++)
-            err[k + c] = b->sum[k + c] - (float)(a[c] * b->ref[k + c] + o[c]);
     *gain_out = gsum / 3;
     double off = osum / 3;
     b->offset_min = off < b->offset_min ? off : b->offset_min;
@@ -255,16 +250,31 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     double cap = b->noise_all > 0 ? ROW_NOISE * b->noise_all : 0;
     cap = cap > ROW_CAP ? ROW_CAP : cap;
     double rmax = 0;
-    for (int by = 0; by < b->bh && cap > 0; by++) {
+    /* A row of blocks at a time, while it is in the cache: its errors (block
+     * by block, the three channels side by side), each channel's errors
+     * apart in scratch as they are made, then each channel's median offset
+     * (clamped to the cap) taken out of the row: the same values as a pass
+     * a channel over the whole picture. */
+    const int bw = b->bw;
+    float *ch = b->scratch; /* 3 * bw floats: the row's channels apart */
+    for (int by = 0; by < b->bh; by++) {
+        const size_t k0 = 3 * (size_t)by * bw;
+        float *row = err + k0;
+        const float *s = b->sum + k0, *r = b->ref + k0;
+        for (int i = 0; i < bw; i++)
+            for (int c = 0; c < 3; c++)
+                ch[c * bw + i] = row[3 * i + c] = s[3 * i + c] - (float)(a[c] * r[3 * i + c] + o[c]);
+        if (!(cap > 0))
+            continue;
+        float m[3];
         for (int c = 0; c < 3; c++) {
-            float *row = err + 3 * (size_t)by * b->bw + c;
-            for (int i = 0; i < b->bw; i++)
-                b->scratch[i] = row[3 * i];
-            double m = clampd(settle_select_k(b->scratch, b->bw, b->bw / 2), -cap, cap);
-            rmax = fabs(m) > rmax ? fabs(m) : rmax;
-            for (int i = 0; i < b->bw; i++)
-                row[3 * i] -= (float)m;
+            double mc = clampd(settle_select_k(ch + c * bw, bw, bw / 2), -cap, cap);
+            rmax = fabs(mc) > rmax ? fabs(mc) : rmax;
+            m[c] = (float)mc;
         }
+        for (int i = 0; i < bw; i++)
+            for (int c = 0; c < 3; c++)
+                row[3 * i + c] -= m[c];
     }
     *row_out = rmax;
 }
