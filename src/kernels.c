@@ -451,6 +451,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->reduce_plane = settle_reduce_plane_avx2;
         k->fit_sums = settle_fit_sums_avx2;
         k->row_first_diff = settle_row_first_diff_avx2;
+        k->count_row_changed = settle_count_row_changed_avx2;
     }
 #else
     (void)flags;

@@ -82,7 +82,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->lvl = calloc(n, sizeof(*b->lvl));
     b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
-    b->scratch = calloc(n + (size_t)b->bw, sizeof(*b->scratch));
+    b->scratch = calloc(n + 3 * (size_t)b->bw, sizeof(*b->scratch));
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
@@ -189,15 +189,16 @@ static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, in
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             for (int c = 0; c < 3; c++) {
-                int n = 0, small = 0;
-                for (int k = from; k < b->nb; k++)
-                    tmp[n++] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
                 /* the bound is 3 median residuals, at least 1: when more
                  * than half of the residuals are below a third, so is the
-                 * median, and the bound is 1 without the selection */
+                 * median, and the bound is 1 without the selection (they
+                 * are counted as they are made) */
                 const float third = settle_float_below(3.0, 1);
-                for (int i = 0; i < n; i++)
-                    small += tmp[i] <= third;
+                int n = 0, small = 0;
+                for (int k = from; k < b->nb; k++) {
+                    tmp[n] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
+                    small += tmp[n++] <= third;
+                }
                 lim[c] = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
                 lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
             }
@@ -241,8 +242,6 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     for (int c = 0; c < 3; c++) {
         gsum += a[c];
         osum += o[c];
-        for (int k = 0; k < b->nb; k++)
-            err[3 * k + c] = b->sum[3 * k + c] - (float)(a[c] * b->ref[3 * k + c] + o[c]);
     }
     *gain_out = gsum / 3;
     double off = osum / 3;
@@ -251,16 +250,31 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     double cap = b->noise_all > 0 ? ROW_NOISE * b->noise_all : 0;
     cap = cap > ROW_CAP ? ROW_CAP : cap;
     double rmax = 0;
-    for (int by = 0; by < b->bh && cap > 0; by++) {
+    /* A row of blocks at a time, while it is in the cache: its errors (block
+     * by block, the three channels side by side), each channel's errors
+     * apart in scratch as they are made, then each channel's median offset
+     * (clamped to the cap) taken out of the row: the same values as a pass
+     * a channel over the whole picture. */
+    const int bw = b->bw;
+    float *ch = b->scratch; /* 3 * bw floats: the row's channels apart */
+    for (int by = 0; by < b->bh; by++) {
+        const size_t k0 = 3 * (size_t)by * bw;
+        float *row = err + k0;
+        const float *s = b->sum + k0, *r = b->ref + k0;
+        for (int i = 0; i < bw; i++)
+            for (int c = 0; c < 3; c++)
+                ch[c * bw + i] = row[3 * i + c] = s[3 * i + c] - (float)(a[c] * r[3 * i + c] + o[c]);
+        if (!(cap > 0))
+            continue;
+        float m[3];
         for (int c = 0; c < 3; c++) {
-            float *row = err + 3 * (size_t)by * b->bw + c;
-            for (int i = 0; i < b->bw; i++)
-                b->scratch[i] = row[3 * i];
-            double m = clampd(settle_select_k(b->scratch, b->bw, b->bw / 2), -cap, cap);
-            rmax = fabs(m) > rmax ? fabs(m) : rmax;
-            for (int i = 0; i < b->bw; i++)
-                row[3 * i] -= (float)m;
+            double mc = clampd(settle_select_k(ch + c * bw, bw, bw / 2), -cap, cap);
+            rmax = fabs(mc) > rmax ? fabs(mc) : rmax;
+            m[c] = (float)mc;
         }
+        for (int i = 0; i < bw; i++)
+            for (int c = 0; c < 3; c++)
+                row[3 * i + c] -= m[c];
     }
     *row_out = rmax;
 }
@@ -288,12 +302,17 @@ static int hist_rank(const uint32_t *h, uint32_t rank)
     return SETTLE_BLOCK_RBINS - 1;
 }
 
-/* learns this frame's median residual per brightness level */
-static void learn_noise(SettleBlocks *b)
+/* Each block's residual (the largest of its channels' errors err, in
+ * b->res), and from them this frame's median residual per brightness level
+ * learnt: one pass makes and counts them. */
+static void learn_noise(SettleBlocks *b, const float *err)
 {
     uint32_t count[SETTLE_BLOCK_LEVELS] = { 0 }, all[SETTLE_BLOCK_RBINS] = { 0 };
     memset(b->frame_hist, 0, sizeof(b->frame_hist));
     for (int k = 0; k < b->nb; k++) {
+        float m = fabsf(err[3 * k]);
+        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
+        b->res[k] = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
         int l = b->lvl[k], bin = res_bin(b->res[k]);
         b->frame_hist[l][bin]++;
         all[bin]++;
@@ -477,15 +496,9 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
  * median): SPREAD times it when it is over 1/SPREAD and at most 1, else 1.
  * On most frames of a camera film more than half of the shares are at most
  * 1/SPREAD (or over 1), which two counts tell without the selection. */
-static double spread_scale(SettleBlocks *b, const float *ratio)
+static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
 {
     const int k = b->nb / 2;
-    const float sixth = settle_float_below(SPREAD, 0);
-    int low = 0, in = 0;
-    for (int i = 0; i < b->nb; i++) {
-        low += ratio[i] <= sixth;
-        in += ratio[i] <= 1.0f;
-    }
     if (low > k || in <= k)
         return 1;
     float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
@@ -516,34 +529,37 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     b->gain_min = gain < b->gain_min ? gain : b->gain_min;
     b->gain_max = gain > b->gain_max ? gain : b->gain_max;
     b->row_max = rows > b->row_max ? rows : b->row_max;
-    const float *err = b->res + b->nb;
-    for (int k = 0; k < b->nb; k++) {
-        float m = fabsf(err[3 * k]);
-        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
-        b->res[k] = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
-    }
-    learn_noise(b);
-    /* the residual as a share of its threshold, in scratch */
+    learn_noise(b, b->res + b->nb);
+    /* the residual as a share of its threshold, in scratch, and the counts
+     * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
     float *ratio = b->scratch;
     double thr[SETTLE_BLOCK_LEVELS];
     for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++)
         thr[l] = threshold(b, l);
-    for (int k = 0; k < b->nb; k++)
+    const float sixth = settle_float_below(SPREAD, 0);
+    int low = 0, in = 0, over = 0;
+    for (int k = 0; k < b->nb; k++) {
         ratio[k] = (float)(b->res[k] / thr[b->lvl[k]]);
+        low += ratio[k] <= sixth;
+        in += ratio[k] <= 1.0f;
+        over |= ratio[k] > 1;
+    }
     /* the frame's median share: over 1, the whole picture changed (content);
      * under it, what moved every block is the encoder or the light, and a
-     * block must stand out of it */
-    double scale = spread_scale(b, ratio);
-    int over = 0;
-    for (int k = 0; k < b->nb; k++) {
-        ratio[k] = (float)(ratio[k] / scale);
-        over |= ratio[k] > 1;
+     * block must stand out of it. A scale of 1 leaves every share as it is
+     * (x / 1 is x), so the shares are divided only by another. */
+    double scale = spread_scale(b, ratio, low, in);
+    if (scale != 1) {
+        over = 0;
+        for (int k = 0; k < b->nb; k++) {
+            ratio[k] = (float)(ratio[k] / scale);
+            over |= ratio[k] > 1;
+        }
     }
     if (over)
         recheck_last(b, ratio, scale, thr);
-    for (int k = 0; k < b->nb; k++)
-        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
     for (int k = 0; k < b->nb; k++) {
+        out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
         if (ratio[k] <= 1)
             continue;
         out->changed++;

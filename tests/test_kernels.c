@@ -550,6 +550,39 @@ static void test_yuv_reference(void **state)
     assert_true(off * 20 < n);
 }
 
+/* count_row_changed on rows equal but for one or two bytes, at every place
+ * of the first 100 and the steps' edges after (a camera's dark surround: whole
+ * steps without a change before the first and after the last), and on rows
+ * with nothing changed: each against the definition. */
+static void check_row_changed_sparse(const SettleKernels *k, const char *path)
+{
+    enum { N = 700 };
+    uint8_t *p = malloc(N), *q = malloc(N);
+    assert_non_null(p && q);
+    long checks = 0;
+    for (int n = 1; n <= N; n = n < 100 ? n + 1 : n + 31)
+        for (int i = -1; i < n; i = i < 100 || i % 32 >= 30 || i % 32 == 0 ? i + 1 : i + 29)
+            for (int j = -1; j <= i; j += i > 0 ? i : 2) {
+                for (int x = 0; x < n; x++)
+                    p[x] = q[x] = (uint8_t)(x * 7 + 3);
+                if (i >= 0)
+                    q[i] = (uint8_t)(p[i] + 9);
+                if (j >= 0)
+                    q[j] = (uint8_t)(p[j] - 30);
+                int a, b;
+                const int c = k->count_row_changed(p, q, n, 5, &a, &b);
+                const int want = (i >= 0) + (j >= 0 && j != i);
+                const int first = i < 0 ? n : j >= 0 && j < i ? j : i, last = i < 0 ? -1 : i;
+                if (c != want || a != first || b != last)
+                    fail_msg("count_row_changed %s: n %d changed at %d and %d: %d %d %d, want "
+                             "%d %d %d", path, n, i, j, c, a, b, want, first, last);
+                checks++;
+            }
+    free(p);
+    free(q);
+    print_message("%s: %ld sparse count_row_changed cases\n", path, checks);
+}
+
 /* Each instruction set on its own, as SETTLE_CPU would limit it. */
 static void test_sse2(void **state)
 {
@@ -564,6 +597,7 @@ static void test_sse2(void **state)
     check_row_first_diff(&k, "sse2");
     check_sum_rows(&k, "sse2");
     check_reduce(&k, "sse2");
+    check_row_changed_sparse(&k, "sse2");
     check_yuv(&k, "sse2");
 }
 
@@ -601,6 +635,9 @@ static void test_avx2(void **state)
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
     assert_ptr_not_equal(k.reduce_plane, k2.reduce_plane);
     check_reduce(&k, "avx2");
+    /* and the camera test's counts' own */
+    assert_ptr_not_equal(k.count_row_changed, k2.count_row_changed);
+    check_row_changed_sparse(&k, "avx2");
     check_yuv(&k, "avx2");
 }
 
