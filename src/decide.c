@@ -25,6 +25,9 @@
  * are an animation (an advert, a carousel) or a capture stopped too early,
  * which diff's threshold is there to ride over */
 #define BLOCK_QUIET_MIN 1.0
+/* seconds without a change before the change that a recording's last frame
+ * only finishes (desktop_recoded) */
+#define FINISH_PAUSE 0.25
 /* The fewest changed pixels that can move a 16x16 block's mean by the block
  * test's floor of 10 levels (256 x 10 / 255): the blocks a few strong pixels
  * can account for (a caret's blink moves one block with 60) */
@@ -63,6 +66,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->inter_frames = 0;
     d->prev_solid = 0;
     d->last_still = -1;
+    d->finish = d->solid_last = -1;
+    d->still_first = 0;
+    d->solid_last_time = d->run_pause = d->finish_pause = NAN;
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
@@ -181,14 +187,27 @@ static int block_content(const SettleRecord *r)
  * fading in and no more blocks moved than its strong pixels can move: content
  * under the threshold (a caret's blink, 60 pixels in one block) that the
  * encoder re-coded the page with, which diff counted over it. */
+static int under_limit(const SettleDecide *d, const SettleRecord *r, double limit)
+{
+    /* the landscape part of encoder_only (below) */
+    return d->blocks_on && !r->block_bar && !d->portrait && !r->block_fade &&
+           r->strong > d->refresh_limit && r->strong <= limit && r->moved <= limit &&
+           (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS <= r->strong;
+}
+
 static int encoder_only(const SettleDecide *d, const SettleRecord *r, double limit)
 {
     if (!d->blocks_on || r->block_bar)
         return 0;
     if (r->strong <= d->refresh_limit && r->moved <= d->refresh_limit && !block_content(r))
         return 1;
-    return !d->portrait && !r->block_fade && r->strong > d->refresh_limit && r->strong <= limit &&
-           r->moved <= limit && (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS <= r->strong;
+    return under_limit(d, r, limit);
+}
+
+int settle_decide_under_limit(const SettleDecide *d, const SettleRecord *r)
+{
+    return d->s->codec_filter && d->inter_frames > 0 && !r->quiet[SETTLE_T_DIFF] &&
+           under_limit(d, r, r->limit);
 }
 
 /* --start first-change: a change that starts the measurement is content for
@@ -337,8 +356,22 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
      * which counts: only the re-coding that comes later (VP8 and VP9
      * refreshing the page) is left out */
     int recode = encoder_only(d, r, limit);
+    if (!r->quiet[SETTLE_T_DIFF] && recode && !d->portrait && d->prev_solid) {
+        d->finish = r->index;
+        d->before_finish = d->tr[SETTLE_T_DIFF_SOLID];
+        d->finish_pause = d->run_pause;
+    }
     r->quiet[SETTLE_T_DIFF_SOLID] =
         r->quiet[SETTLE_T_DIFF] || (recode && (d->portrait || !d->prev_solid));
+    if (r->quiet[SETTLE_T_DIFF_SOLID] && !d->still_first)
+        d->still_first = r->quiet[SETTLE_T_DIFF] ? 1 : 2;
+    if (!r->quiet[SETTLE_T_DIFF_SOLID]) {
+        d->still_first = 0;
+        if (d->solid_last != r->index - 1)
+            d->run_pause = d->solid_last < 0 ? INFINITY : r->time - d->solid_last_time;
+        d->solid_last = r->index;
+        d->solid_last_time = r->time;
+    }
     d->prev_solid = !r->quiet[SETTLE_T_DIFF] && !recode;
     if (r->quiet[SETTLE_T_DIFF])
         d->last_still = r->index;
@@ -486,12 +519,30 @@ static void late_reason(SettleDecide *d, int64_t df, double bquiet)
  * as measured follows its last change (a recording cut short in a scroll's
  * faint frames stays unsettled); --codec-filter off counts what the encoder
  * does, and --ignore animated has its own rules for it. */
-static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df)
+static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t frames)
 {
     const SettleSettings *s = d->s;
     const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
     if (!s->codec_filter || s->ignore_animated || d->portrait || !d->blocks_on ||
-        !d->inter_frames || sf >= df || d->last_still <= st->last_change)
+        !d->inter_frames)
+        return 0;
+    /* the recording's last frame only finishes the change in the frame
+     * before it (VP8 re-codes a carousel's step faintly in the next frame):
+     * that change is the last, and the frame showing it the stable one, when
+     * the picture was still for FINISH_PAUSE before that change's run of
+     * frames (a carousel's turn on a settled page; a page painting its tiles
+     * in a scroll, cut short, changes more often) */
+    if (sf == frames && d->finish == frames - 1 && s->settle <= 0 &&
+        d->before_finish.last_change == frames - 2 && d->finish_pause >= FINISH_PAUSE) {
+        d->tr[SETTLE_T_DIFF_SOLID] = d->before_finish;
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture, re-encoded: the last frame only finishes the change of frame "
+                 "%lld (many pixels by a few levels, what moved more under the threshold, "
+                 "%.0f, and no block: an encoder re-coding it), which is the last",
+                 (long long)(frames - 2), d->diff_limit);
+        return 1;
+    }
+    if (sf >= df || d->last_still <= st->last_change)
         return 0;
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, re-encoded: diff's changes after frame %lld are an encoder "
@@ -558,12 +609,15 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
      * later on weak changes only (a touch indicator's ring, a scroll bar
      * fading out: no block moved by BLOCK_STRONG times its threshold after,
      * and no late content that stays), and the picture then stays still
-     * BLOCK_QUIET_MIN (not a capture cut short in the middle of a change) */
+     * BLOCK_QUIET_MIN (not a capture cut short in the middle of a change),
+     * or the encoder re-coded it only after a frame still as measured (a
+     * clock re-coded a few frames after its last tick; a scroll's last
+     * frames go on) and the recording ends on a frame diff finds still */
     int64_t sf = settled_at(d, SETTLE_T_DIFF_SOLID, frames);
     const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
     if (d->portrait && d->blocks_on && sf < df && d->strong_block <= sf && !late &&
         !s->ignore_animated &&
-        d->last_time - st->settled_time >= BLOCK_QUIET_MIN) {
+        (d->last_time - st->settled_time >= BLOCK_QUIET_MIN || (df < frames && d->still_first == 1))) {
         snprintf(d->reason, sizeof(d->reason),
                  "re-encoded phone picture: diff's changes after frame %lld are faint (many pixels "
                  "by a few levels, no block moved: an encoder re-coding) and left out; the block "
@@ -595,7 +649,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
         late_reason(d, df, bquiet);
         return blk;
     }
-    if (desktop_recoded(d, sf, df))
+    if (desktop_recoded(d, sf, df, frames))
         return SETTLE_T_DIFF_SOLID;
     if (!isnan(floor) && floor > d->diff_limit / 4)
         snprintf(d->reason, sizeof(d->reason),

@@ -96,6 +96,16 @@ typedef struct SettleDecide {
                                 * re-codes a still page in them */
     int prev_solid;            /* the frame before changed more than an encoder re-coding */
     int64_t last_still;        /* the last frame still as measured (diff), -1: none */
+    int64_t finish;            /* the last frame that only finished the change before it
+                                * (faint, right after it: counted on a landscape picture),
+                                * -1: none */
+    SettleTracker before_finish; /* SETTLE_T_DIFF_SOLID before that frame */
+    int64_t solid_last;        /* the last frame SETTLE_T_DIFF_SOLID counted, -1: none */
+    double solid_last_time;
+    double run_pause;          /* the still time before its run of consecutive changes */
+    double finish_pause;       /* run_pause when the frame `finish` came */
+    int still_first;           /* after SETTLE_T_DIFF_SOLID's last change: 0 nothing yet,
+                                * 1 a frame still as measured came first, 2 a change */
     char reason[400];          /* why the method was chosen */
     /* a reduced picture (SettleSettings.scale) hides the noise the floor
      * measures: the decoder's verdict on the full-size luma instead, 1
@@ -156,6 +166,12 @@ typedef struct SettleCaptureEnd {
 /* Whether the capture is camera-like by its noise floor, and whether the
  * block test leaves the status bar out. */
 int settle_decide_camera(const SettleDecide *d, double floor);
+/* 1 when the decided frame r of an inter-coded landscape capture (the codec
+ * filter on) changed content under the threshold alone (its strong pixels and
+ * moved cells together under it, no fade, no more blocks moved than those
+ * pixels can move: a caret's blink) and diff counted it over the threshold
+ * only with the encoder's faint re-coding of the page around it. */
+int settle_decide_under_limit(const SettleDecide *d, const SettleRecord *r);
 int settle_decide_bar_left_out(const SettleDecide *d, double floor);
 
 /* The decision at the end of the capture by the method `which` (a SETTLE_T_,

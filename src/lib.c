@@ -389,9 +389,12 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
         return settle_measure_decided(&c->measure, p->rgb, p->stride, c->n == 0, d->common_start,
                                       d->common_start_time, started, r);
     /* an encoder re-coding the page (a golden frame, a refresh: faint, all
-     * over, no content for the block test) moves no area */
+     * over, no 4x4 square's mean moved by SETTLE_CELL_MOVED, no content for
+     * the block test) moves no area; a spinner under the strong level that
+     * x264's B-frames re-code the page around moves its squares' means */
     int recode = d->blocks_on && !r->block_change && !r->block_bar &&
-                 r->strong <= d->refresh_limit && (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
+                 r->strong <= d->refresh_limit && r->moved <= d->refresh_limit &&
+                 (int64_t)r->box[2] * r->box[3] * 16 >= d->npix;
     /* ... nor the faint cells an encoder re-coded around a strong change,
      * nor its faint spots */
     int blank = d->blocks_on && !r->block_change && !r->block_fade && !r->block_bar;
@@ -400,7 +403,9 @@ static int after_decide(SettleContext *c, const SettlePicture *p, SettleRecord *
                       : 0;
     if (cells && c->anim.seen && c->n)
         settle_animated_runs(&c->anim, cells, r->time, r->index);
-    if (!r->quiet[SETTLE_T_DIFF] && started && !recode)
+    /* ... nor content under the threshold that diff counted over it only
+     * with the encoder's faint re-coding around it (a caret's blink) */
+    if (!r->quiet[SETTLE_T_DIFF] && started && !recode && !settle_decide_under_limit(d, r))
         settle_animated_frame(&c->anim, cells, r->time, r->index, recoded);
     if (!r->quiet[SETTLE_T_DIFF] && c->anim.spool &&
         settle_animated_spool(&c->anim, cells, r->index, recode ? SETTLE_ANIM_REFRESH : recoded) < 0) {
