@@ -103,3 +103,9 @@ done_testing() {
   echo "1..$((pass + fail))"
   [ "$fail" -eq 0 ]
 }
+
+# within FRAME TRUTH: FRAME (a JSON value) is TRUTH or the frame after it
+# (the screens grid's one frame, on the late side).
+within() {
+  [ -n "$1" ] && [ "$1" != null ] && [ "$1" -ge "$2" ] && [ "$1" -le $(($2 + 1)) ]
+}

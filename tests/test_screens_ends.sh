@@ -25,9 +25,6 @@ set -u
 screens_setup "$1" "$2" libvpx libx264
 
 # within ANSWER TRUTH: the answer is the truth or a frame after it
-within() {
-  [ -n "$1" ] && [ "$1" != null ] && [ "$1" -ge "$2" ] && [ "$1" -le $(($2 + 1)) ]
-}
 # touches X Y W H: an area of r.json overlaps that rectangle, and only such
 touches() {
   local n=0 bad=0 x y w h

@@ -19,9 +19,6 @@ set -u
 screens_setup "$1" "$2" libvpx libvpx-vp9 libx264
 
 # within ANSWER TRUTH: the answer is the truth or a frame after it
-within() {
-  [ -n "$1" ] && [ "$1" != null ] && [ "$1" -ge "$2" ] && [ "$1" -le $(($2 + 1)) ]
-}
 
 # A toast (120,321,400,27) from 56 to 103 after blocks at 14, 25, 31, 39, in
 # VP8: the encoder re-codes the page at 113 and 135 (70000 pixels, faintly).
