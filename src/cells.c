@@ -20,6 +20,7 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->sums = calloc((size_t)g->nx * g->ny, sizeof(*g->sums));
     g->before = calloc((size_t)g->nx * g->ny, sizeof(*g->before));
     g->change_masks = settle_change_masks;
+    g->box_only = 0;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
     if (!g->count || !g->strong || !g->cbox || !g->dirty || !g->masks || !g->sums || !g->before) {
         settle_cells_free(g);
