@@ -28,12 +28,21 @@ one_line_naming() {
 }
 
 # wrapped PROGRAM DIR: prints PROGRAM, or under `meson test --setup valgrind`
-# (SETTLE_WRAPPER set by tests/valgrind.sh) a script in DIR that runs it under memcheck.
+# (SETTLE_WRAPPER set by tests/valgrind.sh) a script in DIR that runs it: under
+# memcheck on the script's 1st run, then on one run in SETTLE_VALGRIND_EVERY
+# (1 + K, 1 + 2K, ...; every run when it is 1), plainly on the others. The
+# count is kept in DIR/.runs (runs started at once may share a number: which
+# of them is checked is then left to chance, never whether the test passes).
 wrapped() {
   if [ -n "${SETTLE_WRAPPER:-}" ]; then
-    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$(echo $SETTLE_WRAPPER)" "$1" >"$2/$(basename "$1")"
-    chmod +x "$2/$(basename "$1")"
-    echo "$2/$(basename "$1")"
+    local every=${SETTLE_VALGRIND_EVERY:-1} to
+    to="$2/$(basename "$1")"
+    printf '#!/bin/sh\nn=0\n[ -f "%s/.runs" ] && read -r n <"%s/.runs"\necho $((n + 1)) >"%s/.runs"\n' \
+      "$2" "$2" "$2" >"$to"
+    printf '[ $((n %% %d)) -eq 0 ] && exec %s "%s" "$@"\nexec "%s" "$@"\n' \
+      "$every" "$(echo $SETTLE_WRAPPER)" "$1" "$1" >>"$to"
+    chmod +x "$to"
+    echo "$to"
   else
     echo "$1"
   fi

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "sample.h"
+
 #include "settle/pictures.h"
 #include "settle/settle.h"
 #include "camera.h"
@@ -575,7 +577,7 @@ static int group_teardown(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threshold_percent),
         cmocka_unit_test(test_noisy_h264),
         cmocka_unit_test(test_noisy_vp8),
@@ -588,5 +590,13 @@ int main(void)
         cmocka_unit_test(test_probe_early),
         cmocka_unit_test(test_probe_pictures),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    /* under memcheck: the block test on H.264 with B-frames, the probe with
+     * pictures (each case films and encodes a capture: 30 to 60 s under it) */
+    static const char *const checked[] = {
+        "test_noisy_h264",
+        "test_probe_pictures",
+        NULL,
+    };
+    size_t n = valgrind_sample(tests, sizeof(tests) / sizeof(tests[0]), checked);
+    return _cmocka_run_group_tests("tests", tests, n, group_setup, group_teardown);
 }

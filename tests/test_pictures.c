@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "sample.h"
+
 #include "capgen.h"
 #include "pngread.h"
 #include "settle/pictures.h"
@@ -706,7 +708,7 @@ int main(int argc, char **argv)
         const struct CMUnitTest rt[] = { cmocka_unit_test(test_one_reading_real) };
         return cmocka_run_group_tests(rt, NULL, NULL);
     }
-    const struct CMUnitTest tests[] = {
+    struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_frames_and_filmstrip),
         cmocka_unit_test(test_many_changes),
         cmocka_unit_test(test_sample),
@@ -718,5 +720,19 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_encode_answer),
         cmocka_unit_test(test_report),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* under memcheck: all but many_changes (the same paths over 3x the frames) */
+    static const char *const checked[] = {
+        "test_key_frames_and_filmstrip",
+        "test_sample",
+        "test_one_reading",
+        "test_not_a_file",
+        "test_png_errors",
+        "test_png_bytes",
+        "test_png_pixels",
+        "test_encode_answer",
+        "test_report",
+        NULL,
+    };
+    size_t n = valgrind_sample(tests, sizeof(tests) / sizeof(tests[0]), checked);
+    return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
 }

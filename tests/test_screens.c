@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "sample.h"
+
 #include "capgen.h"
 #include "e2e_common.h"
 #include "screens.h"
@@ -417,7 +419,7 @@ static int group_teardown(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    struct CMUnitTest tests[] = {
         cmocka_unit_test(test_toast),
         cmocka_unit_test(test_pause),
         cmocka_unit_test(test_vfr_gap),
@@ -427,5 +429,13 @@ int main(void)
         cmocka_unit_test(test_carousel_fades),
         cmocka_unit_test(test_regions),
     };
-    return cmocka_run_group_tests_name("screens", tests, group_setup, group_teardown);
+    /* under memcheck: the animated areas, the regions (the quiet across gaps has
+     * its unit test, settle_quiet) */
+    static const char *const checked[] = {
+        "test_carousel",
+        "test_regions",
+        NULL,
+    };
+    size_t n = valgrind_sample(tests, sizeof(tests) / sizeof(tests[0]), checked);
+    return _cmocka_run_group_tests("screens", tests, n, group_setup, group_teardown);
 }

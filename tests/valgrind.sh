@@ -10,6 +10,11 @@
 # settle). The answer is kept beside that program, keyed by the CPU, the
 # valgrind version and the program's time; when valgrind cannot, every test is
 # skipped (77) with the probe's reason. Any other answer runs the test.
+#
+# The pass checks a share of the long tests (SETTLE_VALGRIND_EVERY, 8 unless
+# set; 1 checks everything, about four times as long): the programs' cases
+# that tests/sample.h names, and one run of settle in that many of each
+# script's (tests/lib.sh's wrapped). The plain and ASan passes run all of it.
 here=$(dirname "$0")
 if [ -n "${SETTLE_VALGRIND_PROBE:-}" ]; then
   cache=$(dirname "$SETTLE_VALGRIND_PROBE")/valgrind-probe.txt
@@ -26,6 +31,8 @@ if [ -n "${SETTLE_VALGRIND_PROBE:-}" ]; then
     exit 77
   fi
 fi
+SETTLE_VALGRIND_EVERY=${SETTLE_VALGRIND_EVERY:-8}
+export SETTLE_VALGRIND_EVERY
 vg="valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
  --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
  --track-origins=no --num-callers=30 --quiet
