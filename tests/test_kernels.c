@@ -490,7 +490,7 @@ static void check_yuv(const SettleKernels *k, const char *path)
                 SettleYuvCoef c;
                 settle_yuv_coef(&c, matrices[mi][0], matrices[mi][1], full);
                 for (int w = 1; w <= W; w = w < 70 ? w + 1 : w + 37)
-                    for (int h = 1; h <= H; h += 2) {
+                    for (int h = 1; h <= H; h++) {
                         memset(o_ref, 0x5a, (size_t)os * H);
                         memset(o_k, 0x5a, (size_t)os * H);
                         settle_yuv420_rgb(o_ref, os, py, ys, pu, cs, pv, cs, w, h, &c);

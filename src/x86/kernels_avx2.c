@@ -343,18 +343,69 @@ static inline __m256i to_q0(__m256i yy, __m256i c)
     return _mm256_srai_epi16(_mm256_adds_epi16(yy, c), 6);
 }
 
-/* 32 pixels a step: the chroma terms of 16 samples, each spread over its two
- * pixels, the three channels packed to bytes in order and interleaved by
- * pshufb per lane. */
+/* The chroma terms of 16 samples (pu, pv) for 32 pixels, each spread over
+ * its two pixels: cc[c] for the luma lanes [0-7 | 16-23], cc[3 + c] for
+ * [8-15 | 24-31], channel c of R, G, B. */
+static inline void chroma32(const uint8_t *pu, const uint8_t *pv, __m256i crv, __m256i cgu,
+                            __m256i cgv, __m256i cbu, __m256i cc[6])
+{
+    const __m256i c128 = _mm256_set1_epi16(128);
+    const __m256i uu = _mm256_slli_epi16(
+        _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)pu)), c128), 8);
+    const __m256i vv = _mm256_slli_epi16(
+        _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)pv)), c128), 8);
+    const __m256i t[3] = { _mm256_mulhrs_epi16(vv, crv),
+                           _mm256_add_epi16(_mm256_mulhrs_epi16(uu, cgu),
+                                            _mm256_mulhrs_epi16(vv, cgv)),
+                           _mm256_mulhrs_epi16(uu, cbu) };
+    for (int c = 0; c < 3; c++) {
+        cc[c] = _mm256_unpacklo_epi16(t[c], t[c]);
+        cc[3 + c] = _mm256_unpackhi_epi16(t[c], t[c]);
+    }
+}
+
+/* 32 pixels of luma at py with their chroma terms cc (chroma32's) as RGB at
+ * out: the three channels packed to bytes in order and interleaved by
+ * pshufb per lane (masks m). */
+static inline void rgb32(uint8_t *out, const uint8_t *py, const __m256i cc[6], __m256i yoff,
+                         __m256i cy, __m256i m[3][3])
+{
+    /* luma as 16-bit lanes in the order [0-7 | 16-23] and [8-15 | 24-31]:
+     * the chroma terms spread over their pixel pairs within each lane line
+     * up with them, and packing restores the pixels' order */
+    const __m256i yb = _mm256_loadu_si256((const __m256i *)py);
+    const __m256i z = _mm256_setzero_si256(), r32 = _mm256_set1_epi16(32);
+    __m256i yy[2];
+    for (int i = 0; i < 2; i++) {
+        const __m256i y16 = i ? _mm256_unpackhi_epi8(yb, z) : _mm256_unpacklo_epi8(yb, z);
+        yy[i] = _mm256_add_epi16(
+            _mm256_mulhrs_epi16(_mm256_slli_epi16(_mm256_sub_epi16(y16, yoff), 7), cy), r32);
+    }
+    __m256i ch8[3];
+    for (int c = 0; c < 3; c++)
+        ch8[c] = _mm256_packus_epi16(to_q0(yy[0], cc[c]), to_q0(yy[1], cc[3 + c]));
+    __m256i o[3];
+    for (int b = 0; b < 3; b++)
+        o[b] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(ch8[0], m[0][b]),
+                                               _mm256_shuffle_epi8(ch8[1], m[1][b])),
+                               _mm256_shuffle_epi8(ch8[2], m[2][b]));
+    /* lane 0 holds pixels 0-15 (bytes 0-47), lane 1 pixels 16-31 */
+    _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(o[0], o[1], 0x20));
+    _mm256_storeu_si256((__m256i *)(out + 32), _mm256_permute2x128_si256(o[2], o[0], 0x30));
+    _mm256_storeu_si256((__m256i *)(out + 64), _mm256_permute2x128_si256(o[1], o[2], 0x31));
+}
+
+/* 32 pixels a step, two rows at a time: the rows of a pair share their
+ * chroma row, so its terms are made once for both (the same values: a
+ * third of the work a row was the chroma's). */
 void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
                             const uint8_t *v, ptrdiff_t vstride, int w, int h,
                             const SettleYuvCoef *k)
 {
-    const __m256i yoff = _mm256_set1_epi16(k->y_off), c128 = _mm256_set1_epi16(128);
-    const __m256i cy = _mm256_set1_epi16(k->cy), crv = _mm256_set1_epi16(k->crv);
-    const __m256i cgu = _mm256_set1_epi16(k->cgu), cgv = _mm256_set1_epi16(k->cgv);
-    const __m256i cbu = _mm256_set1_epi16(k->cbu), r32 = _mm256_set1_epi16(32);
+    const __m256i yoff = _mm256_set1_epi16(k->y_off), cy = _mm256_set1_epi16(k->cy);
+    const __m256i crv = _mm256_set1_epi16(k->crv), cgu = _mm256_set1_epi16(k->cgu);
+    const __m256i cgv = _mm256_set1_epi16(k->cgv), cbu = _mm256_set1_epi16(k->cbu);
     __m256i m[3][3];
     for (int ch = 0; ch < 3; ch++)
         for (int b = 0; b < 3; b++)
@@ -363,57 +414,25 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
      * overlapping the one before: the same pixels, the same bytes */
     const int last = w >= 32 ? (w - 32) & ~1 : -1;
     const int body = last >= 0 ? last + 32 : 0;
-    for (int r = 0; r < h; r++) {
+    for (int r = 0; r < h; r += 2) {
+        const int rows = h - r < 2 ? 1 : 2;
         const uint8_t *py = y + r * ystride;
         const uint8_t *pu = u + (r >> 1) * ustride, *pv = v + (r >> 1) * vstride;
         uint8_t *out = dst + r * dstride;
         for (int x = 0; last >= 0; x += 32) {
             if (x > last)
                 x = last;
-            const __m256i uu = _mm256_slli_epi16(
-                _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pu + x / 2))),
-                                 c128), 8);
-            const __m256i vv = _mm256_slli_epi16(
-                _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(pv + x / 2))),
-                                 c128), 8);
-            const __m256i cr = _mm256_mulhrs_epi16(vv, crv);
-            const __m256i cg = _mm256_add_epi16(_mm256_mulhrs_epi16(uu, cgu),
-                                                _mm256_mulhrs_epi16(vv, cgv));
-            const __m256i cb = _mm256_mulhrs_epi16(uu, cbu);
-            /* luma as 16-bit lanes in the order [0-7 | 16-23] and [8-15 | 24-31]:
-             * the chroma terms spread over their pixel pairs within each lane
-             * line up with them, and packing restores the pixels' order */
-            const __m256i yb = _mm256_loadu_si256((const __m256i *)(py + x));
-            const __m256i z = _mm256_setzero_si256();
-            __m256i yy[2];
-            for (int i = 0; i < 2; i++) {
-                const __m256i y16 = i ? _mm256_unpackhi_epi8(yb, z) : _mm256_unpacklo_epi8(yb, z);
-                yy[i] = _mm256_add_epi16(
-                    _mm256_mulhrs_epi16(_mm256_slli_epi16(_mm256_sub_epi16(y16, yoff), 7), cy),
-                    r32);
-            }
-            const __m256i cc[3] = { cr, cg, cb };
-            __m256i ch8[3];
-            for (int c = 0; c < 3; c++)
-                ch8[c] = _mm256_packus_epi16(to_q0(yy[0], _mm256_unpacklo_epi16(cc[c], cc[c])),
-                                             to_q0(yy[1], _mm256_unpackhi_epi16(cc[c], cc[c])));
-            __m256i o[3];
-            for (int b = 0; b < 3; b++)
-                o[b] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(ch8[0], m[0][b]),
-                                                       _mm256_shuffle_epi8(ch8[1], m[1][b])),
-                                       _mm256_shuffle_epi8(ch8[2], m[2][b]));
-            /* lane 0 holds pixels 0-15 (bytes 0-47), lane 1 pixels 16-31 */
-            _mm256_storeu_si256((__m256i *)(out + 3 * x), _mm256_permute2x128_si256(o[0], o[1], 0x20));
-            _mm256_storeu_si256((__m256i *)(out + 3 * x + 32),
-                                _mm256_permute2x128_si256(o[2], o[0], 0x30));
-            _mm256_storeu_si256((__m256i *)(out + 3 * x + 64),
-                                _mm256_permute2x128_si256(o[1], o[2], 0x31));
+            __m256i cc[6];
+            chroma32(pu + x / 2, pv + x / 2, crv, cgu, cgv, cbu, cc);
+            rgb32(out + 3 * x, py + x, cc, yoff, cy, m);
+            if (rows == 2)
+                rgb32(out + dstride + 3 * x, py + ystride + x, cc, yoff, cy, m);
             if (x == last)
                 break;
         }
         if (body < w)
             settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
-                              ustride, pv + body / 2, vstride, w - body, 1, k);
+                              ustride, pv + body / 2, vstride, w - body, rows, k);
     }
 }
 
