@@ -2,6 +2,7 @@
 /* The probe's packets and a second decoder for them (see decode_replay.h). */
 #include <string.h>
 
+#include "decode_pool.h"
 #include "decode_replay.h"
 
 int settle_replay_init(SettleReplay *r, const AVStream *vs, int64_t max_pixels)
@@ -46,7 +47,9 @@ void settle_replay_end(SettleReplay *r)
 
 static void close_codec(SettleReplay *r)
 {
+    void *pool = r->dec ? r->dec->opaque : NULL;
     avcodec_free_context(&r->dec);
+    settle_decode_pool_free(&pool);
     r->sent = r->flushed = 0;
     r->got = 0;
     r->keyed = 0;
@@ -66,6 +69,10 @@ static int open_codec(SettleReplay *r, int from)
     r->dec->thread_count = 1;
     r->dec->max_pixels = r->max_pixels;
     r->dec->pkt_timebase = r->vs->time_base;
+    /* the reading's pool of populated mappings, not libavcodec's, which
+     * zeroes each new buffer page fault by page fault */
+    if (settle_decode_pool_attach(r->dec) < 0)
+        goto fail;
     if (avcodec_open2(r->dec, codec, NULL) < 0)
         goto fail;
     r->sent = from;

@@ -158,7 +158,8 @@ static int encode(FILE *f, PngBuf *b, int w, int h, const uint8_t *(*row)(void *
         return SETTLE_ERR_NOMEM;
     }
 #endif
-    int ret = 0;
+    /* volatile: live across setjmp (gcc's -Wclobbered, in the zlib build) */
+    volatile int ret = 0;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info) {

@@ -262,8 +262,11 @@ static int skip(Worker *w, Job *j, const char *path, FILE *out, FILE *err)
  * encoded once (two roles of one frame share their bytes), and the answer's
  * (answer_make), on two threads of their own while the plot is drawn: the
  * decoding is over, both cores are free. With --frames each file is written
- * by the thread that encoded it, as soon as its bytes are there; what went
- * wrong is said after, in the files' order. */
+ * by the thread that encoded it, as soon as its bytes are there, under its
+ * temporary name; its fsync and rename wait until no picture is left to
+ * encode (encoded_commit), so that neither thread waits for the disk while
+ * the other could use it. What went wrong is said after, in the files' order. */
+#define ENCODED_FILES 6 /* the five images' files and the answer's */
 typedef struct Encoded {
     const SettlePictures *pics;
     int n;                 /* images: the key frames and the filmstrip */
@@ -285,10 +288,55 @@ typedef struct Encoded {
     uint8_t *answer_png, *small_png;
     size_t answer_len, small_len;
     int answer_failed;
+    /* --frames: the files written (ready) or being written, to commit
+     * from out[next_out] on, and where each one's errno goes */
+    OutFile out[ENCODED_FILES];
+    int *out_err[ENCODED_FILES];
+    int ready[ENCODED_FILES];
+    int nout, next_out;
     pthread_mutex_t lock;
     int lock_ok;           /* lock initialised */
     int next;              /* the next job: the answer (-1), then the images */
 } Encoded;
+
+/* --frames: the file at path written under its temporary name, left to
+ * encoded_commit; *err is its errno when it fails. */
+static void encoded_file(Encoded *e, const char *path, const uint8_t *png, size_t len, int *err)
+{
+    /* a slot of its own: the OutFile cannot move once open (its memory
+     * stream points into it) */
+    pthread_mutex_lock(&e->lock);
+    int k = e->nout < ENCODED_FILES ? e->nout++ : -1;
+    pthread_mutex_unlock(&e->lock);
+    OutFile tmp, *o = k >= 0 ? &e->out[k] : &tmp;
+    if (out_write_start(o, path, png, len) < 0)
+        *err = errno ? errno : EIO;
+    /* a file written in place (a FIFO, a device) has nothing to sync */
+    else if ((k < 0 || !o->tmp) && out_commit(o) < 0)
+        *err = errno ? errno : EIO;
+    if (k >= 0) {
+        pthread_mutex_lock(&e->lock);
+        e->out_err[k] = err;
+        e->ready[k] = 1;
+        pthread_mutex_unlock(&e->lock);
+    }
+}
+
+/* The files written and not yet committed: synced and renamed into place. */
+static void encoded_commit(Encoded *e)
+{
+    for (;;) {
+        pthread_mutex_lock(&e->lock);
+        /* a file still being written is left to its writer, which commits
+         * after its last picture */
+        int k = e->next_out < e->nout && e->ready[e->next_out] ? e->next_out++ : -1;
+        pthread_mutex_unlock(&e->lock);
+        if (k < 0)
+            break;
+        if (out_commit(&e->out[k]) < 0)
+            *e->out_err[k] = errno ? errno : EIO;
+    }
+}
 
 /* The answer outlined on its key frame, encoded: the full-size PNG and/or
  * the report's small one (made a few rows at a time, no full-size copy). */
@@ -300,8 +348,8 @@ static void answer_make(Encoded *e)
         e->answer_failed = 1;
         return;
     }
-    if (e->answer_path && out_write_file(e->answer_path, e->answer_png, e->answer_len) < 0)
-        e->answer_err = errno ? errno : EIO;
+    if (e->answer_path)
+        encoded_file(e, e->answer_path, e->answer_png, e->answer_len, &e->answer_err);
     if (e->answer_small && out_png_bytes(&small, &e->small_png, &e->small_len) < 0)
         e->answer_failed = 1;
     free(small.rgb);
@@ -312,9 +360,8 @@ static void answer_make(Encoded *e)
 static void encoded_write(Encoded *e, int k)
 {
     for (int i = k; i < e->n; i++)
-        if ((i == k || e->shared[i] == k) && e->path[i] &&
-            out_write_file(e->path[i], e->png[k], e->len[k]) < 0)
-            e->err[i] = errno ? errno : EIO;
+        if ((i == k || e->shared[i] == k) && e->path[i])
+            encoded_file(e, e->path[i], e->png[k], e->len[k], &e->err[i]);
 }
 
 static void *encode_pictures(void *opaque)
@@ -336,6 +383,7 @@ static void *encode_pictures(void *opaque)
                 encoded_write(e, k);
         }
     }
+    encoded_commit(e);
     return NULL;
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE /* sync_file_range beside _POSIX_C_SOURCE */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -252,16 +253,32 @@ void out_abort(OutFile *o)
     errno = e;
 }
 
-int out_write_file(const char *path, const void *data, size_t len)
+int out_write_start(OutFile *o, const char *path, const void *data, size_t len)
 {
-    OutFile o;
-    if (out_open(&o, path) < 0)
+    if (out_open(o, path) < 0)
         return -1;
-    if (len && fwrite(data, 1, len, o.f) != len) {
-        out_abort(&o);
+    if (len && fwrite(data, 1, len, o->f) != len) {
+        out_abort(o);
         errno = ENOMEM;
         return -1;
     }
+    if (out_flush(o) < 0) {
+        out_abort(o);
+        return -1;
+    }
+#ifdef SYNC_FILE_RANGE_WRITE
+    /* the disk starts on the bytes now; out_commit's fsync waits for less */
+    if (o->tmp)
+        sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+    return 0;
+}
+
+int out_write_file(const char *path, const void *data, size_t len)
+{
+    OutFile o;
+    if (out_write_start(&o, path, data, len) < 0)
+        return -1;
     return out_commit(&o);
 }
 

@@ -46,7 +46,12 @@ int out_commit(OutFile *o);
 /* Closes and removes the temporary file; a file written in place keeps what
  * was written. */
 void out_abort(OutFile *o);
-/* out_open, the bytes, out_commit. */
+/* out_open and the bytes written: a regular file is complete under its
+ * temporary name and its writeback started, not yet synced nor renamed;
+ * out_commit (or out_abort) must follow. 0 or -1 with errno set; on failure
+ * nothing is left behind and `o` is released. */
+int out_write_start(OutFile *o, const char *path, const void *data, size_t len);
+/* out_write_start, then out_commit. */
 int out_write_file(const char *path, const void *data, size_t len);
 
 /* fflush(stdout), keeping the first failure's errno: -1 when it failed. */
