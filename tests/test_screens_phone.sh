@@ -17,19 +17,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx libvpx-vp9
 
-# touches X Y W H: an area of r.json overlaps that rectangle, and only such
-touches() {
-  local n=0 bad=0 x y w h
-  while read -r x y w h; do
-    n=$((n + 1))
-    if [ "$x" -ge $(($1 + $3)) ] || [ $((x + w)) -le "$1" ] || [ "$y" -ge $(($2 + $4)) ] ||
-      [ $((y + h)) -le "$2" ]; then
-      bad=1
-    fi
-  done < <(screens_rects)
-  [ "$n" -gt 0 ] && [ "$bad" = 0 ]
-}
-
 "$make_screens" caret.mkv 240 b0=10 b1=15 b2=25 b3=37 size=320x480 caret=3:16 >parts &&
   screens_vp8 caret.mkv caret.webm
 check $? "make_screens and ffmpeg write the phone's caret, VP8"
@@ -45,7 +32,7 @@ check $? "make_screens and ffmpeg write the fading carousel, VP9"
 got=$(screens_answer fade.webm --ignore animated)
 within "$got" 38
 check $? "fade.webm --ignore animated: frame 38, the content's last block (got $got)"
-touches 16 48 288 136
+screens_touches 16 48 288 136
 check $? "fade.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
 got=$(screens_answer fade.webm)
 [ -z "$got" ] || [ "$got" = null ]
