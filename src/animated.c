@@ -440,6 +440,7 @@ typedef struct Turns {
     double tol;          /* how far apart two changes of one turn lie, at most */
     int none;            /* the turns fill over a quarter of the recording: the page
                           * moving (a scroll, a pan), not a carousel turning; none count */
+    double end;          /* the recording's end: the last frame's time plus its duration */
     size_t *stack;
 } Turns;
 
@@ -526,6 +527,7 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
     for (int w = 0; w < g->n; w++)
         busy += g->frames[w] >= SETTLE_ANIM_MIN ? g->t1[w] - g->t0[w] : 0;
     g->none = busy > 0.25 * (end - start);
+    g->end = end;
     g->in = calloc(n, 1);
     g->twice = calloc(n, 1);
     return g->in && g->twice ? 0 : -1;
@@ -716,7 +718,17 @@ static int cmp_step(const void *x, const void *y)
     return (a->time > b->time) - (a->time < b->time);
 }
 
-/* The drivers' changes in the turns of SETTLE_ANIM_MIN frames or more, in
+/* 1 when turn w runs into the recording's end (its last change within the
+ * turns' pace of it): a turn cut short, which may hold fewer than
+ * SETTLE_ANIM_MIN frames only because the recording stopped. */
+static int cut(const Turns *g, int w)
+{
+    return g->end - g->t1[w] <= g->tol + 1e-9;
+}
+
+/* The drivers' changes in the turns of SETTLE_ANIM_MIN frames or more, or in
+ * a turn cut short by the end (a fade that began in the last frames: VP9
+ * re-codes the page faintly in its steps as in any other fade's), in
  * time order, once for the whole search (the drivers and turns stay). 0 or
  * -1. */
 static int busy_init(const SettleAnimated *a, const Turns *g, Busy *b)
@@ -738,7 +750,7 @@ static int busy_init(const SettleAnimated *a, const Turns *g, Busy *b)
             int w = 0;
             while (w < g->n && !(e->time >= g->t0[w] && e->time <= g->t1[w]))
                 w++;
-            if (w < g->n && g->frames[w] >= SETTLE_ANIM_MIN)
+            if (w < g->n && (g->frames[w] >= SETTLE_ANIM_MIN || cut(g, w)))
                 b->s[b->ns++] = (Step){ e->time, e->strong };
         }
     }

@@ -182,17 +182,21 @@ static int block_content(const SettleRecord *r)
  * re-codes: no pixel beyond the strong level, no 4x4 square's mean moved by
  * SETTLE_CELL_MOVED (a spinner's turn or a pattern shifting keeps the blocks'
  * means, and its pixels may stay under the strong level), no block's mean
- * moved. On a landscape picture (a desktop page) also a frame whose strong
- * pixels and moved cells together stay under the threshold, with no content
- * fading in and no more blocks moved than its strong pixels can move: content
- * under the threshold (a caret's blink, 60 pixels in one block) that the
- * encoder re-coded the page with, which diff counted over it. */
+ * moved. Also a frame whose strong pixels and moved cells together stay
+ * under the threshold, with no content fading in and no more blocks moved
+ * than its strong pixels can move: content under the threshold (a caret's
+ * blink, 60 pixels in one block) that the encoder re-coded the page with,
+ * which diff counted over it (on a desktop page since screens16; on a phone
+ * since screens18, where no block moved by BLOCK_STRONG times its threshold:
+ * VP8 re-codes a phone's page with a 2x20 caret's blinks, while a phone's
+ * content under the threshold fills blocks, which a blink does not). */
 static int under_limit(const SettleDecide *d, const SettleRecord *r, double limit)
 {
-    /* the landscape part of encoder_only (below) */
-    return d->blocks_on && !r->block_bar && !d->portrait && !r->block_fade &&
+    /* the part of encoder_only (below) for content under the threshold */
+    return d->blocks_on && !r->block_bar && !r->block_fade &&
            r->strong > d->refresh_limit && r->strong <= limit && r->moved <= limit &&
-           (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS <= r->strong;
+           (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS <= r->strong &&
+           (!d->portrait || r->block_peak < BLOCK_STRONG);
 }
 
 static int encoder_only(const SettleDecide *d, const SettleRecord *r, double limit)

@@ -166,7 +166,7 @@ typedef struct SettleCaptureEnd {
 /* Whether the capture is camera-like by its noise floor, and whether the
  * block test leaves the status bar out. */
 int settle_decide_camera(const SettleDecide *d, double floor);
-/* 1 when the decided frame r of an inter-coded landscape capture (the codec
+/* 1 when the decided frame r of an inter-coded capture (the codec
  * filter on) changed content under the threshold alone (its strong pixels and
  * moved cells together under it, no fade, no more blocks moved than those
  * pixels can move: a caret's blink) and diff counted it over the threshold

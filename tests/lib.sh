@@ -92,6 +92,20 @@ screens_rects() {
     grep -o '"x":[0-9]*,"y":[0-9]*,"width":[0-9]*,"height":[0-9]*' | sed 's/"[a-z]*"://g; s/,/ /g'
 }
 
+# screens_touches X Y W H: an area of r.json overlaps that rectangle, and
+# every area does.
+screens_touches() {
+  local n=0 bad=0 x y w h
+  while read -r x y w h; do
+    n=$((n + 1))
+    if [ "$x" -ge $(($1 + $3)) ] || [ $((x + w)) -le "$1" ] || [ "$y" -ge $(($2 + $4)) ] ||
+      [ $((y + h)) -le "$2" ]; then
+      bad=1
+    fi
+  done < <(screens_rects)
+  [ "$n" -gt 0 ] && [ "$bad" = 0 ]
+}
+
 # screens_x264 CRF BFRAMES IN OUT: IN in H.264 as scripts/screens-grid
 # encodes it, at CRF with up to BFRAMES B-frames.
 screens_x264() {

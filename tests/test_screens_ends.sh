@@ -24,20 +24,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx libx264
 
-# within ANSWER TRUTH: the answer is the truth or a frame after it
-# touches X Y W H: an area of r.json overlaps that rectangle, and only such
-touches() {
-  local n=0 bad=0 x y w h
-  while read -r x y w h; do
-    n=$((n + 1))
-    if [ "$x" -ge $(($1 + $3)) ] || [ $((x + w)) -le "$1" ] || [ "$y" -ge $(($2 + $4)) ] ||
-      [ $((y + h)) -le "$2" ]; then
-      bad=1
-    fi
-  done < <(screens_rects)
-  [ "$n" -gt 0 ] && [ "$bad" = 0 ]
-}
-
 "$make_screens" clock.mkv 240 b0=6 b1=18 b2=26 b3=34 size=320x480 clock=5:30 >parts &&
   screens_vp8 clock.mkv clock.webm
 check $? "make_screens and ffmpeg write the phone's clock, VP8"
@@ -67,7 +53,7 @@ check $? "make_screens and ffmpeg write the spinner, x264 with B-frames"
 got=$(screens_answer spin.mp4 --ignore animated)
 within "$got" 32
 check $? "spin.mp4 --ignore animated: frame 32, the content's last block (got $got)"
-touches 280 285 80 30
+screens_touches 280 285 80 30
 check $? "spin.mp4: the spinner named, and only it (got $(screens_rects | tr '\n' ' '))"
 
 done_testing
