@@ -19,7 +19,6 @@
 
 #include "decode_pool.h"
 #include "decode_probe.h"
-#include "decode_replay.h"
 #include "internal.h"
 
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
@@ -142,8 +141,7 @@ typedef struct Decoder {
      * it were the frame its last (PROBE_MIN_FAINT faint frames, camera-like)
      * and every frame changed every band (every_band: a camera's noise
      * does, a screen repeats rows), frames are held reduced (hold_reduced:
-     * their properties, and with pictures kept the store's bytes of the
-     * frame reduced: Y, U, V); should the probe then choose full size after
+     * their properties only); should the probe then choose full size after
      * all, the capture is read again from its start (again_full). */
     int probe_F;
     uint8_t *probe_bands;    /* per frame, per band of the reduced picture */
@@ -156,13 +154,6 @@ typedef struct Decoder {
      * (the decoder waited for that on the queue); should it choose full
      * size, the capture is read again from its start as above. */
     int handed;              /* of the store's frames, those gone to the analysis */
-    const uint8_t *red_src;  /* this picture arrives reduced: its planes (fill_rows) */
-    /* With pictures kept, frames are held reduced only while the stream's
-     * packets are kept too (replay_on): a picture of a frame held reduced
-     * is decoded again from them (fill_full; probe frame red_index). */
-    SettleReplay replay;
-    int replay_on;
-    int red_index;
 } Decoder;
 
 /* Returned through the reading when the probe chose full size for frames it
@@ -329,11 +320,9 @@ static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFra
                        int probing, int held);
 
 /* What the probe measured of a frame it held (convert): its changed bands
- * against the frame before at the reduction chosen, and its planes reduced
- * (NULL: the frame has its full-size planes). */
+ * against the frame before at the reduction chosen. */
 typedef struct ProbeMeasured {
     const uint8_t *bands;
-    const uint8_t *red;
     int first;
 } ProbeMeasured;
 
@@ -346,18 +335,14 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
-    d->red_src = pm->red;
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
-    if (pm->red)
-        return 0;
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
 static int convert(Decoder *d, const AVFrame *f)
 {
-    d->red_src = NULL;
     int same = f->width == d->sw && f->height == d->sh && bandable(f) &&
                (d->F == 1 || yuv_coef(d, f));
     int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
@@ -435,15 +420,6 @@ static int fill_rows(void *opaque, int top, int bottom)
             continue;
         d->pending[k] = 0;
         const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-        if (d->red_src) {
-            const uint8_t *ry = d->red_src, *ru = ry + d->red_ys * d->h,
-                          *rv = ru + d->red_cs * (d->h / 2);
-            d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
-                                 ry + d->red_ys * y0, d->red_ys, ru + d->red_cs * (y0 / 2),
-                                 d->red_cs, rv + d->red_cs * (y0 / 2), d->red_cs, d->w, bh,
-                                 &d->coef);
-            continue;
-        }
         if (d->F > 1) {
             fill_reduced(d, f, y0, bh);
             continue;
@@ -461,9 +437,8 @@ static int fill_rows(void *opaque, int top, int bottom)
  * at full size, as a full-size reading converts it, down to row bottom (at
  * an even row, for the chroma; rows above top too, when not yet converted at
  * this frame), so that a kept picture's thumbnail reads each band while it
- * is in the cache. The first call at a frame (a picture held reduced decoded
- * again) is the one that can fail; the next ones convert only. 1 when this
- * frame has no such planes (a picture of another size or format, scaled). */
+ * is in the cache. 1 when this frame has no such planes (a picture of
+ * another size or format, scaled). */
 static int fill_full(void *opaque, int top, int bottom)
 {
     Decoder *d = opaque;
@@ -471,15 +446,6 @@ static int fill_full(void *opaque, int top, int bottom)
     (void)top;
     if (!d->full_pending)
         return 0;
-    if (!d->full_src && d->red_src) { /* held reduced: decoded again */
-        const AVFrame *h = settle_probe_frame(&d->store, d->red_index);
-        int ret = settle_replay_frame(&d->replay, d->red_index, h->pts, &f);
-        if (ret)
-            return ret < 0 ? SETTLE_ERR_NOMEM : 1;
-        if (f->format != h->format || f->best_effort_timestamp != h->best_effort_timestamp ||
-            f->pts != h->pts)
-            return 1;
-    }
     if (!d->full_src && (!f->data[0] || f->width != d->sw || f->height != d->sh))
         return 1;
     if (!d->full_src)
@@ -800,7 +766,7 @@ static int probe_begin(Decoder *d, const AVFrame *f)
 {
     const int yuv = reducible(f);
     const int F = scale_for(f->width, f->height);
-    if ((d->c->keep_on && !d->replay_on) || !yuv || F == 1 || !f->data[0])
+    if (!yuv || F == 1 || !f->data[0])
         return 0;
     if (!(d->probe_bands = av_malloc_array(PROBE_FRAMES, (size_t)reduced_bands(f->height, F))))
         return SETTLE_ERR_NOMEM;
@@ -839,38 +805,24 @@ static void probe_measure(Decoder *d, const AVFrame *f, int i)
     }
 }
 
-/* Holds probe frame f reduced by probe_F: Y, U and V planes, as fill_reduced
- * makes them band by band, in the store. It goes to the analysis at once
- * (probe_hand_over), so without pictures kept only its properties are held
- * and the decoder's frame goes itself, reduced band by band as any frame of
- * a reduced reading (the same bytes: the reduction is of 2x2 boxes either
- * way), instead of a copy of it reduced, written to fresh memory and read
- * back (20 MB of startup-test-elmo's probe, which the kernel zeroed on its
- * first touch: 0.3 to 5 % of a run's samples). With pictures kept the copy
- * stays: fill_full decodes a picture held reduced again by its index in the
- * store.
- * 1: held as its properties only, 0: as a copy, or a negative error. */
+/* Holds probe frame f reduced by probe_F, as its properties only. It goes
+ * to the analysis at once (probe_hand_over): the decoder's frame itself,
+ * reduced band by band as any frame of a reduced reading (the same bytes:
+ * the reduction is of 2x2 boxes either way), instead of a copy of it
+ * reduced, written to fresh memory and read back (20 MB of
+ * startup-test-elmo's probe, which the kernel zeroed on its first touch:
+ * 0.3 to 5 % of a run's samples). With pictures kept the same: a picture
+ * of such a frame is converted at full size from the decoder's frame while
+ * it goes to the analysis (fill_full), as after the probe, instead of
+ * decoded again from the probe's packets later from a copy held reduced.
+ * 1 (held as its properties), or a negative error. */
 static int hold_reduced(Decoder *d, const AVFrame *f)
 {
-    const SettleKernels *k = &d->c->dsp;
-    const int F = d->probe_F, w = f->width / F & ~1, h = f->height / F & ~1;
-    ptrdiff_t ys, cs;
-    reduced_strides(w, &ys, &cs);
     uint8_t *y;
-    if (!d->replay_on) {
-        if (settle_probe_hold_props(&d->store, f, 0, &y) < 0)
-            return SETTLE_ERR_NOMEM;
-        d->nreduced++;
-        return 1;
-    }
-    if (settle_probe_hold_props(&d->store, f, (size_t)ys * h + (size_t)cs * h + 64, &y) < 0)
+    if (settle_probe_hold_props(&d->store, f, 0, &y) < 0)
         return SETTLE_ERR_NOMEM;
-    uint8_t *u = y + ys * h, *v = u + cs * (h / 2);
-    k->reduce_plane(y, ys, f->data[0], f->linesize[0], w, h, F);
-    k->reduce_plane(u, cs, f->data[1], f->linesize[1], w / 2, h / 2, F);
-    k->reduce_plane(v, cs, f->data[2], f->linesize[2], w / 2, h / 2, F);
     d->nreduced++;
-    return 0;
+    return 1;
 }
 
 /* The probe's frames not yet handed over to the analysis, in order, at
@@ -889,13 +841,8 @@ static int probe_hand_over(Decoder *d, int measured, const AVFrame *cur)
                                     (size_t)i * reduced_bands(settle_probe_frame(st, 0)->height,
                                                               d->F)
                               : NULL,
-            .red = settle_probe_mem(st, i), .first = i == 0,
+            .first = i == 0,
         };
-        if (pm.red) {
-            d->red_index = i;
-            ret = deliver_frame(d, settle_probe_frame(st, i), &pm);
-            continue;
-        }
         if (cur && i == st->n - 1) {
             ret = deliver_frame(d, cur, &pm);
             continue;
@@ -926,7 +873,6 @@ static int probe_deliver(Decoder *d)
     }
     int ret = probe_hand_over(d, measured, NULL);
     /* the frame after the probe is compared with the last one at full size */
-    d->red_src = NULL;
     if (ret >= 0 && measured && d->begun) {
         av_frame_unref(d->prev);
         if (av_frame_ref(d->prev, d->probe_last) < 0)
@@ -1005,8 +951,6 @@ static int probe_frame(Decoder *d, const AVFrame *f)
     settle_probe_store_free(st);
     av_frame_unref(d->probe_last);
     av_freep(&d->probe_bands);
-    if (d->replay_on)
-        settle_replay_free(&d->replay);
     if (ret >= 0 && f)
         ret = deliver_frame(d, f, NULL);
     return ret;
@@ -1233,8 +1177,6 @@ static void close_decoder(Decoder *d)
     for (int i = 0; i < QUEUE; i++)
         av_frame_free(&d->slot[i]);
     settle_probe_store_free(&d->store);
-    if (d->replay_on)
-        settle_replay_destroy(&d->replay);
     free(d->luma.count);
     d->luma.count = NULL;
     free(d->luma_all.count);
@@ -1407,9 +1349,6 @@ static int read_packets(Decoder *d, int *read_error)
     SettleContext *c = d->c;
     int ret;
     *read_error = 0;
-    if (d->probing && c->keep_on)
-        d->replay_on = settle_replay_init(&d->replay, d->fmt->streams[d->stream],
-                                          codec_max_pixels(c)) >= 0;
     start_analysis(d);
     while (!c->interrupted) {
         ret = av_read_frame(d->fmt, d->pkt);
@@ -1419,8 +1358,6 @@ static int read_packets(Decoder *d, int *read_error)
             break;
         }
         if (d->pkt->stream_index == d->stream) {
-            if (d->replay_on)
-                settle_replay_add(&d->replay, d->pkt);
             ret = decode_packet(d, d->pkt);
         } else {
             ret = 0;
@@ -1429,8 +1366,6 @@ static int read_packets(Decoder *d, int *read_error)
         if (ret < 0)
             return ret;
     }
-    if (d->replay_on)
-        settle_replay_end(&d->replay);
     if ((ret = decode_packet(d, NULL)) < 0)
         return ret;
     if ((ret = stop_analysis(d)) < 0)

@@ -12,8 +12,8 @@
  * that differ, and is put together again when it goes to the analysis, in
  * one of a few buffers used in turn. A camera film repeats no row: once the
  * probe calls it camera-like, src/decode.c holds its frames reduced, as their
- * properties and bytes of the store's, or as their properties only when the
- * decoder's frame goes to the analysis at once (settle_probe_hold_props). */
+ * properties only: the decoder's frame goes to the analysis at once
+ * (settle_probe_hold_props). */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE beside _POSIX_C_SOURCE */
 #endif

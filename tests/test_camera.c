@@ -527,7 +527,8 @@ static void assert_same_picture(const SettleImage *a, const SettleImage *b)
 /* The pictures of path kept in the reading against a second reading's: the
  * probe holds the frames of a camera's first second reduced with pictures
  * kept too, and those of them that become pictures (here the splash and the
- * chrome, inside the first second) are decoded again at full size. */
+ * chrome, inside the first second) are converted at full size from the
+ * decoder's frames as they go to the analysis. */
 static void pictures_once(const char *path)
 {
     SettleContext *c = open_with(NULL);
@@ -556,9 +557,9 @@ static void test_probe_pictures(void **state)
 {
     (void)state;
     CameraSpec cam;
-    pictures_once(noisy_capture(&cam)); /* H.264: decoded again from the first packet */
+    pictures_once(noisy_capture(&cam)); /* H.264 with B-frames */
     SceneSpec s = startup();
-    film("cam-pictures-vp8.webm", "libvpx", 8, 4, &s, &cam); /* from a key packet */
+    film("cam-pictures-vp8.webm", "libvpx", 8, 4, &s, &cam);
     pictures_once("cam-pictures-vp8.webm");
     remove("cam-pictures-vp8.webm");
 }

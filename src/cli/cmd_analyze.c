@@ -125,6 +125,10 @@ typedef struct Job {
     uint8_t *answer_png; /* --report: the answer outlined (settle_outline_answer) */
     size_t answer_len;
     char *answer_caption;
+    /* the last capture's --plot, written and left to run_batch's end to sync
+     * and rename with the report and the JSON (plot_draw_keep's pending) */
+    OutFile plot_out;
+    char *plot_name;
 } Job;
 
 typedef struct Batch {
@@ -583,16 +587,21 @@ static int plots(Worker *w, Job *j, const SettleResult *r, const char *tcsv, int
         code = worse(code, EXIT_OUTPUT);
     } else {
         char *name = b->plot ? csv_name(b->plot, in) : NULL;
+        /* the last capture's plot is synced with the files written after it */
+        OutFile *pending = j == &b->jobs[b->n - 1] ? &j->plot_out : NULL;
         if (b->plot && !name) {
             code = EXIT_INTERNAL;
         } else if (b->plot && plot_draw_keep(&pi, tcsv, name, b->plot_script,
                                              b->report ? &j->plot_png : NULL, &j->plot_len,
-                                             &w->warm, msg, sizeof(msg)) < 0) {
+                                             &w->warm, pending, msg, sizeof(msg)) < 0) {
             if (!strcmp(msg, PLOT_NO_GNUPLOT))
                 no_gnuplot(b, "--plot", err);
             else
                 fprintf(err, "settle: --plot: %s: %s\n", name, msg);
             code = worse(code, EXIT_OUTPUT);
+        } else if (pending && pending->f) {
+            j->plot_name = name;
+            name = NULL;
         }
         free(name);
         /* the report's plot is --plot's PNG when there is one */
@@ -1010,8 +1019,10 @@ static void *worker_main(void *opaque)
     return NULL;
 }
 
-/* --report: one page, a row per capture, in the order of the inputs. */
-static int write_report(Batch *b)
+/* --report: one page, a row per capture, in the order of the inputs,
+ * written into *o, left to the caller's out_commit (*started) so that its
+ * fsync shares a journal commit with the JSON's. */
+static int write_report(Batch *b, OutFile *o, int *started)
 {
     SettleReportCapture *caps = calloc(b->n + 1, sizeof(*caps));
     if (!caps) {
@@ -1032,19 +1043,50 @@ static int write_report(Batch *b)
         };
     }
     int ret = EXIT_OK;
-    OutFile o;
-    if (out_open(&o, b->report) < 0) {
+    *started = 0;
+    if (out_open(o, b->report) < 0) {
         fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
         ret = EXIT_OUTPUT;
-    } else if (settle_write_report(o.f, caps, n) < 0) {
-        out_abort(&o);
+    } else if (settle_write_report(o->f, caps, n) < 0) {
+        out_abort(o);
         fprintf(stderr, "settle: --report: %s: out of memory\n", b->report);
         ret = EXIT_OUTPUT;
-    } else if (out_commit(&o) < 0) {
+    } else if (out_start(o) < 0) {
+        fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
+        out_abort(o);
+        ret = EXIT_OUTPUT;
+    } else {
+        *started = 1;
+    }
+    free(caps);
+    return ret;
+}
+
+/* The files written at the end, each synced before its rename: the last
+ * capture's plot, the report, the JSON. Their bytes are all written and
+ * their writeback started before the first fsync, which waits for one
+ * commit of the journal for the three instead of one each in turn. */
+static int commit_last(Batch *b, OutFile *report, int report_started)
+{
+    int ret = EXIT_OK;
+    if (b->jout.f && out_start(&b->jout) < 0) {
+        fprintf(stderr, "settle: --json: %s: %s\n", json_name(b->json), strerror(errno));
+        out_abort(&b->jout);
+        ret = EXIT_OUTPUT;
+    }
+    Job *last = b->n ? &b->jobs[b->n - 1] : NULL;
+    if (last && out_commit(&last->plot_out) < 0) {
+        fprintf(stderr, "settle: --plot: %s: %s\n", last->plot_name, strerror(errno));
+        ret = EXIT_OUTPUT;
+    }
+    if (report_started && out_commit(report) < 0) {
         fprintf(stderr, "settle: --report: %s: %s\n", b->report, strerror(errno));
         ret = EXIT_OUTPUT;
     }
-    free(caps);
+    if (b->jout.f && out_commit(&b->jout) < 0) {
+        fprintf(stderr, "settle: --json: %s: %s\n", json_name(b->json), strerror(errno));
+        ret = EXIT_OUTPUT;
+    }
     return ret;
 }
 
@@ -1538,12 +1580,11 @@ static int run_batch(Batch *b, int jobs)
     for (size_t i = b->emitted; i < b->n && !b->quiet; i++)
         fprintf(b->summary, "%s: not analysed: %s\n", b->jobs[i].input,
                 cli_stop ? "interrupted" : "internal error");
+    OutFile report;
+    int report_started = 0;
     if (b->report)
-        ret = worse(ret, write_report(b));
-    if (b->jout.f && out_commit(&b->jout) < 0) {
-        fprintf(stderr, "settle: --json: %s: %s\n", json_name(b->json), strerror(errno));
-        ret = worse(ret, EXIT_OUTPUT);
-    }
+        ret = worse(ret, write_report(b, &report, &report_started));
+    ret = worse(ret, commit_last(b, &report, report_started));
     if (cli_stop)
         ret = worse(ret, EXIT_SIGNAL);
     return ret;
@@ -1572,6 +1613,7 @@ int cmd_analyze(int argc, char **argv)
         free(b.jobs[i].strip_png);
         free(b.jobs[i].answer_png);
         free(b.jobs[i].answer_caption);
+        free(b.jobs[i].plot_name);
         cli_marks_pictures_free(&b.jobs[i].mark_pics, b.jobs[i].nmark_pics);
     }
     free(b.jobs);

@@ -253,6 +253,18 @@ void out_abort(OutFile *o)
     errno = e;
 }
 
+int out_start(OutFile *o)
+{
+    if (out_flush(o) < 0)
+        return -1;
+#ifdef SYNC_FILE_RANGE_WRITE
+    /* the disk starts on the bytes now; out_commit's fsync waits for less */
+    if (o->tmp)
+        sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+    return 0;
+}
+
 int out_write_start(OutFile *o, const char *path, const void *data, size_t len)
 {
     if (out_open(o, path) < 0)
@@ -262,15 +274,10 @@ int out_write_start(OutFile *o, const char *path, const void *data, size_t len)
         errno = ENOMEM;
         return -1;
     }
-    if (out_flush(o) < 0) {
+    if (out_start(o) < 0) {
         out_abort(o);
         return -1;
     }
-#ifdef SYNC_FILE_RANGE_WRITE
-    /* the disk starts on the bytes now; out_commit's fsync waits for less */
-    if (o->tmp)
-        sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-#endif
     return 0;
 }
 

@@ -51,6 +51,12 @@ void out_abort(OutFile *o);
  * out_commit (or out_abort) must follow. 0 or -1 with errno set; on failure
  * nothing is left behind and `o` is released. */
 int out_write_start(OutFile *o, const char *path, const void *data, size_t len);
+/* Writes what `f` holds so far (out_flush) and starts the writeback of a
+ * regular file's temporary file, so that out_commit's fsync waits for less
+ * and files started one after the other share a commit of the journal. 0 or
+ * -1 with errno set; `o` stays open either way (out_commit or out_abort
+ * must follow). */
+int out_start(OutFile *o);
 /* out_write_start, then out_commit. */
 int out_write_file(const char *path, const void *data, size_t len);
 

@@ -390,7 +390,8 @@ end:
 
 /* plot_render, and the picture's bytes in *keep (when not NULL). */
 static int render(const char *vars, const char *builtin, const char *script, const char *out,
-                  uint8_t **keep, size_t *keep_len, PlotWarm *warm, char *msg, size_t msglen)
+                  uint8_t **keep, size_t *keep_len, PlotWarm *warm, OutFile *pending, char *msg,
+                  size_t msglen)
 {
     if (!plot_have_gnuplot()) {
         snprintf(msg, msglen, PLOT_NO_GNUPLOT);
@@ -410,7 +411,9 @@ static int render(const char *vars, const char *builtin, const char *script, con
         snprintf(msg, msglen, "cannot read the picture back: %s", strerror(errno));
         ret = -1;
     }
-    if (!ret && out_write_file(out, pic, len) < 0) {
+    if (!ret && (pending ? out_write_start(pending, out, pic, len) < 0 ||
+                               (!pending->tmp && out_commit(pending) < 0)
+                         : out_write_file(out, pic, len) < 0)) {
         snprintf(msg, msglen, "%s", strerror(errno));
         ret = -1;
     }
@@ -428,18 +431,23 @@ static int render(const char *vars, const char *builtin, const char *script, con
 int plot_render(const char *vars, const char *builtin, const char *script, const char *out,
                 char *msg, size_t msglen)
 {
-    return render(vars, builtin, script, out, NULL, NULL, NULL, msg, msglen);
+    return render(vars, builtin, script, out, NULL, NULL, NULL, NULL, msg, msglen);
 }
 
 int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *script,
               char *msg, size_t msglen)
 {
-    return plot_draw_keep(pi, csv, out, script, NULL, NULL, NULL, msg, msglen);
+    return plot_draw_keep(pi, csv, out, script, NULL, NULL, NULL, NULL, msg, msglen);
 }
 
 int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const char *script,
-                   uint8_t **png, size_t *len, PlotWarm *warm, char *msg, size_t msglen)
+                   uint8_t **png, size_t *len, PlotWarm *warm, OutFile *pending, char *msg,
+                   size_t msglen)
 {
+    if (pending) {
+        memset(pending, 0, sizeof(*pending));
+        pending->fd = -1;
+    }
     if (png) {
         *png = NULL;
         *len = 0;
@@ -450,7 +458,7 @@ int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const c
         return -1;
     }
     int ret = render(vars, settle_plot_gp, script, out, ends_with(out, ".svg") ? NULL : png, len,
-                     warm, msg, msglen);
+                     warm, pending, msg, msglen);
     free(vars);
     return ret;
 }

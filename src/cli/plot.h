@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "output.h"
+
 /* Most marks drawn on a plot (the first ones placed). */
 #define PLOT_MAX_MARKS 16
 
@@ -67,9 +69,15 @@ int plot_draw(const PlotInfo *pi, const char *csv, const char *out, const char *
 
 /* plot_draw, and when `out` is a PNG (not .svg) and png is not NULL, its
  * bytes in *png (malloc'ed, *len bytes), as plot_draw_png would draw them:
- * one gnuplot run for --plot and --report. *png NULL for an SVG. */
+ * one gnuplot run for --plot and --report. *png NULL for an SVG. With
+ * `pending` not NULL, a regular file is left written under its temporary
+ * name (out_write_start) for the caller's out_commit, so that its fsync can
+ * share a commit of the file system's journal with the files written after
+ * it; `pending` is zeroed first, and whatever became of the file, calling
+ * out_commit on it is right (0 when nothing is left to commit). */
 int plot_draw_keep(const PlotInfo *pi, const char *csv, const char *out, const char *script,
-                   uint8_t **png, size_t *len, PlotWarm *warm, char *msg, size_t msglen);
+                   uint8_t **png, size_t *len, PlotWarm *warm, OutFile *pending, char *msg,
+                   size_t msglen);
 
 /* The same into memory: *png (malloc'ed, *len bytes), a PNG. Both run the
  * script on `warm`'s gnuplot when it was started and not used yet (NULL:
