@@ -457,6 +457,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     if (flags & SETTLE_CPU_AVX512) {
         k->reduce_plane = settle_reduce_plane_avx512;
         k->count_row_changed = settle_count_row_changed_avx512;
+        k->yuv420_rgb = settle_yuv420_rgb_avx512;
     }
 #endif
 #else

@@ -650,12 +650,15 @@ static void test_avx512(void **state)
     settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2 |
                                 SETTLE_CPU_AVX512);
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2);
-    /* the reduction's and the camera test's own AVX-512 versions, not AVX2's */
+    /* the reduction's, the camera test's and the conversion's own AVX-512
+     * versions, not AVX2's */
     assert_ptr_not_equal(k.reduce_plane, k2.reduce_plane);
     assert_ptr_not_equal(k.count_row_changed, k2.count_row_changed);
+    assert_ptr_not_equal(k.yuv420_rgb, k2.yuv420_rgb);
     check(&k, "avx512");
     check_reduce(&k, "avx512");
     check_row_changed_sparse(&k, "avx512");
+    check_yuv(&k, "avx512");
 }
 
 /* SETTLE_CPU=scalar leaves only the reference. */

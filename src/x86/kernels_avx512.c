@@ -97,3 +97,124 @@ int settle_count_row_changed_avx512(const uint8_t *a, const uint8_t *b, int n, i
     *last = hi;
     return count;
 }
+
+/* The masks that interleave a channel's 16 bytes of a 128-bit lane into
+ * bytes 16k to 16k + 15 of its 16 pixels' 48 (pshufb works per lane: the
+ * same in each of the 4). */
+static inline __m512i interleave_mask(int channel, int k)
+{
+    int8_t m[64];
+    for (int i = 0; i < 16; i++) {
+        const int pos = 16 * k + i;
+        m[i] = m[i + 16] = m[i + 32] = m[i + 48] = (int8_t)(pos % 3 == channel ? pos / 3 : -1);
+    }
+    return _mm512_loadu_si512(m);
+}
+
+/* Q6 sums of 32 pixels (the rounding is in yy) to whole levels. */
+static inline __m512i to_q0(__m512i yy, __m512i c)
+{
+    return _mm512_srai_epi16(_mm512_adds_epi16(yy, c), 6);
+}
+
+/* The chroma terms of 32 samples (pu, pv) for 64 pixels, each spread over
+ * its two pixels: cc[c] for the luma lanes [0-7 | 16-23 | 32-39 | 48-55],
+ * cc[3 + c] for the others, channel c of R, G, B; AVX2's chroma32 on twice
+ * the samples. */
+static inline void chroma64(const uint8_t *pu, const uint8_t *pv, __m512i crv, __m512i cgu,
+                            __m512i cgv, __m512i cbu, __m512i cc[6])
+{
+    const __m512i c128 = _mm512_set1_epi16(128);
+    const __m512i uu = _mm512_slli_epi16(
+        _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)pu)), c128), 8);
+    const __m512i vv = _mm512_slli_epi16(
+        _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)pv)), c128), 8);
+    const __m512i t[3] = { _mm512_mulhrs_epi16(vv, crv),
+                           _mm512_add_epi16(_mm512_mulhrs_epi16(uu, cgu),
+                                            _mm512_mulhrs_epi16(vv, cgv)),
+                           _mm512_mulhrs_epi16(uu, cbu) };
+    for (int c = 0; c < 3; c++) {
+        cc[c] = _mm512_unpacklo_epi16(t[c], t[c]);
+        cc[3 + c] = _mm512_unpackhi_epi16(t[c], t[c]);
+    }
+}
+
+/* 64 pixels of luma at py with their chroma terms cc (chroma64's) as RGB at
+ * out: AVX2's rgb32 on four lanes, then the lanes' 16-byte pieces put in
+ * order (piece 3k + b of the 192 bytes is lane k of o[b]). */
+static inline void rgb64(uint8_t *out, const uint8_t *py, const __m512i cc[6], __m512i yoff,
+                         __m512i cy, __m512i m[3][3])
+{
+    const __m512i yb = _mm512_loadu_si512(py);
+    const __m512i z = _mm512_setzero_si512(), r32 = _mm512_set1_epi16(32);
+    __m512i yy[2];
+    for (int i = 0; i < 2; i++) {
+        const __m512i y16 = i ? _mm512_unpackhi_epi8(yb, z) : _mm512_unpacklo_epi8(yb, z);
+        yy[i] = _mm512_add_epi16(
+            _mm512_mulhrs_epi16(_mm512_slli_epi16(_mm512_sub_epi16(y16, yoff), 7), cy), r32);
+    }
+    __m512i ch8[3];
+    for (int c = 0; c < 3; c++)
+        ch8[c] = _mm512_packus_epi16(to_q0(yy[0], cc[c]), to_q0(yy[1], cc[3 + c]));
+    __m512i o[3];
+    for (int b = 0; b < 3; b++)
+        o[b] = _mm512_or_si512(_mm512_or_si512(_mm512_shuffle_epi8(ch8[0], m[0][b]),
+                                               _mm512_shuffle_epi8(ch8[1], m[1][b])),
+                               _mm512_shuffle_epi8(ch8[2], m[2][b]));
+    /* qwords 2k and 2k + 1 are lane k; 8 + i is the second source's i */
+    const __m512i i0 = _mm512_setr_epi64(0, 1, 8, 9, 0, 0, 2, 3);
+    const __m512i i1 = _mm512_setr_epi64(2, 3, 0, 0, 12, 13, 4, 5);
+    const __m512i i2 = _mm512_setr_epi64(4, 5, 14, 15, 0, 0, 6, 7);
+    const __m512i w0 = _mm512_inserti32x4(_mm512_permutex2var_epi64(o[0], i0, o[1]),
+                                          _mm512_extracti32x4_epi32(o[2], 0), 2);
+    const __m512i w1 = _mm512_inserti32x4(_mm512_permutex2var_epi64(o[1], i1, o[0]),
+                                          _mm512_extracti32x4_epi32(o[2], 1), 1);
+    const __m512i w2 = _mm512_inserti32x4(_mm512_permutex2var_epi64(o[2], i2, o[0]),
+                                          _mm512_extracti32x4_epi32(o[1], 3), 2);
+    _mm512_storeu_si512(out, w0);
+    _mm512_storeu_si512(out + 64, w1);
+    _mm512_storeu_si512(out + 128, w2);
+}
+
+/* AVX2's conversion 64 pixels a step: two rows at a time, the chroma terms
+ * made once for both; the last step ends at the row's end, overlapping the
+ * one before (the same pixels, the same bytes); rows under 64 pixels by the
+ * AVX2 kernel. */
+void settle_yuv420_rgb_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
+                              ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
+                              const uint8_t *v, ptrdiff_t vstride, int w, int h,
+                              const SettleYuvCoef *k)
+{
+    if (w < 64) {
+        settle_yuv420_rgb_avx2(dst, dstride, y, ystride, u, ustride, v, vstride, w, h, k);
+        return;
+    }
+    const __m512i yoff = _mm512_set1_epi16(k->y_off), cy = _mm512_set1_epi16(k->cy);
+    const __m512i crv = _mm512_set1_epi16(k->crv), cgu = _mm512_set1_epi16(k->cgu);
+    const __m512i cgv = _mm512_set1_epi16(k->cgv), cbu = _mm512_set1_epi16(k->cbu);
+    __m512i m[3][3];
+    for (int ch = 0; ch < 3; ch++)
+        for (int b = 0; b < 3; b++)
+            m[ch][b] = interleave_mask(ch, b);
+    const int last = (w - 64) & ~1, body = last + 64;
+    for (int r = 0; r < h; r += 2) {
+        const int rows = h - r < 2 ? 1 : 2;
+        const uint8_t *py = y + r * ystride;
+        const uint8_t *pu = u + (r >> 1) * ustride, *pv = v + (r >> 1) * vstride;
+        uint8_t *out = dst + r * dstride;
+        for (int x = 0;; x += 64) {
+            if (x > last)
+                x = last;
+            __m512i cc[6];
+            chroma64(pu + x / 2, pv + x / 2, crv, cgu, cgv, cbu, cc);
+            rgb64(out + 3 * x, py + x, cc, yoff, cy, m);
+            if (rows == 2)
+                rgb64(out + dstride + 3 * x, py + ystride + x, cc, yoff, cy, m);
+            if (x == last)
+                break;
+        }
+        if (body < w)
+            settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
+                              ustride, pv + body / 2, vstride, w - body, rows, k);
+    }
+}
