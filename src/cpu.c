@@ -15,6 +15,11 @@ unsigned settle_cpu_flags(void)
         flags |= SETTLE_CPU_SSSE3;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
         flags |= SETTLE_CPU_AVX2;
+#if SETTLE_AVX512
+    if ((flags & SETTLE_CPU_AVX2) && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw"))
+        flags |= SETTLE_CPU_AVX512;
+#endif
 #endif
     const char *env = getenv("SETTLE_CPU");
     if (env && !strcmp(env, "scalar"))
@@ -23,5 +28,7 @@ unsigned settle_cpu_flags(void)
         flags &= SETTLE_CPU_SSE2;
     else if (env && !strcmp(env, "ssse3"))
         flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3;
+    else if (env && !strcmp(env, "avx2"))
+        flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2;
     return flags;
 }

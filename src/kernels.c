@@ -453,6 +453,13 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->row_first_diff = settle_row_first_diff_avx2;
         k->count_row_changed = settle_count_row_changed_avx2;
     }
+#if SETTLE_AVX512
+    if (flags & SETTLE_CPU_AVX512) {
+        k->reduce_plane = settle_reduce_plane_avx512;
+        k->count_row_changed = settle_count_row_changed_avx512;
+        k->yuv420_rgb = settle_yuv420_rgb_avx512;
+    }
+#endif
 #else
     (void)flags;
 #endif

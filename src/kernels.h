@@ -136,11 +136,12 @@ enum {
     SETTLE_CPU_SSE2 = 1 << 0,
     SETTLE_CPU_SSSE3 = 1 << 1,
     SETTLE_CPU_AVX2 = 1 << 2, /* with POPCNT */
+    SETTLE_CPU_AVX512 = 1 << 3, /* F and BW */
 };
 
 /* The instruction sets of this CPU that settle has kernels for, limited by
- * the environment variable SETTLE_CPU: "scalar" (none), "sse2", "ssse3", "avx2"
- * (every one up to it); any other value or none: no limit. */
+ * the environment variable SETTLE_CPU: "scalar" (none), "sse2", "ssse3", "avx2",
+ * "avx512" (every one up to it); any other value or none: no limit. */
 unsigned settle_cpu_flags(void);
 
 /* The kernels that may differ by CPU, as a table: dav1d's DSP context. */

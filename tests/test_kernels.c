@@ -641,6 +641,26 @@ static void test_avx2(void **state)
     check_yuv(&k, "avx2");
 }
 
+static void test_avx512(void **state)
+{
+    (void)state;
+    if (!(settle_cpu_flags() & SETTLE_CPU_AVX512))
+        skip();
+    SettleKernels k, k2;
+    settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2 |
+                                SETTLE_CPU_AVX512);
+    settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2);
+    /* the reduction's, the camera test's and the conversion's own AVX-512
+     * versions, not AVX2's */
+    assert_ptr_not_equal(k.reduce_plane, k2.reduce_plane);
+    assert_ptr_not_equal(k.count_row_changed, k2.count_row_changed);
+    assert_ptr_not_equal(k.yuv420_rgb, k2.yuv420_rgb);
+    check(&k, "avx512");
+    check_reduce(&k, "avx512");
+    check_row_changed_sparse(&k, "avx512");
+    check_yuv(&k, "avx512");
+}
+
 /* SETTLE_CPU=scalar leaves only the reference. */
 static void test_env_scalar(void **state)
 {
@@ -661,6 +681,9 @@ static void test_env_scalar(void **state)
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);
     assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3), 0);
+    setenv("SETTLE_CPU", "avx2", 1);
+    assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2),
+                     0);
     if (saved)
         setenv("SETTLE_CPU", saved, 1);
     else
@@ -674,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_sse2),
         cmocka_unit_test(test_ssse3),
         cmocka_unit_test(test_avx2),
+        cmocka_unit_test(test_avx512),
         cmocka_unit_test(test_env_scalar),
         cmocka_unit_test(test_yuv_reference),
     };

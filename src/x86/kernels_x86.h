@@ -50,6 +50,14 @@ void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *sr
 int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n);
 int settle_count_row_changed_avx2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                                   int *last);
+void settle_reduce_plane_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
+                                ptrdiff_t sstride, int dw, int dh, int f);
+int settle_count_row_changed_avx512(const uint8_t *a, const uint8_t *b, int n, int tol,
+                                    int *first, int *last);
+void settle_yuv420_rgb_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
+                              ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
+                              const uint8_t *v, ptrdiff_t vstride, int w, int h,
+                              const SettleYuvCoef *k);
 void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
                           const double *o, const double *lim, double s[5][3]);
 
