@@ -93,6 +93,7 @@ typedef struct SettleAnimated {
     int64_t *kept;         /* ... whose change of it counted */
     int64_t *hard;         /* ... whose change of it counted, mostly strong, after a frame
                             * that left it alone (settle_animated_seen) */
+    int64_t *fine;         /* ... whose change of it was a refinement (refining) */
     uint8_t *mark;         /* scratch for settle_animated_seen */
     /* per cell, its run of changes (frames at most SETTLE_ANIM_RUN apart):
      * when it began (seconds), its picture before it (SettleCells.sums), how
