@@ -446,7 +446,7 @@ typedef struct Turns {
     uint8_t *twice;      /* per cell: it changed in at least two of the turns that
                           * count, or fewer than two count (turns_fill) */
     double tol;          /* how far apart two changes of one turn lie, at most */
-    int none;            /* the turns fill over a quarter of the recording: the page
+    int none;            /* the turns fill over SETTLE_ANIM_BUSY of the recording: the page
                           * moving (a scroll, a pan), not a carousel turning; none count */
     double end;          /* the recording's end: the last frame's time plus its duration */
     size_t *stack;
@@ -534,7 +534,7 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
     double busy = 0;
     for (int w = 0; w < g->n; w++)
         busy += g->frames[w] >= SETTLE_ANIM_MIN ? g->t1[w] - g->t0[w] : 0;
-    g->none = busy > 0.25 * (end - start);
+    g->none = busy > SETTLE_ANIM_BUSY * (end - start);
     g->end = end;
     g->in = calloc(n, 1);
     g->twice = calloc(n, 1);
