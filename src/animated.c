@@ -890,8 +890,9 @@ static int64_t moves_view(SettleAnimated *a, const SettleAnimCell ***view, Settl
 /* One pass of the search over the changes in a->cell (or a->view): a->on (1 animated, 2
  * joined, 3 re-coded, 0 the rest), own (each cell's last change of its own)
  * and the time the rest settled; wide (when not NULL): a->on as found before
- * a set over half of the picture is taken for none. 0 or -1 (out of
- * memory). */
+ * a set over half of the picture is taken for none, or, when the turns were
+ * dropped for leaving nothing changing after the start and nothing is found
+ * without them, as found with them. 0 or -1 (out of memory). */
 static int find_cells(SettleAnimated *a, double start, double end, double *own, double *settled,
                       uint8_t *wide)
 {
@@ -912,6 +913,7 @@ static int find_cells(SettleAnimated *a, double start, double end, double *own, 
     /* shrink the set until every cell in it outlasts the rest by its rule;
      * what the rest changed as part of a carousel's turn is the carousel's */
     double rest = start;
+    int dropped = 0;
 again:
     for (size_t i = 0; i < n; i++)
         a->on[i] = theta[i] > -INFINITY;
@@ -944,6 +946,11 @@ again:
     /* turns that leave nothing of the screen changing after the start are
      * the whole screen moving (a scroll), not a carousel on a page */
     if (!g.none && !(rest > start)) {
+        /* what the turns took in is the set every change names: the encoder
+         * re-coding the whole page in their rhythm (VP8 on a phone) */
+        if (wide)
+            memcpy(wide, a->on, n);
+        dropped = 1;
         g.none = 1;
         goto again;
     }
@@ -956,8 +963,8 @@ again:
             a->on[i] = own_last(a, mine, NULL, i, rest) <= rest ? 2 : 3;
     for (size_t i = 0; i < n; i++)
         count += a->on[i] == 1 || a->on[i] == 2;
-    if (wide)
-        memcpy(wide, a->on, n);
+    for (size_t i = 0; wide && i < n; i++)
+        wide[i] = dropped && !a->on[i] ? wide[i] : a->on[i];
     if (count * 2 > n)
         memset(a->on, 0, n);
     *settled = rest;
