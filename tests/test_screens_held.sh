@@ -3,12 +3,12 @@
 # Issue 20, the nineteenth pass (doc/screens.md): answers an encoder made
 # wrong on a desktop page (640x360), on captures of scripts/screens-grid's
 # held-out seeds 179 and 173.
-# - A clock in VP9 (179's 003): VP9 refines the last block (31) faintly for
-#   ten frames, past the six frames the refinement rule gave; a refinement
-#   now goes on while it moves nothing. On main before: --ignore animated 38.
-# - A sliding carousel in VP9 (179's 022): the same refinement after each
-#   turn; named now, and --ignore animated answers the content's last block.
-#   On main before: nothing named, 230.
+# - A sliding carousel in VP9 (179's 022): VP9 refines what appeared (the
+#   last block, each turn's slide) faintly for some ten frames, past the six
+#   frames the refinement rule gave; a refinement now goes on while it moves
+#   nothing, so the carousel is named and --ignore animated answers the
+#   content's last block. On main before: nothing named, 230. (179's 003, a
+#   clock, is the same rule: not made here, to keep the test short.)
 # - A sliding carousel in x264 CRF 32 with B-frames (179's 039): after the
 #   last turn (213) x264 flickers faintly between two codings of the page to
 #   the end, with no still frame; the default answer is the turn's end. On
@@ -28,13 +28,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libx264 libvpx libvpx-vp9
-
-"$make_screens" clock.mkv 240 b0=6 b1=17 b2=22 b3=31 size=640x360 clock=11:30 >parts &&
-  screens_vp9 clock.mkv clock.webm
-check $? "make_screens and ffmpeg write the clock, VP9"
-got=$(screens_answer clock.webm --ignore animated)
-within "$got" 31
-check $? "clock.webm --ignore animated: frame 31, the content's last block (got $got)"
 
 "$make_screens" slide.mkv 240 b0=12 b1=23 b2=27 b3=38 size=640x360 carousel=25:39 move=11 >parts &&
   screens_vp9 slide.mkv slide.webm
