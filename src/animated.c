@@ -23,6 +23,7 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     a->enc = calloc(n, sizeof(*a->enc));
     a->kept = calloc(n, sizeof(*a->kept));
     a->hard = calloc(n, sizeof(*a->hard));
+    a->fine = calloc(n, sizeof(*a->fine));
     a->mark = calloc(n, 1);
     a->run0 = calloc(n, sizeof(*a->run0));
     a->base = calloc(n, sizeof(*a->base));
@@ -32,7 +33,7 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
     a->last_move = malloc(n * sizeof(*a->last_move));
     for (size_t i = 0; a->last_move && i < n; i++)
         a->last_move[i] = -INFINITY;
-    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->hard || !a->mark ||
+    if (!a->cell || !a->on || !a->seen || !a->enc || !a->kept || !a->hard || !a->fine || !a->mark ||
         !a->run0 || !a->base || !a->moved || !a->last_move || !a->move_at || !a->strong_at) {
         settle_animated_free(a);
         return -1;
@@ -51,6 +52,7 @@ void settle_animated_free(SettleAnimated *a)
     free(a->enc);
     free(a->kept);
     free(a->hard);
+    free(a->fine);
     free(a->mark);
     free(a->run0);
     free(a->base);
@@ -120,32 +122,6 @@ static int recent(const SettleAnimated *a, size_t i, int64_t index)
     return a->enc[i] && index - a->enc[i] < SETTLE_ANIM_ECHO;
 }
 
-/* 1 when cell i or a cell touching it changed, mostly strongly, in a change
- * that counted at most SETTLE_ANIM_REFINE frames before frame `index`:
- * content appeared or switched there, and an encoder refines it and its
- * edges faintly in the frames after (VP8 and x264 code new content coarsely
- * first). */
-static int refining(const SettleAnimated *a, size_t i, int64_t index)
-{
-    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx);
-    for (int y = cy - 1; y <= cy + 1; y++)
-        for (int x = cx - 1; x <= cx + 1; x++) {
-            if (x < 0 || y < 0 || x >= a->nx || y >= a->ny)
-                continue;
-            int64_t h = a->hard[(size_t)y * a->nx + x];
-            if (h && index - h < SETTLE_ANIM_REFINE)
-                return 1;
-        }
-    return 0;
-}
-
-/* A frame with no strong pixel, of the encoder's or not. */
-static int faint(int recoded)
-{
-    return recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT ||
-           recoded == SETTLE_ANIM_BLANK;
-}
-
 /* 1 when cell i's change in this frame is content, whatever its strength:
  * a pixel beyond the strong tolerance, or its picture moved from the frame
  * before by SETTLE_CELL_MOVED levels (an encoder re-coding the place moves it
@@ -155,6 +131,36 @@ static int faint(int recoded)
 static int moving(const SettleCells *g, size_t i)
 {
     return g->strong[i] || settle_cells_moved(g, i, g->before[i]) >= SETTLE_CELL_MOVED;
+}
+
+/* 1 when cell i or a cell touching it changed, mostly strongly, in a change
+ * that counted at most SETTLE_ANIM_REFINE frames before frame `index`:
+ * content appeared or switched there, and an encoder refines it and its
+ * edges faintly in the frames after (VP8 and x264 code new content coarsely
+ * first). A refinement goes on while the cell's picture does not move: it
+ * or a touching cell was refined in the frame before, and its change moves
+ * no 4x4 square's mean by SETTLE_CELL_MOVED (VP9 refines a desktop page's
+ * new blocks for some 10 frames, in runs that go on past the window). */
+static int refining(const SettleAnimated *a, const SettleCells *g, size_t i, int64_t index)
+{
+    int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx), on = 0;
+    for (int y = cy - 1; y <= cy + 1; y++)
+        for (int x = cx - 1; x <= cx + 1; x++) {
+            if (x < 0 || y < 0 || x >= a->nx || y >= a->ny)
+                continue;
+            int64_t h = a->hard[(size_t)y * a->nx + x];
+            if (h && index - h < SETTLE_ANIM_REFINE)
+                return 1;
+            on |= a->fine[(size_t)y * a->nx + x] == index;
+        }
+    return on && g->count[i] && !moving(g, i);
+}
+
+/* A frame with no strong pixel, of the encoder's or not. */
+static int faint(int recoded)
+{
+    return recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_FAINT ||
+           recoded == SETTLE_ANIM_BLANK;
 }
 
 /* The cell's change counts: not a faint one that moved nothing (moving) in
@@ -167,7 +173,7 @@ static int moving(const SettleCells *g, size_t i)
 static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
                   int64_t index)
 {
-    if (faint(recoded) && refining(a, i, index))
+    if (faint(recoded) && refining(a, g, i, index))
         return 0;
     return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && moving(g, i)) ||
                            ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_BLANK) &&
@@ -185,7 +191,7 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             a->mark[i] = !g->count[i]                                                    ? 0
                          : recoded == SETTLE_ANIM_QUIET                                    ? 1
-                         : faint(recoded) && refining(a, i, index)                         ? 4
+                         : faint(recoded) && refining(a, g, i, index)                         ? 4
                          : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
                                                                                             : 3;
         }
@@ -201,6 +207,8 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             a->seen[i] = index + 1;
             if (a->mark[i] == 2)
                 a->enc[i] = index + 1;
+            if (a->mark[i] == 4)
+                a->fine[i] = index + 1;
             else if (a->mark[i] >= 3) /* a refinement goes on as the change it refines */
                 a->kept[i] = index + 1;
         }
@@ -438,7 +446,7 @@ typedef struct Turns {
     uint8_t *twice;      /* per cell: it changed in at least two of the turns that
                           * count, or fewer than two count (turns_fill) */
     double tol;          /* how far apart two changes of one turn lie, at most */
-    int none;            /* the turns fill over a quarter of the recording: the page
+    int none;            /* the turns fill over SETTLE_ANIM_BUSY of the recording: the page
                           * moving (a scroll, a pan), not a carousel turning; none count */
     double end;          /* the recording's end: the last frame's time plus its duration */
     size_t *stack;
@@ -526,7 +534,7 @@ static int turns_init(const SettleAnimated *a, Turns *g, double start, double en
     double busy = 0;
     for (int w = 0; w < g->n; w++)
         busy += g->frames[w] >= SETTLE_ANIM_MIN ? g->t1[w] - g->t0[w] : 0;
-    g->none = busy > 0.25 * (end - start);
+    g->none = busy > SETTLE_ANIM_BUSY * (end - start);
     g->end = end;
     g->in = calloc(n, 1);
     g->twice = calloc(n, 1);
@@ -882,8 +890,9 @@ static int64_t moves_view(SettleAnimated *a, const SettleAnimCell ***view, Settl
 /* One pass of the search over the changes in a->cell (or a->view): a->on (1 animated, 2
  * joined, 3 re-coded, 0 the rest), own (each cell's last change of its own)
  * and the time the rest settled; wide (when not NULL): a->on as found before
- * a set over half of the picture is taken for none. 0 or -1 (out of
- * memory). */
+ * a set over half of the picture is taken for none, or, when the turns were
+ * dropped for leaving nothing changing after the start and nothing is found
+ * without them, as found with them. 0 or -1 (out of memory). */
 static int find_cells(SettleAnimated *a, double start, double end, double *own, double *settled,
                       uint8_t *wide)
 {
@@ -904,6 +913,7 @@ static int find_cells(SettleAnimated *a, double start, double end, double *own, 
     /* shrink the set until every cell in it outlasts the rest by its rule;
      * what the rest changed as part of a carousel's turn is the carousel's */
     double rest = start;
+    int dropped = 0;
 again:
     for (size_t i = 0; i < n; i++)
         a->on[i] = theta[i] > -INFINITY;
@@ -936,6 +946,11 @@ again:
     /* turns that leave nothing of the screen changing after the start are
      * the whole screen moving (a scroll), not a carousel on a page */
     if (!g.none && !(rest > start)) {
+        /* what the turns took in is the set every change names: the encoder
+         * re-coding the whole page in their rhythm (VP8 on a phone) */
+        if (wide)
+            memcpy(wide, a->on, n);
+        dropped = 1;
         g.none = 1;
         goto again;
     }
@@ -948,8 +963,8 @@ again:
             a->on[i] = own_last(a, mine, NULL, i, rest) <= rest ? 2 : 3;
     for (size_t i = 0; i < n; i++)
         count += a->on[i] == 1 || a->on[i] == 2;
-    if (wide)
-        memcpy(wide, a->on, n);
+    for (size_t i = 0; wide && i < n; i++)
+        wide[i] = dropped && !a->on[i] ? wide[i] : a->on[i];
     if (count * 2 > n)
         memset(a->on, 0, n);
     *settled = rest;
@@ -1059,7 +1074,7 @@ static int spooled(const SettleAnimated *a, const SettleCells *g, size_t i, int 
                    int64_t index)
 {
     if (recoded == SETTLE_ANIM_REFRESH)
-        return g->count[i] && !refining(a, i, index) && went_on(a, i, index);
+        return g->count[i] && !refining(a, g, i, index) && went_on(a, i, index);
     return counts(a, g, i, recoded, index);
 }
 

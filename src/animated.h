@@ -20,7 +20,7 @@
  * turn's in that extent, or when its cell changed in SETTLE_ANIM_MIN frames
  * of the turn; only the turns after the rest settled count (the least such
  * time that the rest's own changes do not pass); none counts when the turns
- * fill over a quarter of the recording (a scroll, a pan) or would leave
+ * fill over a third of the recording (a scroll, a pan) or would leave
  * nothing changing after the start. On an encoded capture a moving area
  * spills into the cells around it in some of its frames only (ringing, the
  * macroblocks it straddles, B-frames catching up): a change after the rest
@@ -61,6 +61,11 @@
 #define SETTLE_ANIM_REFINE 6
 /* frames apart, at most, of two changes of a cell's one run */
 #define SETTLE_ANIM_RUN 2
+/* the share of the recording the turns may fill, at most: past it they are
+ * the page moving (a scroll, a pan: contacts-scrolling-movie's fill 39%,
+ * contacts-pan-120fps's 46%), not a carousel turning (a fade of 10 frames
+ * every 35, with the page VP9 re-codes in its rhythm: 25%, seed 173's 012) */
+#define SETTLE_ANIM_BUSY (1.0 / 3)
 /* levels a run must move a cell's picture by (a channel's mean over one of
  * its 4x4 squares, from before the run) to be a move (src/cells.h) */
 #define SETTLE_ANIM_MOVED SETTLE_CELL_MOVED
@@ -93,6 +98,7 @@ typedef struct SettleAnimated {
     int64_t *kept;         /* ... whose change of it counted */
     int64_t *hard;         /* ... whose change of it counted, mostly strong, after a frame
                             * that left it alone (settle_animated_seen) */
+    int64_t *fine;         /* ... whose change of it was a refinement (refining) */
     uint8_t *mark;         /* scratch for settle_animated_seen */
     /* per cell, its run of changes (frames at most SETTLE_ANIM_RUN apart):
      * when it began (seconds), its picture before it (SettleCells.sums), how

@@ -28,6 +28,10 @@
 /* seconds without a change before the change that a recording's last frame
  * only finishes (desktop_recoded) */
 #define FINISH_PAUSE 0.25
+/* seconds of the encoder's re-coding alone, up to the recording's end, after
+ * which diff without it is taken even with no frame still as measured after
+ * its last change (desktop_recoded) */
+#define RECODE_TAIL 0.5
 /* The fewest changed pixels that can move a 16x16 block's mean by the block
  * test's floor of 10 levels (256 x 10 / 255): the blocks a few strong pixels
  * can account for (a caret's blink moves one block with 60) */
@@ -546,7 +550,14 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
                  (long long)(frames - 2), d->diff_limit);
         return 1;
     }
-    if (sf >= df || d->last_still <= st->last_change)
+    /* a frame still as measured follows the last change, or the encoder
+     * alone changed the picture for RECODE_TAIL up to the end: x264 with
+     * B-frames codes a striped page one way in its P-frames and another in
+     * its B-frames, and flickers between the two to the end, faintly; a
+     * recording cut short in a scroll's faint frames ends a frame or two
+     * after its last change */
+    if (sf >= df || (d->last_still <= st->last_change &&
+                     !(st->last_change >= 0 && d->last_time - st->last_change_time >= RECODE_TAIL)))
         return 0;
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, re-encoded: diff's changes after frame %lld are an encoder "
