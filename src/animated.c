@@ -191,7 +191,7 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             a->mark[i] = !g->count[i]                                                    ? 0
                          : recoded == SETTLE_ANIM_QUIET                                    ? 1
-                         : faint(recoded) && refining(a, g, i, index)                         ? 4
+                         : faint(recoded) && refining(a, g, i, index)                      ? 4
                          : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
                                                                                             : 3;
         }
