@@ -818,8 +818,7 @@ static void probe_measure(Decoder *d, const AVFrame *f, int i)
  * 1 (held as its properties), or a negative error. */
 static int hold_reduced(Decoder *d, const AVFrame *f)
 {
-    uint8_t *y;
-    if (settle_probe_hold_props(&d->store, f, 0, &y) < 0)
+    if (settle_probe_hold_props(&d->store, f) < 0)
         return SETTLE_ERR_NOMEM;
     d->nreduced++;
     return 1;

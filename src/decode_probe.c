@@ -220,7 +220,7 @@ fail:
     return ret;
 }
 
-int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, uint8_t **mem)
+int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f)
 {
     if (s->n == SETTLE_PROBE_HELD)
         return AVERROR(ENOSPC);
@@ -229,16 +229,14 @@ int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, 
     if (!c)
         return AVERROR(ENOMEM);
     int ret = av_frame_copy_props(c, f);
-    *mem = NULL;
-    if (ret < 0 || (size && !(*mem = reserve(s, FFALIGN(size, ALIGN))))) {
+    if (ret < 0) {
         av_frame_free(&c);
-        return ret < 0 ? ret : AVERROR(ENOMEM);
+        return ret;
     }
     c->format = f->format;
     c->width = f->width;
     c->height = f->height;
     h->frame = c;
-    h->mem = *mem;
     h->props = 1;
     s->n++;
     return 0;

@@ -17,8 +17,7 @@
 typedef struct SettleProbeHeld {
     AVFrame *frame;     /* its properties; its planes only when held whole */
     const uint8_t **row; /* each plane's rows, plane after plane (NULL: not laid out) */
-    uint8_t *mem;       /* held as properties and the caller's bytes (settle_probe_hold_props) */
-    int props;          /* held as properties (and mem, if any): it cannot be taken */
+    int props;          /* held as its properties only: it cannot be taken */
 } SettleProbeHeld;
 
 typedef struct SettleProbeSlot {
@@ -49,14 +48,11 @@ typedef struct SettleProbeStore {
  * format whose planes the store does not lay out is held as a reference
  * (av_frame_clone). 0, or a negative AVERROR (out of memory, store full). */
 int settle_probe_hold(SettleProbeStore *s, const AVFrame *f);
-/* Holds f's properties only (no planes) as frame number n of the store,
- * with `size` bytes of the store's memory (64-byte aligned, not zeroed) for
- * the caller to write in *mem, whatever it keeps of the pictures instead
- * (the probe: the picture reduced); they stay until the store is freed.
- * size 0: no bytes, *mem = NULL. A frame held so is not laid out: the next
- * is not compared with its rows, and it cannot be taken. 0, or a negative
- * AVERROR. */
-int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f, size_t size, uint8_t **mem);
+/* Holds f's properties only (no planes) as frame number n of the store (a
+ * camera film's frame, which goes to the analysis at once). A frame held so
+ * is not laid out: the next is not compared with its rows, and it cannot be
+ * taken. 0, or a negative AVERROR. */
+int settle_probe_hold_props(SettleProbeStore *s, const AVFrame *f);
 /* Frame i's properties (and planes when held whole or as a reference). */
 static inline const AVFrame *settle_probe_frame(const SettleProbeStore *s, int i)
 {
@@ -64,12 +60,6 @@ static inline const AVFrame *settle_probe_frame(const SettleProbeStore *s, int i
 }
 /* Row y of plane p of frame i, as the frame had it (a frame with planes). */
 const uint8_t *settle_probe_row(const SettleProbeStore *s, int i, int p, int y);
-/* The bytes frame i was held with by settle_probe_hold_props (NULL: its
- * planes, or none). */
-static inline uint8_t *settle_probe_mem(const SettleProbeStore *s, int i)
-{
-    return s->held[i].mem;
-}
 /* out (blank) becomes a reference to frame i with its planes, put together
  * again in a buffer of the store's when it was held by rows; the buffer is
  * the caller's until it unreferences out. 0 or a negative AVERROR

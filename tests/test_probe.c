@@ -210,13 +210,10 @@ static void test_props_only(void **state)
     assert_int_equal(settle_probe_hold(&s, f[0]), 0);
     const int regions = s.nregions;
     const size_t used = s.used;
-    uint8_t *mem = (uint8_t *)&s; /* overwritten */
-    assert_int_equal(settle_probe_hold_props(&s, f[1], 0, &mem), 0);
-    assert_null(mem);
+    assert_int_equal(settle_probe_hold_props(&s, f[1]), 0);
     assert_int_equal(s.n, 2);
     assert_int_equal(s.nregions, regions);
     assert_int_equal(s.used, used);
-    assert_null(settle_probe_mem(&s, 1));
     const AVFrame *h = settle_probe_frame(&s, 1);
     assert_null(h->data[0]);
     assert_int_equal(h->width, W);
@@ -236,10 +233,9 @@ static void test_props_only(void **state)
         av_frame_free(&f[i]);
 }
 
-/* Frames held as their properties with bytes of the caller's (the probe's
- * reduced pictures) between frames held with their planes: the bytes stay
- * as written, aligned, until the store is freed; such a frame cannot be
- * taken, and the frame after it is held whole (no rows to share). */
+/* Two frames held as their properties between frames held with their
+ * planes: such a frame cannot be taken, and the frame after it is held
+ * whole (no rows to share). */
 static void test_props(void **state)
 {
     (void)state;
@@ -250,27 +246,17 @@ static void test_props(void **state)
     f[0] = new_frame(&seed, 0);
     f[1] = next_frame(f[0], &seed, 2, 1);
     f[2] = next_frame(f[1], &seed, 2, 2);
-    uint8_t *mem[2];
-    const size_t size[2] = { 1000, 333 };
     assert_int_equal(settle_probe_hold(&s, f[0]), 0);
-    assert_int_equal(settle_probe_hold_props(&s, f[1], size[0], &mem[0]), 0);
-    memset(mem[0], 0xa5, size[0]);
-    assert_int_equal(settle_probe_hold_props(&s, f[1], size[1], &mem[1]), 0);
-    memset(mem[1], 0x5a, size[1]);
+    assert_int_equal(settle_probe_hold_props(&s, f[1]), 0);
+    assert_int_equal(settle_probe_hold_props(&s, f[1]), 0);
     assert_int_equal(settle_probe_hold(&s, f[2]), 0);
     assert_int_equal(s.n, 4);
     for (int i = 0; i < 2; i++) {
-        assert_int_equal((uintptr_t)mem[i] % 64, 0);
-        assert_ptr_equal(settle_probe_mem(&s, 1 + i), mem[i]);
         const AVFrame *h = settle_probe_frame(&s, 1 + i);
         assert_null(h->data[0]);
         assert_int_equal(h->width, W);
         assert_int_equal(h->pts, 1);
-        for (size_t k = 0; k < size[i]; k++)
-            assert_int_equal(mem[i][k], i ? 0x5a : 0xa5);
     }
-    assert_null(settle_probe_mem(&s, 0));
-    assert_null(settle_probe_mem(&s, 3));
     AVFrame *t = av_frame_alloc();
     assert_non_null(t);
     assert_int_equal(settle_probe_take(&s, 1, t), AVERROR(EINVAL));
