@@ -204,6 +204,76 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
+/* The module that writes the plot's PNG inside gnuplot (gnuplot_png.c):
+ * beside the program (the build tree), else where it is installed; 0 and its
+ * path in buf, or -1 when there is none (gnuplot then writes the PNG itself,
+ * the same pixels). */
+static int png_module(char *buf, size_t len)
+{
+#ifdef SETTLE_GNUPLOT_PNG
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n > 0) {
+        buf[n] = 0;
+        char *slash = strrchr(buf, '/');
+        if (slash && (size_t)(slash - buf) + sizeof("/settle-gnuplot-png.so") <= len) {
+            strcpy(slash, "/settle-gnuplot-png.so");
+            if (!access(buf, R_OK))
+                return 0;
+        }
+    }
+    if (strlen(SETTLE_GNUPLOT_PNG) < len && !access(SETTLE_GNUPLOT_PNG, R_OK)) {
+        strcpy(buf, SETTLE_GNUPLOT_PNG);
+        return 0;
+    }
+#endif
+    (void)buf;
+    (void)len;
+    return -1;
+}
+
+/* gnuplot's environment: settle's, with png_module's path added to
+ * LD_PRELOAD (after what it holds). *own is what to free afterwards (NULL
+ * when the environment is settle's own). */
+static char **gnuplot_env(char ***own)
+{
+    *own = NULL;
+    char mod[4096];
+    /* LD_PRELOAD separates its paths by spaces and colons */
+    if (png_module(mod, sizeof(mod)) < 0 || strpbrk(mod, " :"))
+        return environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    const char *old = getenv("LD_PRELOAD");
+    size_t plen = sizeof("LD_PRELOAD=") + (old ? strlen(old) + 1 : 0) + strlen(mod);
+    char **env = malloc((n + 2) * sizeof(*env));
+    char *pre = malloc(plen);
+    if (!env || !pre) {
+        free(env);
+        free(pre);
+        return environ;
+    }
+    snprintf(pre, plen, "LD_PRELOAD=%s%s%s", old && *old ? old : "", old && *old ? ":" : "", mod);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11))
+            env[k++] = environ[i];
+    env[k++] = pre;
+    env[k] = NULL;
+    *own = env;
+    return env;
+}
+
+static void gnuplot_env_free(char **own)
+{
+    if (!own)
+        return;
+    for (char **e = own; *e; e++)
+        if (!strncmp(*e, "LD_PRELOAD=", 11))
+            free(*e);
+    free(own);
+}
+
 /* The warm gnuplot first draws with the built-in script's PNG terminal and
  * font (when it has them), then goes back to how gnuplot starts (its
  * terminal, no output, every setting reset) and waits for the script. Its
@@ -229,7 +299,9 @@ void plot_warm_start(PlotWarm *w)
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, w->errf, O_WRONLY | O_TRUNC, 0600);
     char *argv[] = { "gnuplot", NULL };
-    int sr = posix_spawnp(&w->pid, "gnuplot", &fa, NULL, argv, environ);
+    char **own;
+    int sr = posix_spawnp(&w->pid, "gnuplot", &fa, NULL, argv, gnuplot_env(&own));
+    gnuplot_env_free(own);
     posix_spawn_file_actions_destroy(&fa);
     close(p[0]);
     p[0] = -1;
@@ -342,7 +414,9 @@ spawn:;
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, errf, O_WRONLY | O_TRUNC, 0600);
     char *argv[] = { "gnuplot", gp, NULL };
-    int sr = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    char **own;
+    int sr = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, gnuplot_env(&own));
+    gnuplot_env_free(own);
     posix_spawn_file_actions_destroy(&fa);
     if (sr) {
         snprintf(msg, msglen, sr == ENOENT ? PLOT_NO_GNUPLOT : "cannot run gnuplot: %s",
