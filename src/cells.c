@@ -215,6 +215,15 @@ int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from)
     return most / 16;
 }
 
+int settle_cells_strong(const SettleCells *g)
+{
+    int n = 0;
+    for (int cy = 0; cy < g->ny && !g->box_only; cy++)
+        for (int cx = 0; g->dirty[cy] && cx < g->nx; cx++)
+            n += g->strong[(size_t)cy * g->nx + cx] > 0;
+    return n;
+}
+
 int64_t settle_cells_moved_pixels(const SettleCells *g)
 {
     int64_t n = 0;

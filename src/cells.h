@@ -96,6 +96,11 @@ int settle_cells_moved(const SettleCells *g, size_t i, const uint16_t *from);
  * box_only. */
 int64_t settle_cells_moved_pixels(const SettleCells *g);
 
+/* The cells in which a pixel changed strongly in this frame: how far the
+ * strong pixels spread (a caret's blink lies in one or two, a line of text
+ * in a row of them). 0 with box_only. */
+int settle_cells_strong(const SettleCells *g);
+
 /* The changed pixels of cell (cx, cy) in this frame. */
 static inline int settle_cells_at(const SettleCells *g, int cx, int cy)
 {

@@ -36,6 +36,13 @@
  * test's floor of 10 levels (256 x 10 / 255): the blocks a few strong pixels
  * can account for (a caret's blink moves one block with 60) */
 #define BLOCK_MIN_PIXELS 10
+/* The most 16x16 cells a phone's content under the threshold may hold its
+ * strong pixels in and still pass for one small thing the encoder re-coded
+ * the page with (under_limit): a block's worth. A caret's blink lies in one
+ * or two; a thin line of text, which moves no block's mean by much either,
+ * spreads its strong pixels over a row of ten or more (doc/screens.md,
+ * screens20) */
+#define STRONG_CELLS 4
 
 static void tracker_init(SettleTracker *t, double settle)
 {
@@ -193,14 +200,17 @@ static int block_content(const SettleRecord *r)
  * which diff counted over it (on a desktop page since screens16; on a phone
  * since screens18, where no block moved by BLOCK_STRONG times its threshold:
  * VP8 re-codes a phone's page with a 2x20 caret's blinks, while a phone's
- * content under the threshold fills blocks, which a blink does not). */
+ * content under the threshold fills blocks, which a blink does not; and
+ * since screens20, where the strong pixels lie in STRONG_CELLS cells at
+ * most: a late line of text fills no block, but its strong pixels run along
+ * it, while an encoder's re-coding adds none). */
 static int under_limit(const SettleDecide *d, const SettleRecord *r, double limit)
 {
     /* the part of encoder_only (below) for content under the threshold */
     return d->blocks_on && !r->block_bar && !r->block_fade &&
            r->strong > d->refresh_limit && r->strong <= limit && r->moved <= limit &&
            (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS <= r->strong &&
-           (!d->portrait || r->block_peak < BLOCK_STRONG);
+           (!d->portrait || (r->block_peak < BLOCK_STRONG && r->strong_cells <= STRONG_CELLS));
 }
 
 static int encoder_only(const SettleDecide *d, const SettleRecord *r, double limit)

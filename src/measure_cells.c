@@ -56,6 +56,7 @@ static int cells_picture(void *priv, const SettleMeasureFrame *f, SettleRecord *
         r->box[3] = b[3] - b[1];
         r->local = (uint8_t)settle_cells_local(&g->cells);
         r->moved = settle_cells_moved_pixels(&g->cells);
+        r->strong_cells = settle_cells_strong(&g->cells);
     }
     return 0;
 }

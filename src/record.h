@@ -49,6 +49,9 @@ typedef struct SettleRecord {
     int64_t moved;     /* measure: pixels changed in the cells the change moved the
                         * picture of (settle_cells_moved_pixels); 0 when no area is
                         * looked for */
+    int32_t strong_cells; /* measure: the 16x16 cells holding a pixel changed beyond the strong
+                           * tolerance (where the strong pixels lie); 0 when no area is
+                           * looked for */
     int64_t region[SETTLE_RECORD_REGIONS]; /* measure: each --region area's changed pixels */
 } SettleRecord;
 

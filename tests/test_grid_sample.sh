@@ -11,7 +11,13 @@
 # and the block test must see the fade (its fade test) so that auto keeps
 # diff, exact within one frame, instead of taking the last steps for an
 # encoder re-coding (before the fade test: frame 64 instead of 146, 1.4 s
-# early, by the block test).
+# early, by the block test). And two phone screen recordings (x264 CRF 28,
+# an iOS and an Android status bar) whose last change is a thin line of text
+# that appears late, moves no block's mean by much and changes fewer pixels
+# strongly than diff's threshold: diff counts it, and it must stay content,
+# not the encoder's re-coding that screens18's phone rule leaves out (held-out
+# seed 229; on main before screens20: frames 117 and 95 for 142 and 120, 0.42 s
+# early).
 # Args: the settle program, make_grid.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -42,5 +48,7 @@ case_ok 19 111 blocks
 case_ok 7 113 blocks
 case_ok 19 22 diff
 case_ok 19 99 diff
+case_ok 229 99 diff
+case_ok 229 100 diff
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
