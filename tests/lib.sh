@@ -74,16 +74,36 @@ screens_setup() {
   cd "$tmp" || exit 1
 }
 
+# encode IN OUT OPTION...: `ffmpeg -i IN OPTION... OUT`. Under scripts/test
+# (SETTLE_TEST_CACHE names a folder) the result is kept there, named by IN's
+# content, OUT's name and the options, and a later pass of the suite copies it
+# instead of encoding again: the encoders are most of an encoded-screen test's
+# time, and they are the ffmpeg program's, the same in every pass.
+encode() {
+  local in=$1 out=$2 key kept
+  shift 2
+  if [ -z "${SETTLE_TEST_CACHE:-}" ]; then
+    ffmpeg -nostdin -v error -y -i "$in" "$@" "$out"
+    return
+  fi
+  key=$({ sha256sum <"$in" && printf '%s\n' "$out" "$@"; } | sha256sum) || return 1
+  kept="$SETTLE_TEST_CACHE/${key%% *}.${out##*.}"
+  if [ -f "$kept" ]; then
+    cp "$kept" "$out"
+    return
+  fi
+  ffmpeg -nostdin -v error -y -i "$in" "$@" "$out" || return
+  mkdir -p "$SETTLE_TEST_CACHE" && cp "$out" "$kept.$$" && mv "$kept.$$" "$kept"
+}
+
 # screens_vp8 IN OUT: IN in VP8 as scripts/screens-grid encodes it.
 screens_vp8() {
-  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx -crf 30 -b:v 600k -deadline good -cpu-used 8 \
-    -pix_fmt yuv420p "$2"
+  encode "$1" "$2" -c:v libvpx -crf 30 -b:v 600k -deadline good -cpu-used 8 -pix_fmt yuv420p
 }
 
 # screens_vp9 IN OUT: IN in VP9 as scripts/screens-grid encodes it.
 screens_vp9() {
-  ffmpeg -nostdin -v error -y -i "$1" -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good -cpu-used 4 \
-    -pix_fmt yuv420p "$2"
+  encode "$1" "$2" -c:v libvpx-vp9 -crf 40 -b:v 0 -deadline good -cpu-used 4 -pix_fmt yuv420p
 }
 
 # screens_rects: the animated areas of r.json, one "x y width height" a line.
@@ -109,7 +129,7 @@ screens_touches() {
 # screens_x264 CRF BFRAMES IN OUT: IN in H.264 as scripts/screens-grid
 # encodes it, at CRF with up to BFRAMES B-frames.
 screens_x264() {
-  ffmpeg -nostdin -v error -y -i "$3" -c:v libx264 -crf "$1" -bf "$2" -pix_fmt yuv420p "$4"
+  encode "$3" "$4" -c:v libx264 -crf "$1" -bf "$2" -pix_fmt yuv420p
 }
 
 # screens_answer FILE [OPTIONS...]: the stable frame of settle analyze

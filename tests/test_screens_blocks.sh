@@ -40,8 +40,7 @@ check $? "switch.mp4 --ignore animated: the block test, frame 34 (got $got, $(me
 # frame 44, the last block at frame 41, VP8 (seed 11's capture 031): diff
 # without the carousel counted VP8's late re-coding of the content (66).
 "$make_screens" slide.mkv 240 b0=12 b1=22 b2=34 b3=41 size=320x480 carousel=44:51 move=15 >parts &&
-  ffmpeg -nostdin -v error -y -i slide.mkv -c:v libvpx -crf 30 -b:v 600k -deadline good \
-    -cpu-used 8 -pix_fmt yuv420p slide.webm
+  screens_vp8 slide.mkv slide.webm
 check $? "make_screens and ffmpeg write the sliding carousel, VP8"
 got=$(screens_answer slide.webm)
 [ "$(method)" = blocks ]
