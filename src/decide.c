@@ -94,6 +94,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->late = -1;
     d->late_time = d->late_peak = NAN;
     d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
+    tracker_init(&d->blk_screen[0], s->settle);
+    tracker_init(&d->blk_screen[1], s->settle);
+    d->keyframe_quiet = 0;
     d->last_time = NAN;
 }
 
@@ -232,23 +235,23 @@ int settle_decide_under_limit(const SettleDecide *d, const SettleRecord *r)
  * the block test too. Phones' recorders re-code the whole still picture now
  * and then (many pixels by a few levels): diff and entropy count such a
  * frame, and would start seconds before the tap. */
-static int starts(const SettleDecide *d, int which, const SettleRecord *r)
+static int starts(const SettleDecide *d, int which, int quiet, const SettleRecord *r)
 {
-    if (r->quiet[which])
+    if (quiet)
         return 0;
     if (!d->blocks_on || which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR)
         return 1;
     return block_content(r) || r->block_bar;
 }
 
-static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
+/* Moves tracker t (of the kind `which`) on by frame r, quiet or not. */
+static void tracker_step(SettleDecide *d, SettleTracker *t, int which, int quiet,
+                         const SettleRecord *r)
 {
     const SettleSettings *s = d->s;
-    SettleTracker *t = &d->tr[which];
-    int quiet = r->quiet[which];
     t->last_frame = r->index;
     if (t->start_frame < 0) {
-        int found = s->start == SETTLE_START_FIRST_CHANGE ? starts(d, which, r)
+        int found = s->start == SETTLE_START_FIRST_CHANGE ? starts(d, which, quiet, r)
                                                           : d->common_start == r->index;
         if (found) {
             t->start_frame = r->index;
@@ -281,6 +284,21 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
         if (s->settle > 0)
             settle_quiet_change(&t->quiet, &t->last_box, t->settled, t->settled_time);
     }
+}
+
+static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
+{
+    tracker_step(d, &d->tr[which], which, r->quiet[which], r);
+}
+
+/* A keyframe diff took for a codec refresh (no pixel beyond the strong
+ * level) in which no block moved by BLOCK_STRONG times its threshold: on a
+ * clean capture the encoder re-coding a still picture, whatever blocks its
+ * faint changes tipped over their threshold (a camera's keyframe re-codes
+ * the noise and what lies under it alike: there the block test judges it) */
+static int weak_refresh(const SettleRecord *r)
+{
+    return r->refresh && !(r->block_peak >= BLOCK_STRONG);
 }
 
 /* Encoders re-code a still picture at a keyframe and converge on it over the
@@ -440,6 +458,10 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         common_start(d, r);
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_frame(d, i, r);
+    for (int i = 0; i < 2; i++) {
+        int which = i ? SETTLE_T_BLOCKS_NOBAR : SETTLE_T_BLOCKS;
+        tracker_step(d, &d->blk_screen[i], which, r->quiet[which] || weak_refresh(r), r);
+    }
 }
 
 void settle_decide_redo_begin(SettleDecide *d)
@@ -462,19 +484,24 @@ void settle_decide_redo_blocks_begin(SettleDecide *d, int which)
 void settle_decide_redo_blocks_frame(SettleDecide *d, int which, SettleRecord *r)
 {
     r->quiet[which] = !block_content(r) && (which == SETTLE_T_BLOCKS_NOBAR || !r->block_bar);
-    tracker_frame(d, which, r);
+    tracker_step(d, &d->tr[which], which,
+                 r->quiet[which] || (d->keyframe_quiet && weak_refresh(r)), r);
 }
 
 /* The frame a tracker settled on, or the capture's length when it never did
  * (still changing in the last frame). */
-static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
+static int64_t tracker_settled_at(const SettleTracker *t, int64_t frames)
 {
-    const SettleTracker *t = &d->tr[which];
     if (t->start_frame < 0)
         return frames;
     if (t->last_change < 0)
         return t->start_frame;
     return t->last_change == frames - 1 ? frames : t->settled;
+}
+
+static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
+{
+    return tracker_settled_at(&d->tr[which], frames);
 }
 
 /* Whether a camera-like capture: a clean one repeats a still picture almost
@@ -530,6 +557,41 @@ static void late_reason(SettleDecide *d, int64_t df, double bquiet)
              d->late_peak, (long long)d->late_diff, d->diff_limit, bquiet);
 }
 
+/* On a clean phone picture, the block test's decision without the
+ * keyframes diff took for a codec refresh in which no block moved by
+ * BLOCK_STRONG times its threshold (weak_refresh: x264 re-codes the still
+ * page at its GOP's keyframe, 45 thousand pixels by a few levels, and tips
+ * a few blocks weakly over their threshold), taken when that is what keeps
+ * the late-content rules (content diff's threshold misses, then the
+ * picture still BLOCK_QUIET_MIN) from holding: the block test's tracker is
+ * then the one without them, and stays so when it is judged again
+ * (--ignore animated). The camera path never comes here. 1 when taken. */
+static int keyframes_left_out(SettleDecide *d, int blk, int64_t df, int64_t frames)
+{
+    const SettleTracker *bt = &d->tr[blk];
+    const SettleTracker *kt = &d->blk_screen[blk == SETTLE_T_BLOCKS_NOBAR];
+    if (!d->portrait || !d->blocks_on || kt->last_change < 0 ||
+        kt->last_change == bt->last_change)
+        return 0;
+    int64_t kf = tracker_settled_at(kt, frames);
+    double kquiet = d->last_time - kt->last_change_time;
+    int strong = d->strong_block > df && df < frames && kf < frames && kquiet >= BLOCK_QUIET_MIN;
+    if (!strong && !late_content(d, df, kf, frames, kt, kquiet))
+        return 0;
+    d->tr[blk] = *kt;
+    d->keyframe_quiet = 1;
+    return 1;
+}
+
+static void note_keyframes(SettleDecide *d)
+{
+    size_t len = strlen(d->reason);
+    snprintf(d->reason + len, sizeof(d->reason) - len,
+             "; the keyframes diff took for a codec refresh, in which no block moved by %.0f "
+             "times its threshold, are the encoder re-coding the still picture and left out",
+             BLOCK_STRONG);
+}
+
 /* A desktop page that an encoder coding frames from others (not every frame
  * a keyframe: no HDMI or intra-only capture) re-codes long after its last
  * change (VP8's and VP9's refreshes, x264's B-frames): diff without those
@@ -583,6 +645,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     const SettleSettings *s = d->s;
     int camera = settle_decide_camera(d, floor);
     int blk = settle_decide_bar_left_out(d, floor) ? SETTLE_T_BLOCKS_NOBAR : SETTLE_T_BLOCKS;
+    d->keyframe_quiet = 0;
     if (s->method != SETTLE_METHOD_AUTO) {
         snprintf(d->reason, sizeof(d->reason), "chosen with --method %s",
                  settle_method_name(s->method));
@@ -625,6 +688,9 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
         return blk;
     }
+    int kq = keyframes_left_out(d, blk, df, frames);
+    if (kq)
+        bf = settled_at(d, blk, frames);
     /* the block test's tracker: its last change and the still picture after */
     const SettleTracker *bt = &d->tr[blk];
     double bquiet = bt->last_change >= 0 ? d->last_time - bt->last_change_time : 0;
@@ -668,10 +734,14 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  "filling it), %s; the block test counts it",
                  d->strong_block_time, (long long)d->strong_block, (long long)df,
                  d->strong_block_peak, what);
+        if (kq)
+            note_keyframes(d);
         return blk;
     }
     if (late) {
         late_reason(d, df, bquiet);
+        if (kq)
+            note_keyframes(d);
         return blk;
     }
     if (desktop_recoded(d, sf, df, frames))

@@ -81,6 +81,14 @@ typedef struct SettleDecide {
     int64_t late;
     double late_time, late_peak;
     int64_t late_blocks, late_moved, late_diff, kept_end;
+    /* the block test's trackers (SETTLE_T_BLOCKS, SETTLE_T_BLOCKS_NOBAR)
+     * without the keyframes diff took for a codec refresh in which no block
+     * moved by BLOCK_STRONG times its threshold: what a screen's encoder
+     * does to a still picture (the late-content rule reads them on a clean
+     * capture only); keyframe_quiet: the block test's decision is read so
+     * (set by the method choice, kept by settle_decide_redo_blocks_frame) */
+    SettleTracker blk_screen[2];
+    int keyframe_quiet;
     double last_time;          /* the time of the last frame decided on */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;
