@@ -68,6 +68,10 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     memset(d->floor_hist, 0, sizeof(d->floor_hist));
     d->floor_n = 0;
     d->local_frames = 0;
+    d->repeat_frames = 0;
+    for (int i = 0; i < SETTLE_REPEAT_LAG; i++)
+        d->recent[i] = -1;
+    d->recent_pos = 0;
     d->camera_luma = -1;
     d->luma_floor = NAN;
     d->luma_scale = 1;
@@ -361,6 +365,21 @@ static void common_start(SettleDecide *d, const SettleRecord *r)
         d->common_start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
 }
 
+/* Whether a frame changed exactly as many pixels as one of the
+ * SETTLE_REPEAT_LAG before it. An encoder re-coding a still page codes it
+ * the same way in every frame of a type: x264 with B-frames flickers between
+ * its P-frames' and its B-frames' coding of a striped page, 187 and 1577
+ * pixels in a 4-frame rhythm, again and again. A camera's sensor noise is
+ * drawn anew in every frame: hundreds or thousands of pixels whose count
+ * does not come back exactly. */
+static int repeats(const SettleDecide *d, int64_t diff)
+{
+    for (int i = 0; i < SETTLE_REPEAT_LAG; i++)
+        if (d->recent[i] == diff)
+            return 1;
+    return 0;
+}
+
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 {
     const SettleSettings *s = d->s;
@@ -453,7 +472,10 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->floor_n++;
         d->local_frames += r->diff > d->diff_limit / 4 &&
                            ((int64_t)r->box[2] * r->box[3] * 16 < d->npix || r->local);
+        d->repeat_frames += r->diff > d->diff_limit / 4 && repeats(d, r->diff);
     }
+    d->recent[d->recent_pos] = r->diff;
+    d->recent_pos = (d->recent_pos + 1) % SETTLE_REPEAT_LAG;
     if (d->common_start < 0)
         common_start(d, r);
     for (int i = 0; i < SETTLE_T_COUNT; i++)
@@ -510,12 +532,16 @@ static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
  * many pixels in every frame, but in one small place: the rectangle of every
  * changed pixel, or of the cells that hold most of them (an encoder's few
  * stray pixels elsewhere, x264's B-frames re-coding the page a little, widen
- * the first), covers less than a 16th of the picture. */
+ * the first), covers less than a 16th of the picture. Nor is a capture a
+ * camera's when a quarter of its frames or more change exactly as many
+ * pixels as one of the eight before (repeats): an encoder's flicker between
+ * two codings of a still page, in the rhythm of its frame types. */
 int settle_decide_camera(const SettleDecide *d, double floor)
 {
     if (d->camera_luma >= 0)
         return d->camera_luma;
-    return !(isnan(floor) || floor <= d->diff_limit / 4) && d->local_frames * 2 < d->floor_n;
+    return !(isnan(floor) || floor <= d->diff_limit / 4) && d->local_frames * 2 < d->floor_n &&
+           !SETTLE_REPEATING(d->repeat_frames, d->floor_n);
 }
 
 /* Whether the status bar is left out: a portrait screen recording whose top
@@ -640,6 +666,30 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
     return 1;
 }
 
+/* Why diff decides a clean capture. */
+static void clean_reason(SettleDecide *d, double floor, const char *after)
+{
+    if (!isnan(floor) && floor > d->diff_limit / 4 && d->local_frames * 2 < d->floor_n)
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "more than a quarter of the diff threshold (%.0f), but %lld of %lld frames "
+                 "change exactly as many pixels as one of the %d before (an encoder flickering "
+                 "between two codings of a still picture), which a camera's noise does not",
+                 floor, after, d->diff_limit, (long long)d->repeat_frames,
+                 (long long)d->floor_n, SETTLE_REPEAT_LAG);
+    else if (!isnan(floor) && floor > d->diff_limit / 4)
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "more than a quarter of the diff threshold (%.0f), but most frames change in "
+                 "one small place (something moving there), not all over as a camera's noise",
+                 floor, after, d->diff_limit);
+    else
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "within a quarter of the diff threshold (%.0f)",
+                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+}
+
 static int choose_method(SettleDecide *d, double floor, int64_t frames)
 {
     const SettleSettings *s = d->s;
@@ -746,17 +796,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     }
     if (desktop_recoded(d, sf, df, frames))
         return SETTLE_T_DIFF_SOLID;
-    if (!isnan(floor) && floor > d->diff_limit / 4)
-        snprintf(d->reason, sizeof(d->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-                 "more than a quarter of the diff threshold (%.0f), but most frames change in "
-                 "one small place (something moving there), not all over as a camera's noise",
-                 floor, after, d->diff_limit);
-    else
-        snprintf(d->reason, sizeof(d->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-                 "within a quarter of the diff threshold (%.0f)",
-                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+    clean_reason(d, floor, after);
     return SETTLE_T_DIFF;
 }
 
