@@ -68,6 +68,10 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     memset(d->floor_hist, 0, sizeof(d->floor_hist));
     d->floor_n = 0;
     d->local_frames = 0;
+    d->repeat_frames = 0;
+    for (int i = 0; i < SETTLE_REPEAT_LAG; i++)
+        d->recent[i] = -1;
+    d->recent_pos = 0;
     d->camera_luma = -1;
     d->luma_floor = NAN;
     d->luma_scale = 1;
@@ -94,6 +98,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->late = -1;
     d->late_time = d->late_peak = NAN;
     d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
+    tracker_init(&d->blk_screen[0], s->settle);
+    tracker_init(&d->blk_screen[1], s->settle);
+    d->keyframe_quiet = 0;
     d->last_time = NAN;
 }
 
@@ -232,23 +239,23 @@ int settle_decide_under_limit(const SettleDecide *d, const SettleRecord *r)
  * the block test too. Phones' recorders re-code the whole still picture now
  * and then (many pixels by a few levels): diff and entropy count such a
  * frame, and would start seconds before the tap. */
-static int starts(const SettleDecide *d, int which, const SettleRecord *r)
+static int starts(const SettleDecide *d, int which, int quiet, const SettleRecord *r)
 {
-    if (r->quiet[which])
+    if (quiet)
         return 0;
     if (!d->blocks_on || which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR)
         return 1;
     return block_content(r) || r->block_bar;
 }
 
-static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
+/* Moves tracker t (of the kind `which`) on by frame r, quiet or not. */
+static void tracker_step(SettleDecide *d, SettleTracker *t, int which, int quiet,
+                         const SettleRecord *r)
 {
     const SettleSettings *s = d->s;
-    SettleTracker *t = &d->tr[which];
-    int quiet = r->quiet[which];
     t->last_frame = r->index;
     if (t->start_frame < 0) {
-        int found = s->start == SETTLE_START_FIRST_CHANGE ? starts(d, which, r)
+        int found = s->start == SETTLE_START_FIRST_CHANGE ? starts(d, which, quiet, r)
                                                           : d->common_start == r->index;
         if (found) {
             t->start_frame = r->index;
@@ -281,6 +288,21 @@ static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
         if (s->settle > 0)
             settle_quiet_change(&t->quiet, &t->last_box, t->settled, t->settled_time);
     }
+}
+
+static void tracker_frame(SettleDecide *d, int which, const SettleRecord *r)
+{
+    tracker_step(d, &d->tr[which], which, r->quiet[which], r);
+}
+
+/* A keyframe diff took for a codec refresh (no pixel beyond the strong
+ * level) in which no block moved by BLOCK_STRONG times its threshold: on a
+ * clean capture the encoder re-coding a still picture, whatever blocks its
+ * faint changes tipped over their threshold (a camera's keyframe re-codes
+ * the noise and what lies under it alike: there the block test judges it) */
+static int weak_refresh(const SettleRecord *r)
+{
+    return r->refresh && !(r->block_peak >= BLOCK_STRONG);
 }
 
 /* Encoders re-code a still picture at a keyframe and converge on it over the
@@ -341,6 +363,21 @@ static void common_start(SettleDecide *d, const SettleRecord *r)
     }
     if (d->common_start >= 0)
         d->common_start_time = s->start == SETTLE_START_TIME ? s->start_time : r->time;
+}
+
+/* Whether a frame changed exactly as many pixels as one of the
+ * SETTLE_REPEAT_LAG before it. An encoder re-coding a still page codes it
+ * the same way in every frame of a type: x264 with B-frames flickers between
+ * its P-frames' and its B-frames' coding of a striped page, 187 and 1577
+ * pixels in a 4-frame rhythm, again and again. A camera's sensor noise is
+ * drawn anew in every frame: hundreds or thousands of pixels whose count
+ * does not come back exactly. */
+static int repeats(const SettleDecide *d, int64_t diff)
+{
+    for (int i = 0; i < SETTLE_REPEAT_LAG; i++)
+        if (d->recent[i] == diff)
+            return 1;
+    return 0;
 }
 
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
@@ -435,11 +472,18 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->floor_n++;
         d->local_frames += r->diff > d->diff_limit / 4 &&
                            ((int64_t)r->box[2] * r->box[3] * 16 < d->npix || r->local);
+        d->repeat_frames += r->diff > d->diff_limit / 4 && repeats(d, r->diff);
     }
+    d->recent[d->recent_pos] = r->diff;
+    d->recent_pos = (d->recent_pos + 1) % SETTLE_REPEAT_LAG;
     if (d->common_start < 0)
         common_start(d, r);
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_frame(d, i, r);
+    for (int i = 0; i < 2; i++) {
+        int which = i ? SETTLE_T_BLOCKS_NOBAR : SETTLE_T_BLOCKS;
+        tracker_step(d, &d->blk_screen[i], which, r->quiet[which] || weak_refresh(r), r);
+    }
 }
 
 void settle_decide_redo_begin(SettleDecide *d)
@@ -462,19 +506,24 @@ void settle_decide_redo_blocks_begin(SettleDecide *d, int which)
 void settle_decide_redo_blocks_frame(SettleDecide *d, int which, SettleRecord *r)
 {
     r->quiet[which] = !block_content(r) && (which == SETTLE_T_BLOCKS_NOBAR || !r->block_bar);
-    tracker_frame(d, which, r);
+    tracker_step(d, &d->tr[which], which,
+                 r->quiet[which] || (d->keyframe_quiet && weak_refresh(r)), r);
 }
 
 /* The frame a tracker settled on, or the capture's length when it never did
  * (still changing in the last frame). */
-static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
+static int64_t tracker_settled_at(const SettleTracker *t, int64_t frames)
 {
-    const SettleTracker *t = &d->tr[which];
     if (t->start_frame < 0)
         return frames;
     if (t->last_change < 0)
         return t->start_frame;
     return t->last_change == frames - 1 ? frames : t->settled;
+}
+
+static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
+{
+    return tracker_settled_at(&d->tr[which], frames);
 }
 
 /* Whether a camera-like capture: a clean one repeats a still picture almost
@@ -483,12 +532,16 @@ static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
  * many pixels in every frame, but in one small place: the rectangle of every
  * changed pixel, or of the cells that hold most of them (an encoder's few
  * stray pixels elsewhere, x264's B-frames re-coding the page a little, widen
- * the first), covers less than a 16th of the picture. */
+ * the first), covers less than a 16th of the picture. Nor is a capture a
+ * camera's when a quarter of its frames or more change exactly as many
+ * pixels as one of the eight before (repeats): an encoder's flicker between
+ * two codings of a still page, in the rhythm of its frame types. */
 int settle_decide_camera(const SettleDecide *d, double floor)
 {
     if (d->camera_luma >= 0)
         return d->camera_luma;
-    return !(isnan(floor) || floor <= d->diff_limit / 4) && d->local_frames * 2 < d->floor_n;
+    return !(isnan(floor) || floor <= d->diff_limit / 4) && d->local_frames * 2 < d->floor_n &&
+           !SETTLE_REPEATING(d->repeat_frames, d->floor_n);
 }
 
 /* Whether the status bar is left out: a portrait screen recording whose top
@@ -528,6 +581,41 @@ static void late_reason(SettleDecide *d, int64_t df, double bquiet)
              "threshold (%.0f), and the picture then stayed still %.1f s: the block test counts it",
              d->late_time, (long long)d->late, (long long)df, (long long)d->late_blocks,
              d->late_peak, (long long)d->late_diff, d->diff_limit, bquiet);
+}
+
+/* On a clean phone picture, the block test's decision without the
+ * keyframes diff took for a codec refresh in which no block moved by
+ * BLOCK_STRONG times its threshold (weak_refresh: x264 re-codes the still
+ * page at its GOP's keyframe, 45 thousand pixels by a few levels, and tips
+ * a few blocks weakly over their threshold), taken when that is what keeps
+ * the late-content rules (content diff's threshold misses, then the
+ * picture still BLOCK_QUIET_MIN) from holding: the block test's tracker is
+ * then the one without them, and stays so when it is judged again
+ * (--ignore animated). The camera path never comes here. 1 when taken. */
+static int keyframes_left_out(SettleDecide *d, int blk, int64_t df, int64_t frames)
+{
+    const SettleTracker *bt = &d->tr[blk];
+    const SettleTracker *kt = &d->blk_screen[blk == SETTLE_T_BLOCKS_NOBAR];
+    if (!d->portrait || !d->blocks_on || kt->last_change < 0 ||
+        kt->last_change == bt->last_change)
+        return 0;
+    int64_t kf = tracker_settled_at(kt, frames);
+    double kquiet = d->last_time - kt->last_change_time;
+    int strong = d->strong_block > df && df < frames && kf < frames && kquiet >= BLOCK_QUIET_MIN;
+    if (!strong && !late_content(d, df, kf, frames, kt, kquiet))
+        return 0;
+    d->tr[blk] = *kt;
+    d->keyframe_quiet = 1;
+    return 1;
+}
+
+static void note_keyframes(SettleDecide *d)
+{
+    size_t len = strlen(d->reason);
+    snprintf(d->reason + len, sizeof(d->reason) - len,
+             "; the keyframes diff took for a codec refresh, in which no block moved by %.0f "
+             "times its threshold, are the encoder re-coding the still picture and left out",
+             BLOCK_STRONG);
 }
 
 /* A desktop page that an encoder coding frames from others (not every frame
@@ -578,11 +666,36 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
     return 1;
 }
 
+/* Why diff decides a clean capture. */
+static void clean_reason(SettleDecide *d, double floor, const char *after)
+{
+    if (!isnan(floor) && floor > d->diff_limit / 4 && d->local_frames * 2 < d->floor_n)
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "more than a quarter of the diff threshold (%.0f), but %lld of %lld frames "
+                 "change exactly as many pixels as one of the %d before (an encoder flickering "
+                 "between two codings of a still picture), which a camera's noise does not",
+                 floor, after, d->diff_limit, (long long)d->repeat_frames,
+                 (long long)d->floor_n, SETTLE_REPEAT_LAG);
+    else if (!isnan(floor) && floor > d->diff_limit / 4)
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "more than a quarter of the diff threshold (%.0f), but most frames change in "
+                 "one small place (something moving there), not all over as a camera's noise",
+                 floor, after, d->diff_limit);
+    else
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "within a quarter of the diff threshold (%.0f)",
+                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+}
+
 static int choose_method(SettleDecide *d, double floor, int64_t frames)
 {
     const SettleSettings *s = d->s;
     int camera = settle_decide_camera(d, floor);
     int blk = settle_decide_bar_left_out(d, floor) ? SETTLE_T_BLOCKS_NOBAR : SETTLE_T_BLOCKS;
+    d->keyframe_quiet = 0;
     if (s->method != SETTLE_METHOD_AUTO) {
         snprintf(d->reason, sizeof(d->reason), "chosen with --method %s",
                  settle_method_name(s->method));
@@ -625,6 +738,9 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  (long long)bf, blk == SETTLE_T_BLOCKS_NOBAR ? " or lies only in the status bar" : "");
         return blk;
     }
+    int kq = keyframes_left_out(d, blk, df, frames);
+    if (kq)
+        bf = settled_at(d, blk, frames);
     /* the block test's tracker: its last change and the still picture after */
     const SettleTracker *bt = &d->tr[blk];
     double bquiet = bt->last_change >= 0 ? d->last_time - bt->last_change_time : 0;
@@ -668,25 +784,19 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  "filling it), %s; the block test counts it",
                  d->strong_block_time, (long long)d->strong_block, (long long)df,
                  d->strong_block_peak, what);
+        if (kq)
+            note_keyframes(d);
         return blk;
     }
     if (late) {
         late_reason(d, df, bquiet);
+        if (kq)
+            note_keyframes(d);
         return blk;
     }
     if (desktop_recoded(d, sf, df, frames))
         return SETTLE_T_DIFF_SOLID;
-    if (!isnan(floor) && floor > d->diff_limit / 4)
-        snprintf(d->reason, sizeof(d->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-                 "more than a quarter of the diff threshold (%.0f), but most frames change in "
-                 "one small place (something moving there), not all over as a camera's noise",
-                 floor, after, d->diff_limit);
-    else
-        snprintf(d->reason, sizeof(d->reason),
-                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
-                 "within a quarter of the diff threshold (%.0f)",
-                 isnan(floor) ? 0.0 : floor, after, d->diff_limit);
+    clean_reason(d, floor, after);
     return SETTLE_T_DIFF;
 }
 

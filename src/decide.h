@@ -41,6 +41,22 @@ typedef struct SettleHistory {
     double entropy;
 } SettleHistory;
 
+/* How many frames back a frame's changed-pixel count is compared with: an
+ * encoder coding its frames in a fixed pattern of types (x264's B-frames:
+ * P B B B) flickers between codings in that pattern */
+#define SETTLE_REPEAT_LAG 8
+/* ... and a capture in which one frame in SETTLE_REPEAT_SHARE (or more)
+ * changes exactly as many pixels as one of those is no camera's, whatever
+ * its noise floor (settle_decide_camera and the decoder's test on the
+ * full-size luma) */
+#define SETTLE_REPEAT_SHARE 4
+/* ... and SETTLE_REPEAT_MIN of them at least (two rounds of x264's four
+ * frame types: a camera's counts meet one of the eight before now and then,
+ * 10 of 84 frames of the decoder's sample of a camera film at most on the
+ * accuracy grid) */
+#define SETTLE_REPEAT_MIN 8
+#define SETTLE_REPEATING(rep, n) ((rep) >= SETTLE_REPEAT_MIN && (rep) * SETTLE_REPEAT_SHARE >= (n))
+
 typedef struct SettleDecide {
     const SettleSettings *s;
     double diff_limit;     /* effective diff threshold in pixels */
@@ -81,13 +97,27 @@ typedef struct SettleDecide {
     int64_t late;
     double late_time, late_peak;
     int64_t late_blocks, late_moved, late_diff, kept_end;
+    /* the block test's trackers (SETTLE_T_BLOCKS, SETTLE_T_BLOCKS_NOBAR)
+     * without the keyframes diff took for a codec refresh in which no block
+     * moved by BLOCK_STRONG times its threshold: what a screen's encoder
+     * does to a still picture (the late-content rule reads them on a clean
+     * capture only); keyframe_quiet: the block test's decision is read so
+     * (set by the method choice, kept by settle_decide_redo_blocks_frame) */
+    SettleTracker blk_screen[2];
+    int keyframe_quiet;
     double last_time;          /* the time of the last frame decided on */
     uint64_t floor_hist[SETTLE_FLOOR_BINS];
     int64_t floor_n;
     int64_t npix;              /* the measured rectangle's pixels */
     int64_t local_frames;      /* of floor_n, frames changing over a quarter of the diff
                                 * threshold within a sixteenth of the picture: something
-                                * moving in one place (a spinner), not a camera's noise */
+                                * moving in one place (a spinner), not a camera's noise,
+                                */
+    int64_t repeat_frames;     /* of floor_n, frames changing over a quarter of the diff
+                                * threshold by exactly as many pixels as a frame of the
+                                * last SETTLE_REPEAT_LAG did (an encoder's flicker) */
+    int64_t recent[SETTLE_REPEAT_LAG]; /* the last frames' changed pixels, -1: none */
+    int recent_pos;
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
     int prev_keyframe;         /* the frame before was a keyframe */

@@ -630,6 +630,24 @@ static int cmp_count(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The frames over a quarter of the threshold whose count one of the
+ * SETTLE_REPEAT_LAG frames before had exactly (settle_decide_camera: an
+ * encoder's flicker between two codings, not a sensor's noise). */
+static int64_t luma_repeats(const LumaStats *L)
+{
+    int64_t rep = 0;
+    for (int64_t i = 1; i < L->n; i++) {
+        if (L->count[i] <= L->limit / 4)
+            continue;
+        for (int64_t k = 1; k <= SETTLE_REPEAT_LAG && k <= i; k++)
+            if (L->count[i - k] == L->count[i]) {
+                rep++;
+                break;
+            }
+    }
+    return rep;
+}
+
 /* settle_decide_camera's test on the luma counts: the 10th percentile of
  * the counts over a quarter of the diff threshold, and the changes not in
  * one place. *floor: that percentile (NaN: no frame compared). */
@@ -646,7 +664,8 @@ static int luma_camera(const Decoder *d, double *floor_out)
     qsort(v, (size_t)L->n, sizeof(*v), cmp_count);
     *floor_out = (double)v[L->n / 10];
     free(v);
-    return *floor_out > L->limit / 4 && L->local * 2 < L->n;
+    int64_t rep = luma_repeats(L);
+    return *floor_out > L->limit / 4 && L->local * 2 < L->n && !SETTLE_REPEATING(rep, L->n);
 }
 
 /* The largest factor up to SCALE_AUTO_MAX that leaves SCALE_MIN_SIDE pixels

@@ -22,6 +22,13 @@
 #   them every cell is the rest's; the carousel's moves are now taken within
 #   what the turns took in. On main before: nothing named, --ignore animated
 #   233 for 32.
+# - A sliding carousel in x264 CRF 32 with B-frames (seed 167's 036; the
+#   screens21 pass): between the turns x264 flickers between its P-frames'
+#   and B-frames' coding of the striped page, 187 and 1577 pixels in a
+#   4-frame rhythm, which passed for a camera's noise (the block test
+#   answered, nothing named, --ignore animated 201 for 30); counts that come
+#   back exactly in a quarter of the frames are no camera's. On main before:
+#   the block test, nothing named, 201.
 # Skips (77) without the ffmpeg program or its libx264, libvpx and libvpx-vp9
 # encoders.
 # Args: the settle program, make_screens.
@@ -62,5 +69,14 @@ within "$got" 32
 check $? "phone.webm --ignore animated: frame 32, the content's last block (got $got)"
 screens_touches 16 48 288 136
 check $? "phone.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+
+"$make_screens" rhythm.mkv 240 b0=10 b1=19 b2=26 b3=30 size=640x360 carousel=21:55 move=16 >parts &&
+  screens_x264 32 3 rhythm.mkv rhythm.mp4
+check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 32 with B-frames (rhythm)"
+got=$(screens_answer rhythm.mp4 --ignore animated)
+within "$got" 30
+check $? "rhythm.mp4 --ignore animated: frame 30, the content's last block (got $got)"
+screens_touches 32 36 576 102
+check $? "rhythm.mp4: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
 
 done_testing
