@@ -669,7 +669,9 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
 /* Why diff decides a clean capture. */
 static void clean_reason(SettleDecide *d, double floor, const char *after)
 {
-    if (!isnan(floor) && floor > d->diff_limit / 4 && d->local_frames * 2 < d->floor_n)
+    int over = !isnan(floor) && floor > d->diff_limit / 4;
+    int spread = d->local_frames * 2 < d->floor_n;
+    if (over && spread && SETTLE_REPEATING(d->repeat_frames, d->floor_n))
         snprintf(d->reason, sizeof(d->reason),
                  "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
                  "more than a quarter of the diff threshold (%.0f), but %lld of %lld frames "
@@ -677,7 +679,16 @@ static void clean_reason(SettleDecide *d, double floor, const char *after)
                  "between two codings of a still picture), which a camera's noise does not",
                  floor, after, d->diff_limit, (long long)d->repeat_frames,
                  (long long)d->floor_n, SETTLE_REPEAT_LAG);
-    else if (!isnan(floor) && floor > d->diff_limit / 4)
+    else if (over && spread) /* the decoder's test on the full-size luma said clean */
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
+                 "more than a quarter of the diff threshold (%.0f), but in the full-size planes "
+                 "(the picture was measured reduced by %d; a quiet frame changes about %.0f "
+                 "pixels there) the changes are under a quarter of the threshold, in one small "
+                 "place, or repeat exactly (an encoder's flicker), not a camera's noise",
+                 floor, after, d->diff_limit, d->luma_scale,
+                 isnan(d->luma_floor) ? 0.0 : d->luma_floor);
+    else if (over)
         snprintf(d->reason, sizeof(d->reason),
                  "clean capture: a quiet frame changes about %.0f pixels (10th percentile)%s, "
                  "more than a quarter of the diff threshold (%.0f), but most frames change in "
