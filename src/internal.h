@@ -82,7 +82,7 @@ struct SettleContext {
     SettleRecord last;    /* the last picture measured, for settle_last_frame */
 
     /* settle_keep_pictures: what the pictures need, kept during the reading */
-    int keep_on;
+    int keep_on;          /* 1, or 1 | SETTLE_KEEP_PNG */
     int keep_fresh;       /* the last picture sent was measured: settle_keep_end may keep it */
     SettleKeep keep;
 

@@ -95,6 +95,7 @@ static void kept_free(SettleKept *p)
     if (p->held)
         p->held->release(p->held);
     settle_pixels_unref(p->rgb);
+    free(p->png);
     free(p);
 }
 
@@ -105,10 +106,107 @@ static void kept_release(SettleKeep *k, SettleKept *p)
 {
     if (!p || --p->refs > 0)
         return;
-    if (p->rgb && k->nspare < SETTLE_KEEP_SPARES && !settle_pixels_shared(p->rgb))
+    if (p->rgb && k->nspare < SETTLE_KEEP_SPARES && !settle_pixels_shared(p->rgb)) {
+        free(p->png); /* its pixels change with its next picture */
+        p->png = NULL;
         k->spare[k->nspare++] = p;
-    else
+    } else {
         kept_free(p);
+    }
+}
+
+static int early_stopped(SettleKeepEarly *e)
+{
+    return atomic_load_explicit(&e->stop, memory_order_relaxed);
+}
+
+/* settle_keep_early's thread: each picture rendered when held, then its PNG
+ * encoded, until stopped. It writes only into e. */
+static void *early_make(void *arg)
+{
+    SettleKeepEarly *e = arg;
+    const size_t row = (size_t)e->w * 3;
+    for (int i = 0; i < e->n && !early_stopped(e); i++) {
+        const uint8_t *rgb = e->src[i];
+        if (!rgb && (rgb = e->px[i] = settle_pixels_new(row * (size_t)e->h)))
+            e->p[i]->held->render(e->p[i]->held, e->px[i], (ptrdiff_t)row);
+        SettleImage img = { .width = e->w, .height = e->h, .stride = (ptrdiff_t)row,
+                            .rgb = (uint8_t *)(uintptr_t)rgb };
+        if (rgb && e->png && !early_stopped(e) &&
+            settle_encode_png(&img, &e->bytes[i], &e->len[i]) < 0)
+            e->bytes[i] = NULL;
+        atomic_fetch_add_explicit(&e->done, 1, memory_order_release);
+    }
+    return NULL;
+}
+
+/* settle_keep_early's thread stopped, what it made taken: the pixels as
+ * settle_keep_get would make them, the PNGs for settle_keep_take_png. */
+static void early_join(SettleKeep *k)
+{
+    SettleKeepEarly *e = &k->early;
+    if (!e->on)
+        return;
+    atomic_store_explicit(&e->stop, 1, memory_order_relaxed);
+    pthread_join(e->th, NULL);
+    for (int i = 0; i < e->n; i++) {
+        SettleKept *p = e->p[i];
+        if (e->px[i]) {
+            p->held->release(p->held);
+            p->held = NULL;
+            p->rgb = e->px[i];
+            p->tick = 0; /* as a spare: copied whole */
+        }
+        if (e->bytes[i]) {
+            free(p->png);
+            p->png = e->bytes[i];
+            p->png_len = e->len[i];
+        }
+    }
+    memset(e, 0, sizeof(*e));
+}
+
+void settle_keep_early(SettleKeep *k, int which)
+{
+    early_join(k);
+    if (!k->on || k->failed || which < 0 || which >= SETTLE_T_COUNT ||
+        !(k->methods & (1u << which)))
+        return;
+    SettleKeepEarly *e = &k->early;
+    /* in the order the tail needs them: the stable frame (its PNG the
+     * longest, and the answer's source) first */
+    const int roles[SETTLE_KEEP_EARLY] = { SETTLE_KEEP_SETTLED + which, SETTLE_KEEP_FIRST + which,
+                                           SETTLE_KEEP_START + which, SETTLE_KEEP_LAST + which };
+    for (int i = 0; i < SETTLE_KEEP_EARLY; i++) {
+        SettleKept *q = k->role[roles[i]];
+        int dup = 0;
+        for (int j = 0; j < e->n; j++)
+            dup |= e->p[j] == q;
+        if (q && !dup && (q->held || (k->png && q->rgb && !q->png))) {
+            e->src[e->n] = q->held ? NULL : q->rgb;
+            e->p[e->n++] = q;
+        }
+    }
+    e->w = k->w;
+    e->h = k->h;
+    e->png = k->png;
+    atomic_init(&e->stop, 0);
+    atomic_init(&e->done, 0);
+    if (e->n && pthread_create(&e->th, NULL, early_make, e) == 0)
+        e->on = 1;
+    else
+        memset(e, 0, sizeof(*e));
+}
+
+uint8_t *settle_keep_take_png(SettleKeep *k, int64_t frame, size_t *len)
+{
+    early_join(k);
+    SettleKept *p = (SettleKept *)settle_keep_find(k, frame);
+    uint8_t *png = p ? p->png : NULL;
+    *len = png ? p->png_len : 0;
+    if (p)
+        p->png = NULL;
+    return png;
 }
 
 static void thumb_release(SettleKeptThumb *t)
@@ -121,6 +219,7 @@ static void thumb_release(SettleKeptThumb *t)
 
 void settle_keep_free(SettleKeep *k)
 {
+    early_join(k);
     thumb_release(k->last_thumb);
     k->last_thumb = NULL;
     free(k->row_tick);
@@ -159,6 +258,7 @@ void settle_keep_begin(SettleKeep *k, unsigned methods, int w, int h)
 
 void settle_keep_changed(SettleKeep *k, const uint8_t *changed, int band_h)
 {
+    early_join(k);
     if (!k->on || k->failed)
         return;
     k->tick++;
@@ -185,6 +285,7 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame)
 
 int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out)
 {
+    early_join(k);
     SettleKept *p = (SettleKept *)settle_keep_find(k, frame);
     if (!p)
         return 1;
@@ -224,6 +325,7 @@ static void *render_jobs(void *arg)
 
 int settle_keep_ready(SettleKeep *k, const int64_t *frames, int n)
 {
+    early_join(k);
     SettleKept *p[SETTLE_KEEP_ROLES];
     uint8_t *px[SETTLE_KEEP_ROLES];
     int m = 0;
@@ -375,6 +477,7 @@ static int add_thumb(SettleKeepList *l, SettleKeptThumb *t, int64_t ordinal)
 int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rgb,
                       ptrdiff_t stride, SettleFillRows fill, void *fill_opaque)
 {
+    early_join(k);
     if (!k->on || k->failed)
         return 0;
     int full = 0, thumb = 0, moves = 0;
@@ -469,6 +572,7 @@ int settle_keep_last(SettleKeep *k, int64_t index, double time, const uint8_t *r
                      ptrdiff_t stride, SettleFillRows fill, void *fill_opaque,
                      SettleHoldPicture hold, void *hold_opaque)
 {
+    early_join(k);
     if (!k->on || k->failed || index < 0)
         return 0;
     SettleKeepFrame f = { .index = index, .time = time, .hold = hold, .hold_opaque = hold_opaque };

@@ -6,6 +6,8 @@
 #ifndef SETTLE_KEEP_H
 #define SETTLE_KEEP_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,6 +68,8 @@ typedef struct SettleKept {
     SettleHeld *held; /* the source holds the picture: nothing was copied */
     int refs;       /* roles holding it */
     uint64_t tick;  /* the picture (SettleKeep.tick) its pixels are */
+    uint8_t *png;   /* its PNG, made ahead (settle_keep_early; malloc'ed), or NULL */
+    size_t png_len;
 } SettleKept;
 
 typedef struct SettleKeptThumb {
@@ -88,8 +92,28 @@ typedef struct SettleKeepList {
 /* Copies no role holds, kept for the next ones, at most. */
 #define SETTLE_KEEP_SPARES 4
 
+/* The chosen method's key frames made ready on a thread of their own while
+ * the decision ends (settle_keep_early): the held ones rendered, and with
+ * SettleKeep.png their PNGs encoded; taken by the next call on the
+ * SettleKeep. */
+#define SETTLE_KEEP_EARLY 4
+typedef struct SettleKeepEarly {
+    pthread_t th;
+    int on;                         /* the thread runs or ran: settle_keep_* joins it */
+    atomic_int stop;                /* set when joined: no render or encode starts after it */
+    int w, h, png;
+    int n;
+    SettleKept *p[SETTLE_KEEP_EARLY];
+    const uint8_t *src[SETTLE_KEEP_EARLY]; /* p's pixels when not held */
+    uint8_t *px[SETTLE_KEEP_EARLY]; /* a held p's pixels once rendered, else NULL */
+    uint8_t *bytes[SETTLE_KEEP_EARLY]; /* p's PNG once encoded, else NULL */
+    size_t len[SETTLE_KEEP_EARLY];
+    atomic_int done;                /* pictures the thread has finished (their PNG made) */
+} SettleKeepEarly;
+
 typedef struct SettleKeep {
     int on;          /* settle_keep_pictures */
+    int png;         /* settle_keep_pictures' SETTLE_KEEP_PNG: the early thread encodes too */
     unsigned methods; /* bit t: method t's (SETTLE_T_) roles and candidates are kept */
     int failed;      /* out of memory once: the pictures read the capture again */
     int w, h;
@@ -104,6 +128,7 @@ typedef struct SettleKeep {
     uint64_t tick;        /* pictures seen (settle_keep_changed) */
     uint64_t *row_tick;   /* per row: the picture it last changed at (NULL: every row, always) */
     SettleKeptThumb *last_thumb;
+    SettleKeepEarly early;
 } SettleKeep;
 
 /* What one frame is to the pictures. */
@@ -153,6 +178,22 @@ const SettleKept *settle_keep_find(const SettleKeep *k, int64_t frame);
 /* The copy of `frame` with its pixels (a held picture rendered now, once):
  * 0 and *out, 1 when no role holds the frame, or SETTLE_ERR_NOMEM. */
 int settle_keep_get(SettleKeep *k, int64_t frame, const SettleKept **out);
+
+/* Once every frame went by and the method is chosen (SETTLE_T_ which), while
+ * the rest of the decision is made (the animated areas' search, on one
+ * core): starts on a thread of its own, for the roles that give the key
+ * frames (the method's settled frame, first change, start frame and latest
+ * change, in that order), rendering the held pictures as settle_keep_get
+ * would and, when k->png, encoding each one's PNG (settle_encode_png's
+ * bytes; settle_keep_take_png). Every other settle_keep_ call but
+ * settle_keep_find stops the thread (a render or an encode under way is
+ * finished) and takes what it made; the rest is made as before. Nothing
+ * when the method's pictures are not kept or there is nothing to make. */
+void settle_keep_early(SettleKeep *k, int which);
+
+/* The PNG of `frame` made ahead (settle_keep_early), now the caller's
+ * (malloc'ed) with its length in *len; NULL when there is none. */
+uint8_t *settle_keep_take_png(SettleKeep *k, int64_t frame, size_t *len);
 
 /* Renders the held pictures of the n frames (-1: none) that roles hold,
  * two at a time on two threads, as settle_keep_get would one by one (at the

@@ -296,6 +296,7 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
                           c->full_h);
     else
         settle_keep_begin(&c->keep, c->keep_on ? kept_methods(c) : 0, w, h);
+    c->keep.png = (c->keep_on & SETTLE_KEEP_PNG) != 0;
     int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
     if (ret < 0)
         return ret;
@@ -491,7 +492,9 @@ int settle_keep_pictures(SettleContext *c, int on)
         return SETTLE_ERR_INVAL;
     if (c->state == SETTLE_STATE_RUNNING)
         return SETTLE_ERR_STATE;
-    c->keep_on = on != 0;
+    if (on & ~(1 | SETTLE_KEEP_PNG))
+        return SETTLE_ERR_INVAL;
+    c->keep_on = on ? 1 | (on & SETTLE_KEEP_PNG) : 0;
     return 0;
 }
 
@@ -731,6 +734,19 @@ fail:
     return SETTLE_ERR_IO;
 }
 
+/* Whether find_animated looks for the animated areas with method `which`:
+ * on a clean capture (not camera-like) with the diff method or the block
+ * test, a start, two frames and the cells kept. */
+static int animated_searched(SettleContext *c, int which)
+{
+    SettleDecide *d = &c->decide;
+    int diff = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID;
+    int clean_blocks = (which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR) &&
+                       !settle_decide_camera(d, settle_decide_noise_floor(d));
+    return (diff || clean_blocks) && d->tr[SETTLE_T_DIFF].start_frame >= 0 && c->n >= 2 &&
+           c->anim.cell;
+}
+
 /* The animated areas, and --ignore animated; returns the method that
  * decides. On a clean capture (not camera-like) the areas are looked for on
  * diff's cells whatever method answers (a camera's noise changes every cell:
@@ -743,9 +759,7 @@ static int find_animated(SettleContext *c, int which, SettleResult *r)
     r->animated_known = r->nanimated = r->animated_ignored = 0;
     r->animated = NULL;
     int diff = which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID;
-    int clean_blocks = (which == SETTLE_T_BLOCKS || which == SETTLE_T_BLOCKS_NOBAR) &&
-                       !settle_decide_camera(d, settle_decide_noise_floor(d));
-    if ((!diff && !clean_blocks) || t->start_frame < 0 || c->n < 2 || !c->anim.cell) {
+    if (!animated_searched(c, which)) {
         if (c->s.ignore_animated && diff && !c->anim.cell)
             settle_log(c, SETTLE_LOG_WARNING, "%s: --ignore animated: no area was looked for in "
                        "a reading reduced as a camera's that ended early; nothing is left out",
@@ -842,6 +856,11 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         r->visually_complete_99 = NAN;
 
     int which = settle_decide_method(&c->decide, c->n);
+    /* the method's key frames made ready for the pictures (rendered, their
+     * PNGs encoded) while the animated areas are looked for on one core:
+     * only then is the other core idle */
+    if (animated_searched(c, which))
+        settle_keep_early(&c->keep, which);
     which = find_animated(c, which, r);
     const SettleTracker *t = &c->decide.tr[which];
     SettleMeasureEnd me = { .frames = c->n, .start_frame = c->n >= 2 ? t->start_frame : -1,

@@ -29,6 +29,8 @@ typedef struct Want {
     int thumb;
     uint8_t *rgb;               /* kept: the frame at full size (a key frame; settle_pixels_new) */
     const SettleImage *kept;    /* kept: its thumbnail */
+    uint8_t *png;               /* kept: its PNG made ahead (settle_keep_take_png), or NULL */
+    size_t png_len;
 } Want;
 
 typedef struct Grab {
@@ -168,7 +170,7 @@ static void thin(Grab *g)
 
 /* One wanted frame's pictures: its key frames at full size from rgb, and its
  * thumbnail, w->kept read in place or else made from rgb. */
-static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, int width, int height)
+static int take(Grab *g, Want *w, const uint8_t *rgb, ptrdiff_t stride, int width, int height)
 {
     const SettleImage *copy = NULL;
     for (int k = 0; k < NKEYS; k++) {
@@ -178,13 +180,18 @@ static int take(Grab *g, const Want *w, const uint8_t *rgb, ptrdiff_t stride, in
         if (copy) { /* one frame in two roles (stable and last change): one copy */
             *img = *copy;
             img->role = key_role[k];
-            continue;
+        } else {
+            int ret = copy_frame(rgb, stride, width, height, w, k, img);
+            if (ret < 0)
+                return ret;
+            copy = img;
         }
-        int ret = copy_frame(rgb, stride, width, height, w, k, img);
-        if (ret < 0)
-            return ret;
-        copy = img;
+        /* its PNG made ahead, shared by its roles like its pixels */
+        g->pics->png[k] = w->png;
+        g->pics->png_len[k] = w->png_len;
     }
+    if (w->keys)
+        w->png = NULL; /* the pictures' now */
     if (w->thumb) {
         SettleThumb *t = &g->thumbs[g->nthumbs];
         memset(t, 0, sizeof(*t));
@@ -217,7 +224,7 @@ static int grab_cb(void *opaque, const SettlePicture *p, int64_t index)
     Grab *g = opaque;
     if (g->cursor >= g->nwant)
         return GRAB_DONE;
-    const Want *w = &g->want[g->cursor];
+    Want *w = &g->want[g->cursor];
     if (index < w->frame)
         return 0;
     g->cursor++;
@@ -265,7 +272,9 @@ static int from_kept(const SettleOutputs *o, Grab *g)
         SettleFrame f = { .index = full->frame, .time = full->time };
         if ((ret = add_want(g, &f, 1u << k, full->frame >= g->from)) < 0)
             return ret;
-        g->want[g->nwant - 1].rgb = full->rgb;
+        Want *w = &g->want[g->nwant - 1];
+        w->rgb = full->rgb;
+        w->png = settle_keep_take_png(kp, full->frame, &w->png_len); /* the first role's */
     }
     qsort(g->want, (size_t)g->nwant, sizeof(*g->want), by_frame);
     int n = 0; /* one entry a frame */
@@ -277,6 +286,10 @@ static int from_kept(const SettleOutputs *o, Grab *g)
             m->thumb |= w->thumb;
             m->rgb = m->rgb ? m->rgb : w->rgb;
             m->kept = m->kept ? m->kept : w->kept;
+            if (!m->png) {
+                m->png = w->png;
+                m->png_len = w->png_len;
+            }
         } else {
             g->want[n++] = *w;
         }
@@ -338,16 +351,24 @@ int settle_pictures_pick(const SettleOutputs *o, SettlePictures **out)
     /* the key frames that were found, in their order */
     int n = 0;
     for (int k = 0; k < NKEYS; k++)
-        if (pics->frame[k].rgb)
+        if (pics->frame[k].rgb) {
+            pics->png[n] = pics->png[k];
+            pics->png_len[n] = pics->png_len[k];
             pics->frame[n++] = pics->frame[k];
-    for (int k = n; k < NKEYS; k++)
+        }
+    for (int k = n; k < NKEYS; k++) {
         memset(&pics->frame[k], 0, sizeof(pics->frame[k]));
+        pics->png[k] = NULL;
+        pics->png_len[k] = 0;
+    }
     pics->nframes = n;
     thin(&g);
     if ((ret = settle_filmstrip(g.thumbs, g.nthumbs, &pics->filmstrip)) < 0)
         goto end;
     pics->thumbs = g.nthumbs;
 end:
+    for (int i = 0; i < g.nwant; i++)
+        free(g.want[i].png); /* not handed to the pictures (an error) */
     for (int i = 0; i < g.nthumbs; i++)
         thumb_free(&g.thumbs[i]);
     free(g.thumbs);
@@ -363,11 +384,15 @@ void settle_pictures_free(SettlePictures **p)
     if (!p || !*p)
         return;
     for (int k = 0; k < 4; k++) {
-        int shared = 0;
-        for (int j = 0; j < k; j++)
+        int shared = 0, png_shared = 0;
+        for (int j = 0; j < k; j++) {
             shared |= (*p)->frame[j].rgb == (*p)->frame[k].rgb;
+            png_shared |= (*p)->png[j] == (*p)->png[k];
+        }
         if (!shared)
             settle_pixels_unref((*p)->frame[k].rgb);
+        if (!png_shared)
+            free((*p)->png[k]);
     }
     free((*p)->filmstrip.rgb);
     free(*p);

@@ -4,7 +4,10 @@
  * nothing is copied, a held picture is made once when asked for, with the
  * same pixels; the holds live only as long as a role needs them, however
  * long the capture; a source that cannot hold gets copies, as before; the
- * key frames rendered two at a time are the same pixels, each made once. */
+ * key frames rendered two at a time are the same pixels, each made once; so
+ * are those made ready early on a thread of their own (settle_keep_early:
+ * rendered, and their PNGs encoded), whenever the thread is stopped. */
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -170,6 +173,86 @@ static void test_ready(void **state)
     free(s);
 }
 
+/* The PNG made ahead of frame `index` (taken: the caller's) is NULL or
+ * settle_encode_png's bytes of its picture; 1 when there was one. */
+static int check_png(SettleKeep *k, int index)
+{
+    size_t len = 0, want_len = 0;
+    uint8_t *png = settle_keep_take_png(k, index, &len), *want = NULL;
+    if (!png)
+        return 0;
+    Source pic;
+    draw(&pic, index);
+    SettleImage img = { .width = W, .height = H, .stride = W * 3, .rgb = &pic.rgb[0][0] };
+    assert_int_equal(settle_encode_png(&img, &want, &want_len), 0);
+    assert_int_equal(len, want_len);
+    assert_memory_equal(png, want, len);
+    free(want);
+    free(png);
+    /* handed over once */
+    assert_null(settle_keep_take_png(k, index, &len));
+    assert_int_equal(len, 0);
+    return 1;
+}
+
+/* The chosen method's key frames made ready on a thread while the decision
+ * ends: the held ones rendered, the same pixels, each once whether the
+ * thread or settle_keep_ready/get made it, the holds let go; with png their
+ * PNGs, settle_encode_png's bytes, the not held start frame's too; none for
+ * a method whose pictures are not kept. Rounds: stopped at once, done before
+ * it is stopped, let go under way; each without and with the PNGs. */
+static void test_early(void **state)
+{
+    (void)state;
+    const int64_t keys[] = { 0, FRAMES - 1, 1, FRAMES - 1 };
+    for (int round = 0; round < 6; round++) {
+        const int png = round >= 3, when = round % 3;
+        Source *s = calloc(1, sizeof(*s));
+        assert_non_null(s);
+        SettleKeep k = { 0 };
+        settle_keep_begin(&k, 1, W, H);
+        k.png = png;
+        s->refuse = 1; /* the start frame copied */
+        send(&k, s, 0);
+        s->refuse = 0;
+        for (int i = 1; i < FRAMES; i++)
+            send(&k, s, i);
+        assert_int_equal(s->live, 2);
+        settle_keep_early(&k, 1); /* not a kept method */
+        assert_false(k.early.on);
+        settle_keep_early(&k, 0);
+        /* without the PNGs, only the two held frames */
+        assert_true(k.early.on);
+        assert_int_equal(k.early.n, png ? 3 : 2);
+        if (when == 1) /* the thread done before it is stopped */
+            while (atomic_load_explicit(&k.early.done, memory_order_acquire) < k.early.n)
+                sched_yield();
+        if (when < 2) {
+            assert_int_equal(settle_keep_ready(&k, keys, 4), 0);
+            assert_false(k.early.on);
+            assert_int_equal(s->renders, 2);
+            assert_int_equal(s->live, 0);
+            for (int i = 0; i < 3; i++) {
+                const SettleKept *got = NULL;
+                assert_int_equal(settle_keep_get(&k, keys[i], &got), 0);
+                assert_picture(got, (int)keys[i]);
+            }
+            assert_int_equal(s->renders, 2);
+            int made = 0;
+            for (int i = 0; i < 3; i++)
+                made += check_png(&k, (int)keys[i]);
+            assert_int_equal(made, when == 1 && png ? 3 : made);
+            assert_true(png || !made);
+        }
+        /* when 2: let go with the thread maybe under way */
+        settle_keep_free(&k);
+        assert_false(k.early.on);
+        assert_int_equal(s->live, 0);
+        assert_true(s->renders <= 2);
+        free(s);
+    }
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -197,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_held),
         cmocka_unit_test(test_ready),
+        cmocka_unit_test(test_early),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -245,6 +245,35 @@ static void assert_same_image(const SettleImage *a, const SettleImage *b)
  * against a second reading's: the key frames always, the filmstrip too when
  * `filmstrip`. Returns the kept pictures' thumbnail count. */
 static int kept_scale; /* the scale one_reading's reading with kept pictures measured at */
+static int kept_ahead; /* key frames whose PNG that reading made ahead (SETTLE_KEEP_PNG) */
+
+/* The key frames' PNGs made ahead are settle_encode_png's bytes of their
+ * pixels, shared by the roles of one frame; returns how many frames had one. */
+static int check_ahead(const SettlePictures *p)
+{
+    int n = 0;
+    for (int k = 0; k < p->nframes; k++) {
+        const SettleImage *f = &p->frame[k];
+        for (int j = 0; j < k; j++)
+            if (p->frame[j].rgb == f->rgb) {
+                assert_ptr_equal(p->png[j], p->png[k]);
+                f = NULL;
+                break;
+            }
+        if (!f || !p->png[k])
+            continue;
+        uint8_t *want = NULL;
+        size_t len = 0;
+        assert_int_equal(settle_encode_png(f, &want, &len), 0);
+        assert_int_equal(p->png_len[k], len);
+        assert_memory_equal(p->png[k], want, len);
+        free(want);
+        n++;
+    }
+    for (int k = p->nframes; k < 4; k++)
+        assert_null(p->png[k]);
+    return n;
+}
 
 static int one_reading(const char *path, int filmstrip, const SettleSettings *s)
 {
@@ -253,13 +282,18 @@ static int one_reading(const char *path, int filmstrip, const SettleSettings *s)
     const SettleResult *r;
     assert_int_equal(settle_open(&c, s), 0);
     for (int keep = 0; keep < 2; keep++) {
-        assert_int_equal(settle_keep_pictures(c, keep), 0);
+        /* the kept pictures with their PNGs made ahead */
+        assert_int_equal(settle_keep_pictures(c, keep ? 1 | SETTLE_KEEP_PNG : 0), 0);
         int ar = settle_analyze_file(c, path, &r);
         assert_true(ar == 0 || ar == SETTLE_ERR_NOT_STABLE);
         assert_int_equal(settle_grab_pictures(c, &p[keep]), 0);
         assert_int_equal(p[keep]->reread, !keep);
-        if (keep)
+        if (keep) {
             kept_scale = r->scale;
+            kept_ahead = check_ahead(p[keep]);
+        } else {
+            assert_int_equal(check_ahead(p[keep]), 0);
+        }
     }
     /* the key frames are the kept copies themselves, not copied again, and
      * stay the pictures' when the context reads on (its copies let go) */
@@ -311,6 +345,10 @@ static void test_one_reading(void **state)
     char path[4096];
     snprintf(path, sizeof(path), "%s/testdata/sample-startup.mp4", src_dir);
     one_reading(path, 1, NULL);
+    /* a screen recording: its key frames' PNGs made while the animated
+     * areas were looked for, as many as that time allowed (test_keep's
+     * test_early makes them all) */
+    assert_true(kept_ahead >= 0 && kept_ahead <= 3);
     SettleSettings s;
     settle_default_settings(&s);
     s.method = SETTLE_METHOD_ENTROPY;

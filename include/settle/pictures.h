@@ -47,12 +47,28 @@ typedef struct SettlePictures {
      * not analysed after settle_keep_pictures, or a key frame was not among
      * the frames kept (see settle_keep_pictures); 0 when from the one reading. */
     int reread;
+    /* With settle_keep_pictures(c, 1 | SETTLE_KEEP_PNG): frame[k]'s PNG,
+     * settle_encode_png's bytes of its pixels, png_len[k] bytes, when the
+     * analysis made it ahead; else NULL. Two roles of one frame share their
+     * bytes. Owned by the pictures (a caller may take a pointer and set it
+     * to NULL in every role that shares it, then free it itself). */
+    uint8_t *png[4];
+    size_t png_len[4];
 } SettlePictures;
+
+/* settle_keep_pictures' flag: the key frames' PNGs made ahead, see below. */
+#define SETTLE_KEEP_PNG 2
 
 /* Before an analysis (settle_analyze_file, settle_analyze_io or settle_begin
  * ... settle_finish): on = 1 keeps, during that one reading, what
  * settle_grab_pictures needs, so that it needs no second reading; on = 0
- * (the default) keeps nothing. Stays set for the context's later analyses.
+ * (the default) keeps nothing. on = 1 | SETTLE_KEEP_PNG also encodes the
+ * PNGs of the chosen method's key frame candidates once the reading ended,
+ * on a thread of its own while the decision ends (the animated areas'
+ * search runs on one core), and settle_grab_pictures hands those of its key
+ * frames over (SettlePictures.png): for a caller that writes them, as
+ * `settle analyze --frames` does; a candidate that does not become a key
+ * frame was encoded for nothing. Stays set for the context's later analyses.
  * Kept: a full-size copy of each method's start frame, of its first and
  * latest change and of the frame that change settled on, of the first visual
  * change, of the last two pictures the visual metrics stored and of the
@@ -68,7 +84,8 @@ typedef struct SettlePictures {
  * method's stable frame walked back past the latest change, a --settle or
  * --ignore animated decision, the last visual change more than two stored
  * pictures back, a capture with no start) makes settle_grab_pictures read the capture again.
- * Returns 0, SETTLE_ERR_INVAL or SETTLE_ERR_STATE (an analysis is running). */
+ * Returns 0, SETTLE_ERR_INVAL (no context, or another bit in on) or
+ * SETTLE_ERR_STATE (an analysis is running). */
 SETTLE_API int settle_keep_pictures(SettleContext *c, int on);
 
 /* The key frames and the filmstrip of the last finished analysis of `c`:

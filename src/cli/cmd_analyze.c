@@ -381,7 +381,8 @@ static void *encode_pictures(void *opaque)
             if (e->answer_src)
                 answer_make(e);
         } else if (e->shared[k] < 0) {
-            if (out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
+            /* a key frame's PNG may have been made ahead (SETTLE_KEEP_PNG) */
+            if (!e->png[k] && out_png_bytes(e->img[k], &e->png[k], &e->len[k]) < 0)
                 e->failed = 1;
             else
                 encoded_write(e, k);
@@ -406,8 +407,9 @@ static const SettleImage *answer_source(const SettlePictures *pics, const Settle
     return src;
 }
 
-/* frames: the key frames too (--frames), else only the filmstrip (--report). */
-static void encoded_init(Encoded *e, const SettlePictures *pics, const SettleResult *r, int frames,
+/* frames: the key frames too (--frames), else only the filmstrip (--report).
+ * The PNGs the analysis made ahead are taken from pics. */
+static void encoded_init(Encoded *e, SettlePictures *pics, const SettleResult *r, int frames,
                          int report)
 {
     memset(e, 0, sizeof(*e));
@@ -423,6 +425,13 @@ static void encoded_init(Encoded *e, const SettlePictures *pics, const SettleRes
         for (int j = 0; j < e->n; j++)
             if (e->img[j]->rgb == img->rgb)
                 e->shared[e->n] = j;
+        if (k < pics->nframes && e->shared[e->n] < 0 && pics->png[k]) {
+            e->png[e->n] = pics->png[k];
+            e->len[e->n] = pics->png_len[k];
+            for (int j = pics->nframes - 1; j >= 0; j--) /* its roles' */
+                if (pics->png[j] == e->png[e->n])
+                    pics->png[j] = NULL;
+        }
         e->n++;
     }
     e->answer_src = answer_source(pics, r);
@@ -973,7 +982,7 @@ static void *worker_main(void *opaque)
         return NULL;
     }
     /* --frames and --report: their pictures kept during the one reading */
-    settle_keep_pictures(ctx, b->frames || b->report);
+    settle_keep_pictures(ctx, b->frames ? 1 | SETTLE_KEEP_PNG : b->report != NULL);
     for (int i = 0; i < b->nlabels; i++) {
         const char *eq = strchr(b->labels[i], '=');
         char *key = strndup(b->labels[i], (size_t)(eq - b->labels[i]));
