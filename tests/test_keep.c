@@ -230,14 +230,15 @@ static void test_early(void **state)
         if (when < 2) {
             assert_int_equal(settle_keep_ready(&k, keys, 4), 0);
             assert_false(k.early.on);
-            assert_int_equal(s->renders, 2);
-            assert_int_equal(s->live, 0);
+            /* one left held is rendered by settle_keep_get */
+            assert_true(s->renders >= 1 && s->renders <= 2);
             for (int i = 0; i < 3; i++) {
                 const SettleKept *got = NULL;
                 assert_int_equal(settle_keep_get(&k, keys[i], &got), 0);
                 assert_picture(got, (int)keys[i]);
             }
             assert_int_equal(s->renders, 2);
+            assert_int_equal(s->live, 0);
             int made = 0;
             for (int i = 0; i < 3; i++)
                 made += check_png(&k, (int)keys[i]);
