@@ -650,6 +650,29 @@ static int in_box(const SettleAnimated *a, const int *b, size_t i)
     return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
 }
 
+/* 1 when the cell's k-th latest change, after turn w, is the encoder
+ * refining what the turn left there: it and every change of the cell back
+ * to the turn's end are faint (no pixel beyond the strong tolerance), each
+ * within twice the turns' pace (2 g->tol: 4 frames where a turn's frames
+ * follow each other) of the one before, the first within it of the turn's
+ * end, and the cell changed in the turn (VP9 refines a slide
+ * that faded in for some 10 frames after the fade, faintly and without a
+ * pause: seed 167's 032). */
+static int refined_on(const Turns *g, const SettleAnimCell *c, int k, int w)
+{
+    int have = held(c);
+    double prev = latest(c, k)->time;
+    for (int j = k; j <= have; j++) {
+        const SettleAnimEvent *e = latest(c, j);
+        if (e->time <= g->t1[w] + 1e-9)
+            return e->time >= g->t0[w] - 1e-9 && prev - g->t1[w] <= 2 * g->tol + 1e-9;
+        if (e->strong || prev - e->time > 2 * g->tol + 1e-9)
+            return 0;
+        prev = e->time;
+    }
+    return 0;
+}
+
 /* Which of the cell's kept changes (a bit per ring slot) were a turn's: after
  * `after`, in a turn's extent, or in a turn in which the cell changed in at
  * least SETTLE_ANIM_MIN frames as the turn's cells do (a part of the slides
@@ -674,6 +697,8 @@ static uint32_t turn_changes(const SettleAnimated *a, const Turns *g, size_t i, 
         double end = w < 0 ? 0 : g->t1[w];
         if (w >= 0 && t > end && t - end <= g->tol + 1e-9 && k < have &&
             latest(c, k + 1)->time >= g->t0[w] && t - latest(c, k + 1)->time <= g->tol + 1e-9)
+            end = t;
+        else if (w >= 0 && t > end && refined_on(g, c, k, w))
             end = t;
         if (!g->none && g->twice[i] && w >= 0 && t <= end && g->frames[w] >= SETTLE_ANIM_MIN &&
             (in_box(a, g->box[w], i) || changes_in(c, g->t0[w], end) >= SETTLE_ANIM_MIN))

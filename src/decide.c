@@ -471,7 +471,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->floor_hist[floor_bin(r->diff)]++;
         d->floor_n++;
         d->local_frames += r->diff > d->diff_limit / 4 &&
-                           ((int64_t)r->box[2] * r->box[3] * 16 < d->npix || r->local);
+                           ((int64_t)r->box[2] * r->box[3] * 16 < d->npix || r->local || bar_only);
         d->repeat_frames += r->diff > d->diff_limit / 4 && repeats(d, r->diff);
     }
     d->recent[d->recent_pos] = r->diff;
@@ -532,10 +532,14 @@ static int64_t settled_at(const SettleDecide *d, int which, int64_t frames)
  * many pixels in every frame, but in one small place: the rectangle of every
  * changed pixel, or of the cells that hold most of them (an encoder's few
  * stray pixels elsewhere, x264's B-frames re-coding the page a little, widen
- * the first), covers less than a 16th of the picture. Nor is a capture a
- * camera's when a quarter of its frames or more change exactly as many
- * pixels as one of the eight before (repeats): an encoder's flicker between
- * two codings of a still page, in the rhythm of its frame types. */
+ * the first), covers less than a 16th of the picture, or the block test saw
+ * change in the status bar alone (a phone's pulsing recording pill, 2000
+ * pixels a frame on a dark page, while x264 re-codes the page faintly
+ * around it: seed 251's case109; a camera's noise tips the bar's blocks
+ * over thresholds set from that noise no more than the others'). Nor is a
+ * capture a camera's when a quarter of its frames or more change exactly as
+ * many pixels as one of the eight before (repeats): an encoder's flicker
+ * between two codings of a still page, in the rhythm of its frame types. */
 int settle_decide_camera(const SettleDecide *d, double floor)
 {
     if (d->camera_luma >= 0)

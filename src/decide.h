@@ -110,8 +110,10 @@ typedef struct SettleDecide {
     int64_t floor_n;
     int64_t npix;              /* the measured rectangle's pixels */
     int64_t local_frames;      /* of floor_n, frames changing over a quarter of the diff
-                                * threshold within a sixteenth of the picture: something
-                                * moving in one place (a spinner), not a camera's noise */
+                                * threshold within a sixteenth of the picture, or in the
+                                * status bar alone for the block test: something moving
+                                * in one place (a spinner, a recording pill), not a
+                                * camera's noise */
     int64_t repeat_frames;     /* of floor_n, frames changing over a quarter of the diff
                                 * threshold by exactly as many pixels as a frame of the
                                 * last SETTLE_REPEAT_LAG did (an encoder's flicker) */

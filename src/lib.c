@@ -660,7 +660,13 @@ static int replay_without_animated(SettleContext *c)
             int late = 0;
             if (!c->anim.count && (!c->decide.blocks_on || r.block_change || r.block_fade ||
                                    r.block_bar)) {
-                late = kept <= r.limit && diff > r.limit;
+                /* ... or what the block test saw is content under the
+                 * threshold that diff counted only with the encoder's
+                 * re-coding of the page around it (a caret's blink in a
+                 * frame VP8 re-codes), which the default decision leaves
+                 * out too (SETTLE_T_DIFF_SOLID) */
+                late = (kept <= r.limit && diff > r.limit) ||
+                       (r.quiet[SETTLE_T_DIFF_SOLID] && settle_decide_under_limit(&c->decide, &r));
                 r.diff = diff;
                 memcpy(r.box, box, sizeof(box));
             }

@@ -29,6 +29,18 @@
 #   answered, nothing named, --ignore animated 201 for 30); counts that come
 #   back exactly in a quarter of the frames are no camera's. On main before:
 #   the block test, nothing named, 201.
+# - A caret under the threshold in VP8 (seed 181's 044; the screens22 pass):
+#   at frame 49 VP8 re-codes the page (45452 pixels, none strong) in the
+#   frame of a blink (60 strong pixels, one block over its threshold); the
+#   default answer leaves the frame out, and --ignore animated, with no
+#   area, now does too (made 120 frames long: VP8 codes the first 95 as in
+#   the grid's 240, at half the encoder's time). On main before: 49 for 39.
+# - A fading carousel in VP9 (seed 167's 032; screens22): the slide picture
+#   at the right third fades in and out in 2 of the 4 turns only, and VP9
+#   refines it faintly for some 10 frames after the fade; those frames are
+#   now the turn's, the right third is named with the rest of the carousel
+#   and --ignore animated answers the content's frame. On main before: the
+#   right third not named, 165 for 42.
 # Skips (77) without the ffmpeg program or its libx264, libvpx and libvpx-vp9
 # encoders.
 # Args: the settle program, make_screens.
@@ -78,5 +90,21 @@ within "$got" 30
 check $? "rhythm.mp4 --ignore animated: frame 30, the content's last block (got $got)"
 screens_touches 32 36 576 102
 check $? "rhythm.mp4: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+
+"$make_screens" caret.mkv 120 b0=6 b1=19 b2=30 b3=39 size=640x360 caret=1:16 >parts &&
+  screens_vp8 caret.mkv caret.webm
+check $? "make_screens and ffmpeg write the caret under the threshold, VP8"
+got=$(screens_answer caret.webm --ignore animated)
+within "$got" 39
+check $? "caret.webm --ignore animated: frame 39, the content's last block (got $got)"
+
+"$make_screens" third.mkv 240 b0=9 b1=21 b2=31 b3=42 size=640x360 carousel=53:54 slide=6 >parts &&
+  screens_vp9 third.mkv third.webm
+check $? "make_screens and ffmpeg write the fading carousel whose right third turns in some turns, VP9"
+got=$(screens_answer third.webm --ignore animated)
+within "$got" 42
+check $? "third.webm --ignore animated: frame 42, the content's last block (got $got)"
+screens_touches 32 36 576 102
+check $? "third.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
 
 done_testing
