@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "capgen.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -271,6 +276,122 @@ static int drain_packets(Writer *w)
     }
 }
 
+
+/* The capture cache (SETTLE_TEST_CACHE, set by scripts/test): the suite runs
+ * its test programs three times (plain, ASan, valgrind), and the encoders,
+ * which are libavcodec's and the same in every pass, are up to half of an
+ * end-to-end test's time (far more under memcheck). A capture is named by a
+ * hash of everything that makes its bytes: the settings and every drawn
+ * frame's pixels. So a later pass draws the frames again (that is the test's
+ * own code, still checked), and copies the file the first pass encoded
+ * instead of encoding it. Without SETTLE_TEST_CACHE nothing changes. */
+typedef struct Hash {
+    uint64_t a, b;
+} Hash;
+
+static void hash_word(Hash *h, uint64_t w)
+{
+    h->a = (h->a ^ w) * 0x100000001b3ull;
+    h->a ^= h->a >> 29;
+    h->b = (h->b + w) * 0x9e3779b97f4a7c15ull;
+    h->b ^= h->b >> 32;
+}
+
+static void hash_bytes(Hash *h, const void *p, size_t n)
+{
+    const uint8_t *c = p;
+    uint64_t w;
+    for (; n >= 8; c += 8, n -= 8) {
+        memcpy(&w, c, 8);
+        hash_word(h, w);
+    }
+    w = 0;
+    memcpy(&w, c, n);
+    hash_word(h, w ^ ((uint64_t)n << 56));
+}
+
+/* The cache's file for this spec in out (len bytes): 1, or 0 when there is
+ * no cache or its frames cannot be drawn here. */
+static int cache_path(const CapgenSpec *spec, char *out, size_t len)
+{
+    const char *dir = getenv("SETTLE_TEST_CACHE");
+    if (!dir || !*dir)
+        return 0;
+    AVFrame *rgb = av_frame_alloc();
+    if (!rgb)
+        return 0;
+    rgb->format = AV_PIX_FMT_RGB24;
+    rgb->width = spec->width;
+    rgb->height = spec->height;
+    if (spec->nb_frames > 0 && av_frame_get_buffer(rgb, 0) < 0) {
+        av_frame_free(&rgb);
+        return 0;
+    }
+    Hash h = { 0xcbf29ce484222325ull, 0x243f6a8885a308d3ull };
+    const char *ext = strrchr(spec->path, '.');
+    hash_bytes(&h, "capgen 1", 8);
+    hash_bytes(&h, spec->encoder, strlen(spec->encoder));
+    hash_bytes(&h, ext ? ext : "", ext ? strlen(ext) : 0);
+    const int64_t v[] = { spec->width, spec->height, spec->nb_frames, spec->fps, spec->gop,
+                          spec->quality, spec->bframes, spec->rotation, !!spec->time_ms,
+                          LIBAVCODEC_VERSION_INT };
+    hash_bytes(&h, v, sizeof(v));
+    if (spec->time_ms)
+        hash_bytes(&h, spec->time_ms, (size_t)spec->nb_frames * sizeof(*spec->time_ms));
+    for (const int *k = spec->keyframes; k && *k >= 0; k++)
+        hash_word(&h, (uint64_t)*k);
+    for (int i = 0; i < spec->nb_frames; i++) {
+        memset(rgb->data[0], 0, (size_t)rgb->linesize[0] * (size_t)spec->height);
+        spec->draw(spec->opaque, i, rgb->data[0], rgb->linesize[0], spec->width, spec->height);
+        for (int y = 0; y < spec->height; y++)
+            hash_bytes(&h, rgb->data[0] + (size_t)y * (size_t)rgb->linesize[0],
+                       (size_t)spec->width * 3);
+    }
+    av_frame_free(&rgb);
+    snprintf(out, len, "%s/capgen-%016llx%016llx%s", dir, (unsigned long long)h.a,
+             (unsigned long long)h.b, ext ? ext : "");
+    return 1;
+}
+
+/* Copies the file from to the file to (a new file, or replaced); 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return -1;
+    FILE *out = fopen(to, "wb");
+    int ok = out != NULL;
+    char buf[1 << 16];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    ok = ok && !ferror(in);
+    fclose(in);
+    if (out && fclose(out) != 0)
+        ok = 0;
+    if (!ok && out)
+        remove(to);
+    return ok ? 0 : -1;
+}
+
+/* Keeps the written file in the cache, under a temporary name first so that
+ * a parallel test never reads half a file. A failure only loses the saving. */
+static void cache_keep(const char *path, const char *kept)
+{
+    char tmp[4200];
+    char *slash = strrchr(kept, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    int made = mkdir(kept, 0777) == 0 || errno == EEXIST;
+    *slash = '/';
+    if (!made)
+        return;
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", kept, (long)getpid());
+    if (copy_file(path, tmp) == 0 && rename(tmp, kept) != 0)
+        remove(tmp);
+}
+
 int capgen_write(const CapgenSpec *spec)
 {
     Writer w = { 0 };
@@ -296,6 +417,10 @@ int capgen_write(const CapgenSpec *spec)
     codec = avcodec_find_encoder_by_name(spec->encoder);
     if (!codec)
         return AVERROR_ENCODER_NOT_FOUND;
+    char kept[4096];
+    const int cached = cache_path(spec, kept, sizeof(kept));
+    if (cached && copy_file(kept, spec->path) == 0)
+        return 0;
 
     w.spec = spec;
     w.fps = spec->fps > 0 ? spec->fps : 30;
@@ -388,6 +513,10 @@ int capgen_write(const CapgenSpec *spec)
         goto fail;
 
     ret = av_write_trailer(w.oc);
+    if (ret >= 0 && cached) {
+        avio_closep(&w.oc->pb);
+        cache_keep(spec->path, kept);
+    }
 
 fail:
     /* On failure after the header, avformat_free_context runs the muxer's deinit. */
