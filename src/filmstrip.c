@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "font.h"
+#include "kernels.h"
 #include "pictures.h"
 
 #define COLS 6
@@ -29,9 +30,10 @@ int settle_thumb_begin(SettleThumbRows *t, int w, int h, int box, SettleImage *d
     t->w = w;
     t->h = h;
     t->dst = dst;
+    t->box_means = settle_box_means;
     dst->rgb = malloc((size_t)tw * th * 3);
     t->x0 = malloc(sizeof(int) * ((size_t)tw + 1));
-    t->acc = malloc(sizeof(*t->acc) * (size_t)w * 3);
+    t->acc = malloc(sizeof(*t->acc) * ((size_t)w * 3 + 1));
     if (!dst->rgb || !t->x0 || !t->acc) {
         settle_thumb_end(t);
         free(dst->rgb);
@@ -100,27 +102,11 @@ void settle_thumb_band(SettleThumbRows *t, const uint8_t *band, ptrdiff_t stride
 {
     const SettleImage *d = t->dst;
     size_t row = (size_t)t->w * 3;
-    const uint32_t *acc = t->acc;
     for (; t->y < d->height && settle_thumb_band_end(t) <= upto; t->y++) {
         int y = t->y, ya = (int)((int64_t)y * t->h / d->height), yb = settle_thumb_band_end(t);
         band_sums(t->acc, band + (ptrdiff_t)(ya - first) * stride, stride, row, yb - ya);
-        uint8_t *out = d->rgb + (size_t)y * d->stride;
-        for (int x = 0; x < d->width; x++) {
-            int xa = t->x0[x], xb = t->x0[x + 1] > xa ? t->x0[x + 1] : xa + 1;
-            uint64_t sum[3] = { 0, 0, 0 };
-            for (const uint32_t *p = acc + (size_t)xa * 3, *e = acc + (size_t)xb * 3; p < e; p += 3) {
-                sum[0] += p[0];
-                sum[1] += p[1];
-                sum[2] += p[2];
-            }
-            /* the rounded mean (sum + area / 2) / area in doubles, exact:
-             * both below 2^53 and the quotient below 256, so the rounding
-             * never reaches the next integer; a third of a 64-bit division */
-            uint64_t area = (uint64_t)(yb - ya) * (uint64_t)(xb - xa);
-            double a = (double)area;
-            for (int k = 0; k < 3; k++)
-                out[3 * x + k] = (uint8_t)((double)(sum[k] + area / 2) / a);
-        }
+        t->acc[row] = 0; /* read by box_means, not used */
+        t->box_means(t->acc, t->x0, d->width, yb - ya, d->rgb + (size_t)y * d->stride);
     }
 }
 

@@ -522,6 +522,8 @@ int settle_keep_frame(SettleKeep *k, const SettleKeepFrame *f, const uint8_t *rg
             held->release(held);
         return give_up(k);
     }
+    if (t && k->box_means)
+        tr.box_means = k->box_means;
     SettleKept *cur = NULL;
     if (held && (cur = calloc(1, sizeof(*cur))))
         cur->held = held;

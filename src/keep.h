@@ -129,6 +129,9 @@ typedef struct SettleKeep {
     uint64_t *row_tick;   /* per row: the picture it last changed at (NULL: every row, always) */
     SettleKeptThumb *last_thumb;
     SettleKeepEarly early;
+    /* the thumbnails' rows from their column sums (SettleKernels'); NULL:
+     * settle_box_means */
+    void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
 } SettleKeep;
 
 /* What one frame is to the pictures. */

@@ -388,6 +388,26 @@ void settle_change_masks(const uint8_t *a, const uint8_t *b, int w, int tol, int
     }
 }
 
+void settle_box_means(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out)
+{
+    for (int x = 0; x < n; x++) {
+        int xa = x0[x], xb = x0[x + 1] > xa ? x0[x + 1] : xa + 1;
+        uint64_t sum[3] = { 0, 0, 0 };
+        for (const uint32_t *p = acc + (size_t)xa * 3, *e = acc + (size_t)xb * 3; p < e; p += 3) {
+            sum[0] += p[0];
+            sum[1] += p[1];
+            sum[2] += p[2];
+        }
+        /* the rounded mean (sum + area / 2) / area in doubles, exact: both
+         * below 2^53 and the quotient below 256, so the rounding never
+         * reaches the next integer; a third of a 64-bit division */
+        uint64_t area = (uint64_t)rows * (uint64_t)(xb - xa);
+        double a = (double)area;
+        for (int k = 0; k < 3; k++)
+            out[3 * x + k] = (uint8_t)((double)(sum[k] + area / 2) / a);
+    }
+}
+
 void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3])
 {
@@ -425,6 +445,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->count_row_changed = settle_count_row_changed;
     k->row_first_diff = settle_row_first_diff;
     k->fit_sums = settle_fit_sums;
+    k->box_means = settle_box_means;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -437,6 +458,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->reduce_plane = settle_reduce_plane_sse2;
         k->count_row_changed = settle_count_row_changed_sse2;
         k->row_first_diff = settle_row_first_diff_sse2;
+        k->box_means = settle_box_means_sse2;
     }
     if (flags & SETTLE_CPU_SSSE3)
         k->yuv420_rgb = settle_yuv420_rgb_ssse3;

@@ -67,6 +67,14 @@ int64_t settle_count_color(const uint8_t *p, ptrdiff_t stride, int w, int h,
  * of boxes when a picture is scaled down. */
 void settle_sum_rows(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums);
 
+/* One row of a thumbnail from its band's column sums: acc holds a band of
+ * `rows` picture rows summed column by column (RGB24, 3 values a column, each
+ * at most 255 * rows); for x = 0 .. n - 1 the box of columns
+ * [x0[x], max(x0[x + 1], x0[x] + 1)) gives out[3 x + c] = the rounded mean
+ * (sum + area / 2) / area of channel c, area = rows * the box's columns.
+ * acc is read up to one value past the last box's (3 * its end + 1 values);
+ * that value is not used. */
+void settle_box_means(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
 /* The sums of a least-squares fit of cur = a * ref + o for each of the three
  * channels of n blocks (three floats each, R G B): with x = ref[3k + c] and
  * y = cur[3k + c] in doubles, s[0][c] sums x, s[1][c] y, s[2][c] x * x,
@@ -172,6 +180,7 @@ typedef struct SettleKernels {
     int (*row_first_diff)(const uint8_t *a, const uint8_t *b, int n);
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
+    void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

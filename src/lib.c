@@ -297,6 +297,7 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     else
         settle_keep_begin(&c->keep, c->keep_on ? kept_methods(c) : 0, w, h);
     c->keep.png = (c->keep_on & SETTLE_KEEP_PNG) != 0;
+    c->keep.box_means = c->dsp.box_means;
     int ret = settle_measure_begin(&c->measure, &c->s, &c->dsp, w, h);
     if (ret < 0)
         return ret;

@@ -28,7 +28,10 @@ typedef struct SettleThumbRows {
     int w, h;
     int y;              /* the next thumbnail row */
     int *x0;            /* each thumbnail column's first source column */
-    uint32_t *acc;      /* a band's column sums */
+    uint32_t *acc;      /* a band's column sums (and one value more: box_means) */
+    /* a thumbnail row from acc: settle_box_means, or a faster SettleKernels'
+     * (the caller may set it after settle_thumb_begin) */
+    void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
     SettleImage *dst;
 } SettleThumbRows;
 

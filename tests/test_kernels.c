@@ -583,6 +583,69 @@ static void check_row_changed_sparse(const SettleKernels *k, const char *path)
     print_message("%s: %ld sparse count_row_changed cases\n", path, checks);
 }
 
+/* A thumbnail row's box means from random column sums: picture widths from
+ * 1 to past 3000 into 1 to 200 boxes (every width a box can have, the
+ * boxes' ends as settle_thumb_begin lays them out), bands of 1 to 40 rows
+ * with sums up to 255 a row (a band of all 255, the exact mean); the value
+ * past the last box is junk, which no version may use; and boxes whose sums
+ * could pass 32 bits, which the faster versions leave to the scalar code.
+ * Then the reference itself, against the division taken here. */
+static void check_box_means(const SettleKernels *k, const char *path)
+{
+    enum { W = 3100 };
+    static const int pic_w[] = { 1, 2, 3, 7, 13, 200, 201, 399, 480, 1280, 2732, 3001, W };
+    static const int boxes[] = { 1, 2, 3, 7, 150, 199, 200 };
+    static const int rows[] = { 1, 2, 6, 7, 13, 14, 40 };
+    uint32_t *acc = malloc(sizeof(*acc) * (3 * W + 1));
+    int *x0 = malloc(sizeof(*x0) * (W + 1));
+    uint8_t *o_ref = malloc(3 * W), *o_k = malloc(3 * W);
+    assert_non_null(acc && x0 && o_ref && o_k);
+    long checks = 0;
+    for (size_t wi = 0; wi < sizeof(pic_w) / sizeof(*pic_w); wi++)
+        for (size_t bi = 0; bi < sizeof(boxes) / sizeof(*boxes); bi++)
+            for (size_t ri = 0; ri < sizeof(rows) / sizeof(*rows); ri++)
+                for (int white = 0; white <= 1; white++) {
+                    int w = pic_w[wi], n = boxes[bi] < w ? boxes[bi] : w, r = rows[ri];
+                    for (int x = 0; x <= n; x++)
+                        x0[x] = (int)((int64_t)x * w / n);
+                    for (int i = 0; i < 3 * w; i++)
+                        acc[i] = white ? 255u * (unsigned)r : rnd() % (255u * (unsigned)r + 1);
+                    acc[3 * w] = rnd();
+                    settle_box_means(acc, x0, n, r, o_ref);
+                    k->box_means(acc, x0, n, r, o_k);
+                    if (memcmp(o_ref, o_k, 3 * (size_t)n))
+                        fail_msg("box_means %s: width %d boxes %d rows %d", path, w, n, r);
+                    for (int i = 0; white && i < 3 * n; i++)
+                        assert_int_equal(o_ref[i], 255);
+                    checks++;
+                }
+    /* sums past 32 bits: two boxes of 2 columns over 9,000,000 rows of 255 */
+    int big[3] = { 0, 2, 4 };
+    for (int i = 0; i < 12; i++)
+        acc[i] = 255u * 9000000u - (unsigned)i * 1000u;
+    acc[12] = 0;
+    settle_box_means(acc, big, 2, 9000000, o_ref);
+    k->box_means(acc, big, 2, 9000000, o_k);
+    assert_memory_equal(o_ref, o_k, 6);
+    /* the reference against its definition */
+    for (int i = 0; i < 1000; i++) {
+        int xs = 1 + (int)(rnd() % 20), r = 1 + (int)(rnd() % 20), one[2] = { 0, xs };
+        uint64_t sum[3] = { 0, 0, 0 }, area = (uint64_t)xs * (uint64_t)r;
+        for (int j = 0; j < 3 * xs; j++) {
+            acc[j] = rnd() % (255u * (unsigned)r + 1);
+            sum[j % 3] += acc[j];
+        }
+        settle_box_means(acc, one, 1, r, o_ref);
+        for (int c = 0; c < 3; c++)
+            assert_int_equal(o_ref[c], (sum[c] + area / 2) / area);
+    }
+    free(acc);
+    free(x0);
+    free(o_ref);
+    free(o_k);
+    print_message("%s: %ld box_means cases agree with the scalar reference\n", path, checks);
+}
+
 /* Each instruction set on its own, as SETTLE_CPU would limit it. */
 static void test_sse2(void **state)
 {
@@ -596,6 +659,8 @@ static void test_sse2(void **state)
     assert_ptr_not_equal(k.row_first_diff, settle_row_first_diff);
     check_row_first_diff(&k, "sse2");
     check_sum_rows(&k, "sse2");
+    assert_ptr_not_equal(k.box_means, settle_box_means);
+    check_box_means(&k, "sse2");
     check_reduce(&k, "sse2");
     check_row_changed_sparse(&k, "sse2");
     check_yuv(&k, "sse2");

@@ -293,6 +293,30 @@ void settle_sum_rows_sse2(const uint8_t *p, ptrdiff_t stride, int n, int rows, u
         settle_sum_rows(p + done, stride, n - done, rows, sums + done);
 }
 
+/* A box's three channel sums in the first three 32-bit lanes of one vector
+ * (the fourth lane adds the next column's red, not used): one load and one
+ * add a column instead of three of each. A box whose sums could pass 2^32
+ * (255 times more than 16843009 values) is left to the scalar code. */
+void settle_box_means_sse2(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out)
+{
+    for (int x = 0; x < n; x++) {
+        int xa = x0[x], xb = x0[x + 1] > xa ? x0[x + 1] : xa + 1;
+        uint64_t area = (uint64_t)rows * (uint64_t)(xb - xa);
+        if (area > 16843009u) {
+            settle_box_means(acc, x0 + x, 1, rows, out + 3 * (size_t)x);
+            continue;
+        }
+        __m128i v = _mm_setzero_si128();
+        for (const uint32_t *p = acc + (size_t)xa * 3, *e = acc + (size_t)xb * 3; p < e; p += 3)
+            v = _mm_add_epi32(v, _mm_loadu_si128((const __m128i *)(const void *)p));
+        uint32_t s[4];
+        _mm_storeu_si128((__m128i *)(void *)s, v);
+        double a = (double)area;
+        for (int k = 0; k < 3; k++)
+            out[3 * x + k] = (uint8_t)((double)((uint64_t)s[k] + area / 2) / a);
+    }
+}
+
 void settle_change_masks_sse2(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,
                               uint64_t *masks)
 {
