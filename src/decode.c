@@ -82,9 +82,6 @@ typedef struct Decoder {
     int all_changed;             /* every band (a scaled picture, or the first) */
     uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
     int lazy;                    /* this picture's bands wait for fill_rows */
-    uint8_t *pairs;              /* per band: its row pairs that changed (bit k: rows 2k, 2k + 1) */
-    int32_t *from;               /* per band, per pair: the column it is converted from */
-    int pair_key;                /* coef_key of the picture before (pairs compared: same key) */
     SettleYuvCoef coef;          /* of this picture, for settle's own conversion */
     int coef_key;                /* the matrix and range coef is for; -1 none */
     AVPacket *pkt;
@@ -319,47 +316,6 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
     return 0;
 }
 
-/* The first pixel at which row a (n bytes, a pixel every 1 << sh) differs
- * from row b, if before *x0, into *x0. */
-static void row_from(const SettleKernels *k, const uint8_t *a, const uint8_t *b, int n, int sh,
-                     int *x0)
-{
-    const int first = k->row_first_diff(a, b, n);
-    if (first < n && first << sh < *x0)
-        *x0 = first << sh;
-}
-
-/* Band y0 (bh rows, y0 even) of the 8-bit 4:2:0 pictures a and b, w pixels
- * wide, by pairs of rows (two luma rows and their chroma row, which the
- * conversion reads alone): bit k of the result when pair k differs, and
- * from[k] the even column from which it is converted, at or before its
- * first difference. A pixel's RGB depends on its own luma and chroma samples
- * alone, so the others keep the RGB of b, which equals theirs. (Their last
- * difference too, measured on contacts: its search cost more than the
- * conversion it saved.) */
-static unsigned band_pairs(const SettleKernels *k, const AVFrame *a, const AVFrame *b, int y0,
-                           int bh, int w, int32_t *from)
-{
-    unsigned pairs = 0;
-    for (int p = 0; 2 * p < bh; p++) {
-        int x0 = w;
-        for (int r = 2 * p; r < 2 * p + 2 && r < bh; r++)
-            row_from(k, a->data[0] + (ptrdiff_t)(y0 + r) * a->linesize[0],
-                     b->data[0] + (ptrdiff_t)(y0 + r) * b->linesize[0], w, 0, &x0);
-        for (int pl = 1; pl < 3; pl++)
-            row_from(k, a->data[pl] + (ptrdiff_t)(y0 / 2 + p) * a->linesize[pl],
-                     b->data[pl] + (ptrdiff_t)(y0 / 2 + p) * b->linesize[pl], (w + 1) / 2, 1,
-                     &x0);
-        if (x0 >= w)
-            continue;
-        pairs |= 1u << p;
-        /* at least 32 pixels, a step of the vector kernels (a narrower row
-         * would go to the scalar reference) */
-        from[p] = w - x0 < 32 ? (w > 32 ? (w - 32) & ~1 : 0) : x0 & ~1;
-    }
-    return pairs;
-}
-
 static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
                        int probing, int held);
 
@@ -379,11 +335,8 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
-    d->pair_key = -1; /* the next picture compared by bands */
-    for (int k = 0; k < (d->h + BAND - 1) / BAND; k++) {
+    for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
-        d->pairs[k] = 0xff;
-    }
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
@@ -416,18 +369,9 @@ static int convert(Decoder *d, const AVFrame *f)
     d->lazy = yuv_coef(d, f);
     if (d->F > 1 && have_prev)
         luma_frame(d, &d->luma, f, d->prev, 0, 0);
-    /* full size, settle's conversion, the matrix of the picture before: by
-     * row pairs */
-    const int by_pairs = d->lazy && have_prev && d->F == 1 && d->pair_key == d->coef_key;
-    d->pair_key = d->lazy ? d->coef_key : -1;
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-        d->pairs[y0 / BAND] = 0xff;
-        if (by_pairs)
-            d->changed[y0 / BAND] = d->pairs[y0 / BAND] = (uint8_t)band_pairs(
-                &d->c->dsp, f, d->prev, y0, bh, d->w, d->from + (size_t)(y0 / BAND) * (BAND / 2));
-        else
-            d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
+        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
             continue;
@@ -465,18 +409,6 @@ static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
                   d->red_cs, d->w, bh, &d->coef);
 }
 
-/* Rows y0 .. y0 + h - 1 (y0 even) of full-size frame f, pixels x0 .. x1 - 1
- * (x0 even), into d->rgb. */
-static void convert_rows(Decoder *d, const AVFrame *f, int y0, int h, int x0, int x1)
-{
-    d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride + 3 * x0, d->stride,
-                         f->data[0] + (ptrdiff_t)y0 * f->linesize[0] + x0, f->linesize[0],
-                         f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1] + x0 / 2,
-                         f->linesize[1],
-                         f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2] + x0 / 2,
-                         f->linesize[2], x1 - x0, h, &d->coef);
-}
-
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
  * the picture, which d->prev holds once convert() has run. */
 static int fill_rows(void *opaque, int top, int bottom)
@@ -492,14 +424,11 @@ static int fill_rows(void *opaque, int top, int bottom)
             fill_reduced(d, f, y0, bh);
             continue;
         }
-        if (d->pairs[k] == 0xff) {
-            convert_rows(d, f, y0, bh, 0, d->w);
-            continue;
-        }
-        const int32_t *from = d->from + (size_t)k * (BAND / 2);
-        for (int p = 0; 2 * p < bh; p++)
-            if (d->pairs[k] >> p & 1)
-                convert_rows(d, f, y0 + 2 * p, 2 * p + 2 <= bh ? 2 : 1, from[p], d->w);
+        d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
+                             f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
+                             f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
+                             f->data[2] + (ptrdiff_t)(y0 / 2) * f->linesize[2], f->linesize[2],
+                             d->w, bh, &d->coef);
     }
     return 0;
 }
@@ -1108,9 +1037,7 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        d->pairs = av_malloc((size_t)(d->h + BAND - 1) / BAND);
-        d->from = av_malloc_array((size_t)(d->h + BAND - 1) / BAND * (BAND / 2), sizeof(*d->from));
-        if (!d->rgb || !d->changed || !d->pending || !d->pairs || !d->from)
+        if (!d->rgb || !d->changed || !d->pending)
             return SETTLE_ERR_NOMEM;
     } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
@@ -1279,8 +1206,6 @@ static void close_decoder(Decoder *d)
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
-    av_freep(&d->pairs);
-    av_freep(&d->from);
     sws_freeContext(d->sws);
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);
@@ -1561,7 +1486,6 @@ static int decode_input(SettleContext *c, const char *path, AVIOContext *pb, int
     char again[320] = "";
     for (int pass = 0; pass < 2; pass++) {
         Decoder d = { .c = c, .path = path, .stream = -1, .first_queued = NAN, .coef_key = -1,
-                      .pair_key = -1,
                       .force_full = pass > 0 && !probed_full, .again_ok = again_ok,
                       .F = probed_full };
         /* only where auto may reduce (choose_scale says why not otherwise) */
