@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The change grid (src/cells.c) on hand-made change masks: the rectangle of
  * the change kept alone (box_only, where no area is looked for) is the one
- * the full grid finds; whether a change lies in one small place. */
+ * the full grid finds; whether a change lies in one small place; each
+ * cell's 4x4 squares' sums against sums taken here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -125,11 +126,59 @@ static void test_local(void **state)
     settle_cells_free(&g);
 }
 
+/* Each cell's 4x4 squares' sums (settle_cells_sums): every cell on the
+ * first frame, then the cells that changed, the sums before kept, against
+ * sums taken here pixel by pixel; a width whose last cell is 6 pixels wide
+ * (not a multiple of 4) and a last band of 6 rows. */
+static void test_sums(void **state)
+{
+    (void)state;
+    enum { W = 150, H = 70, STRIDE = 3 * W + 13 };
+    SettleCells g;
+    assert_int_equal(settle_cells_init(&g, W, H), 0);
+    uint8_t *pic = malloc((size_t)STRIDE * H);
+    assert_non_null(pic);
+    uint64_t rng = 41;
+    for (size_t i = 0; i < (size_t)STRIDE * H; i++)
+        pic[i] = (uint8_t)(i % 7 ? settle_draw(&rng, 256) : 255);
+    uint16_t want[SETTLE_CELL_SUMS];
+    for (int frame = 0; frame < 3; frame++) {
+        settle_cells_clear(&g);
+        /* after the first frame: cell (2, 1) and the last cell changed */
+        if (frame) {
+            g.count[(size_t)1 * g.nx + 2] = 1;
+            g.count[(size_t)g.ny * g.nx - 1] = 1;
+            g.dirty[1] = g.dirty[g.ny - 1] = 1;
+            for (int i = 0; i < STRIDE * H; i += 5)
+                pic[i] = (uint8_t)(pic[i] + 37);
+        }
+        for (int y0 = 0; y0 < H; y0 += SETTLE_CELL)
+            settle_cells_sums(&g, pic + (size_t)y0 * STRIDE, STRIDE, y0,
+                              y0 + SETTLE_CELL <= H ? SETTLE_CELL : H - y0, !frame);
+        for (int cy = 0; cy < g.ny; cy++)
+            for (int cx = 0; cx < g.nx; cx++) {
+                const size_t i = (size_t)cy * g.nx + cx;
+                if (frame && !g.count[i])
+                    continue;
+                memset(want, 0, sizeof(want));
+                for (int y = cy * SETTLE_CELL; y < H && y < (cy + 1) * SETTLE_CELL; y++)
+                    for (int x = cx * SETTLE_CELL; x < W && x < (cx + 1) * SETTLE_CELL; x++)
+                        for (int c = 0; c < 3; c++)
+                            want[(y % SETTLE_CELL / 4) * 12 + (x % SETTLE_CELL / 4) * 3 + c] +=
+                                pic[(size_t)y * STRIDE + 3 * x + c];
+                assert_memory_equal(g.sums[i], want, sizeof(want));
+            }
+    }
+    free(pic);
+    settle_cells_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_only),
         cmocka_unit_test(test_local),
+        cmocka_unit_test(test_sums),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -457,58 +457,70 @@ void settle_change_masks_avx2(const uint8_t *a, const uint8_t *b, int w, int tol
 }
 
 /* f = 2: 32 outputs from 64 bytes of each of 2 rows, the pairs of a row
- * summed by maddubs (at most 510), the two rows added; f = 4: 16 outputs
- * from 64 bytes of each of 4 rows, then pairs of pairs by madd (at most
- * 4080). Rounded half up as the reference; other factors and the tail of
- * a row by the reference. */
+ * summed by maddubs (at most 510), the two rows added. */
+static inline void reduce2_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride)
+{
+    const __m256i ones8 = _mm256_set1_epi8(1);
+    __m256i w[2];
+    for (int j = 0; j < 2; j++) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(s + 32 * j));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(s + sstride + 32 * j));
+        w[j] = _mm256_add_epi16(_mm256_maddubs_epi16(a, ones8), _mm256_maddubs_epi16(b, ones8));
+        w[j] = _mm256_srli_epi16(_mm256_add_epi16(w[j], _mm256_set1_epi16(2)), 2);
+    }
+    const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(w[0], w[1]), 0xd8);
+    _mm256_storeu_si256((__m256i *)d, p);
+}
+
+/* f = 4: 16 outputs from 64 bytes of each of 4 rows, then pairs of pairs by
+ * madd (at most 4080). */
+static inline void reduce4_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride)
+{
+    const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    __m256i q[2];
+    for (int j = 0; j < 2; j++) {
+        __m256i w = _mm256_setzero_si256();
+        for (int r = 0; r < 4; r++) {
+            const __m256i a =
+                _mm256_loadu_si256((const __m256i *)(s + (ptrdiff_t)r * sstride + 32 * j));
+            w = _mm256_add_epi16(w, _mm256_maddubs_epi16(a, ones8));
+        }
+        q[j] = _mm256_madd_epi16(w, ones16);
+    }
+    __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi32(q[0], q[1]), 0xd8);
+    p = _mm256_srli_epi16(_mm256_add_epi16(p, _mm256_set1_epi16(8)), 4);
+    p = _mm256_permute4x64_epi64(_mm256_packus_epi16(p, p), 0x08);
+    _mm_storeu_si128((__m128i *)d, _mm256_castsi256_si128(p));
+}
+
+/* Rounded half up as the reference. A row at least one step wide takes its
+ * last step again at the row's end, overlapping the step before (each
+ * output is its own box's mean, so the overlap writes what is already
+ * there); narrower rows and other factors by the reference. */
 void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
                               ptrdiff_t sstride, int dw, int dh, int f)
 {
-    if (f != 2 && f != 4) {
+    const int per = f == 2 ? 32 : 16;
+    if ((f != 2 && f != 4) || dw < per) {
         settle_reduce_plane(dst, dstride, src, sstride, dw, dh, f);
         return;
     }
-    const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-    const int per = f == 2 ? 32 : 16, body = dw / per * per;
+    const int body = dw / per * per;
     for (int y = 0; y < dh; y++) {
         const uint8_t *s = src + (ptrdiff_t)y * f * sstride;
         uint8_t *d = dst + (ptrdiff_t)y * dstride;
         if (f == 2) {
-            const uint8_t *s1 = s + sstride;
-            for (int x = 0; x < body; x += 32) {
-                __m256i w[2];
-                for (int j = 0; j < 2; j++) {
-                    const __m256i a = _mm256_loadu_si256((const __m256i *)(s + 2 * x + 32 * j));
-                    const __m256i b = _mm256_loadu_si256((const __m256i *)(s1 + 2 * x + 32 * j));
-                    w[j] = _mm256_add_epi16(_mm256_maddubs_epi16(a, ones8),
-                                            _mm256_maddubs_epi16(b, ones8));
-                    w[j] = _mm256_srli_epi16(_mm256_add_epi16(w[j], _mm256_set1_epi16(2)), 2);
-                }
-                const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(w[0], w[1]), 0xd8);
-                _mm256_storeu_si256((__m256i *)(d + x), p);
-            }
+            for (int x = 0; x < body; x += 32)
+                reduce2_step(d + x, s + 2 * x, sstride);
+            if (body < dw)
+                reduce2_step(d + dw - 32, s + 2 * (dw - 32), sstride);
         } else {
-            for (int x = 0; x < body; x += 16) {
-                __m256i q[2];
-                for (int j = 0; j < 2; j++) {
-                    __m256i w = _mm256_setzero_si256();
-                    for (int r = 0; r < 4; r++) {
-                        const __m256i a = _mm256_loadu_si256(
-                            (const __m256i *)(s + (ptrdiff_t)r * sstride + 4 * x + 32 * j));
-                        w = _mm256_add_epi16(w, _mm256_maddubs_epi16(a, ones8));
-                    }
-                    q[j] = _mm256_madd_epi16(w, ones16);
-                }
-                __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi32(q[0], q[1]), 0xd8);
-                p = _mm256_srli_epi16(_mm256_add_epi16(p, _mm256_set1_epi16(8)), 4);
-                p = _mm256_permute4x64_epi64(_mm256_packus_epi16(p, p), 0x08);
-                _mm_storeu_si128((__m128i *)(d + x), _mm256_castsi256_si128(p));
-            }
+            for (int x = 0; x < body; x += 16)
+                reduce4_step(d + x, s + 4 * x, sstride);
+            if (body < dw)
+                reduce4_step(d + dw - 16, s + 4 * (dw - 16), sstride);
         }
     }
-    if (body < dw)
-        settle_reduce_plane(dst + body, dstride, src + (ptrdiff_t)body * f, sstride, dw - body, dh,
-                            f);
 }
 
 /* A block's three floats and one more as doubles; the last block's fourth
@@ -583,6 +595,17 @@ int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n)
         const uint64_t m = ~(m0 | m1 << 32);
         if (m)
             return x + (int)__builtin_ctzll(m);
+    }
+    if (x < n && n >= 64) {
+        /* the row's last 64 bytes, overlapping the step before: the bytes
+         * before x are equal, so the first difference is at x or after */
+        const int t = n - 64;
+        const uint64_t m0 =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + t), load(b + t)));
+        const uint64_t m1 =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(load(a + t + 32), load(b + t + 32)));
+        const uint64_t m = ~(m0 | m1 << 32);
+        return m ? t + (int)__builtin_ctzll(m) : n;
     }
     while (x < n && a[x] == b[x])
         x++;

@@ -6,60 +6,74 @@
 
 #include "kernels_x86.h"
 
+/* packus and packs work within 128-bit lanes: the qwords put back in order */
+static inline __m512i lane_order(__m512i v)
+{
+    return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), v);
+}
+
 /* f = 2: 64 outputs from 128 bytes of each of 2 rows, the pairs of a row
- * summed by maddubs (at most 510), the two rows added; f = 4: 32 outputs
- * from 128 bytes of each of 4 rows, then pairs of pairs by madd (at most
- * 4080). Rounded half up as the reference; other factors, and the tail of a
- * row, by the AVX2 kernel. */
+ * summed by maddubs (at most 510), the two rows added. */
+static inline void reduce2_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride)
+{
+    const __m512i ones8 = _mm512_set1_epi8(1);
+    __m512i w[2];
+    for (int j = 0; j < 2; j++) {
+        const __m512i a = _mm512_loadu_si512(s + 64 * j);
+        const __m512i b = _mm512_loadu_si512(s + sstride + 64 * j);
+        w[j] = _mm512_add_epi16(_mm512_maddubs_epi16(a, ones8), _mm512_maddubs_epi16(b, ones8));
+        w[j] = _mm512_srli_epi16(_mm512_add_epi16(w[j], _mm512_set1_epi16(2)), 2);
+    }
+    _mm512_storeu_si512(d, lane_order(_mm512_packus_epi16(w[0], w[1])));
+}
+
+/* f = 4: 32 outputs from 128 bytes of each of 4 rows, then pairs of pairs by
+ * madd (at most 4080). */
+static inline void reduce4_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride)
+{
+    const __m512i ones8 = _mm512_set1_epi8(1), ones16 = _mm512_set1_epi16(1);
+    __m512i q[2];
+    for (int j = 0; j < 2; j++) {
+        __m512i w = _mm512_setzero_si512();
+        for (int r = 0; r < 4; r++) {
+            const __m512i a = _mm512_loadu_si512(s + (ptrdiff_t)r * sstride + 64 * j);
+            w = _mm512_add_epi16(w, _mm512_maddubs_epi16(a, ones8));
+        }
+        q[j] = _mm512_madd_epi16(w, ones16);
+    }
+    __m512i p = lane_order(_mm512_packs_epi32(q[0], q[1]));
+    p = _mm512_srli_epi16(_mm512_add_epi16(p, _mm512_set1_epi16(8)), 4);
+    _mm256_storeu_si256((__m256i *)d, _mm512_cvtepi16_epi8(p));
+}
+
+/* Rounded half up as the reference. A row at least one step wide takes its
+ * last step again at the row's end, overlapping the step before (each
+ * output is its own box's mean, so the overlap writes what is already
+ * there); narrower rows and other factors by the AVX2 kernel. */
 void settle_reduce_plane_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
                                 ptrdiff_t sstride, int dw, int dh, int f)
 {
-    if (f != 2 && f != 4) {
-        settle_reduce_plane(dst, dstride, src, sstride, dw, dh, f);
+    const int per = f == 2 ? 64 : 32;
+    if ((f != 2 && f != 4) || dw < per) {
+        settle_reduce_plane_avx2(dst, dstride, src, sstride, dw, dh, f);
         return;
     }
-    const __m512i ones8 = _mm512_set1_epi8(1), ones16 = _mm512_set1_epi16(1);
-    /* packus and packs work within 128-bit lanes: the qwords put back in order */
-    const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
-    const int per = f == 2 ? 64 : 32, body = dw / per * per;
+    const int body = dw / per * per;
     for (int y = 0; y < dh; y++) {
         const uint8_t *s = src + (ptrdiff_t)y * f * sstride;
         uint8_t *d = dst + (ptrdiff_t)y * dstride;
         if (f == 2) {
-            const uint8_t *s1 = s + sstride;
-            for (int x = 0; x < body; x += 64) {
-                __m512i w[2];
-                for (int j = 0; j < 2; j++) {
-                    const __m512i a = _mm512_loadu_si512(s + 2 * x + 64 * j);
-                    const __m512i b = _mm512_loadu_si512(s1 + 2 * x + 64 * j);
-                    w[j] = _mm512_add_epi16(_mm512_maddubs_epi16(a, ones8),
-                                            _mm512_maddubs_epi16(b, ones8));
-                    w[j] = _mm512_srli_epi16(_mm512_add_epi16(w[j], _mm512_set1_epi16(2)), 2);
-                }
-                const __m512i p = _mm512_permutexvar_epi64(order, _mm512_packus_epi16(w[0], w[1]));
-                _mm512_storeu_si512(d + x, p);
-            }
+            for (int x = 0; x < body; x += 64)
+                reduce2_step(d + x, s + 2 * x, sstride);
+            if (body < dw)
+                reduce2_step(d + dw - 64, s + 2 * (dw - 64), sstride);
         } else {
-            for (int x = 0; x < body; x += 32) {
-                __m512i q[2];
-                for (int j = 0; j < 2; j++) {
-                    __m512i w = _mm512_setzero_si512();
-                    for (int r = 0; r < 4; r++) {
-                        const __m512i a =
-                            _mm512_loadu_si512(s + (ptrdiff_t)r * sstride + 4 * x + 64 * j);
-                        w = _mm512_add_epi16(w, _mm512_maddubs_epi16(a, ones8));
-                    }
-                    q[j] = _mm512_madd_epi16(w, ones16);
-                }
-                __m512i p = _mm512_permutexvar_epi64(order, _mm512_packs_epi32(q[0], q[1]));
-                p = _mm512_srli_epi16(_mm512_add_epi16(p, _mm512_set1_epi16(8)), 4);
-                _mm256_storeu_si256((__m256i *)(d + x), _mm512_cvtepi16_epi8(p));
-            }
+            for (int x = 0; x < body; x += 32)
+                reduce4_step(d + x, s + 4 * x, sstride);
+            if (body < dw)
+                reduce4_step(d + dw - 32, s + 4 * (dw - 32), sstride);
         }
     }
-    if (body < dw)
-        settle_reduce_plane_avx2(dst + body, dstride, src + (ptrdiff_t)body * f, sstride,
-                                 dw - body, dh, f);
 }
 
 /* 64 bytes a step, without a branch: the changed bytes' mask (a mask

@@ -362,44 +362,52 @@ static inline void col_sums(const uint8_t *s, ptrdiff_t stride, int f, __m128i *
     *hi = h;
 }
 
+/* 16 outputs of f = 2 or 4 from 16 * f bytes of each of f rows. */
+static inline void reduce_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride, int f)
+{
+    const __m128i one = _mm_set1_epi16(1);
+    __m128i out[2];
+    if (f == 2) {
+        for (int k = 0; k < 2; k++) {
+            __m128i lo, hi;
+            col_sums(s + 16 * k, sstride, 2, &lo, &hi);
+            out[k] = _mm_srli_epi16(_mm_add_epi16(pair_sums(lo, hi), _mm_set1_epi16(2)), 2);
+        }
+    } else {
+        for (int k = 0; k < 2; k++) {
+            __m128i q[2];
+            for (int j = 0; j < 2; j++) {
+                __m128i lo, hi;
+                col_sums(s + 32 * k + 16 * j, sstride, 4, &lo, &hi);
+                q[j] = _mm_madd_epi16(pair_sums(lo, hi), one);
+            }
+            out[k] = _mm_srli_epi16(_mm_add_epi16(_mm_packs_epi32(q[0], q[1]), _mm_set1_epi16(8)),
+                                    4);
+        }
+    }
+    _mm_storeu_si128((__m128i *)d, _mm_packus_epi16(out[0], out[1]));
+}
+
+/* A row at least 16 outputs wide takes its last step again at the row's end,
+ * overlapping the step before (each output is its own box's mean, so the
+ * overlap writes what is already there); narrower rows and other factors by
+ * the reference. */
 void settle_reduce_plane_sse2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
                               ptrdiff_t sstride, int dw, int dh, int f)
 {
-    if (f != 2 && f != 4) {
+    if ((f != 2 && f != 4) || dw < 16) {
         settle_reduce_plane(dst, dstride, src, sstride, dw, dh, f);
         return;
     }
-    const __m128i one = _mm_set1_epi16(1);
     const int body = dw & ~15;
     for (int y = 0; y < dh; y++) {
         const uint8_t *s = src + (ptrdiff_t)y * f * sstride;
         uint8_t *d = dst + (ptrdiff_t)y * dstride;
-        for (int x = 0; x < body; x += 16) {
-            __m128i out[2];
-            if (f == 2) {
-                for (int k = 0; k < 2; k++) {
-                    __m128i lo, hi;
-                    col_sums(s + 2 * x + 16 * k, sstride, 2, &lo, &hi);
-                    out[k] = _mm_srli_epi16(_mm_add_epi16(pair_sums(lo, hi), _mm_set1_epi16(2)), 2);
-                }
-            } else {
-                for (int k = 0; k < 2; k++) {
-                    __m128i q[2];
-                    for (int j = 0; j < 2; j++) {
-                        __m128i lo, hi;
-                        col_sums(s + 4 * x + 32 * k + 16 * j, sstride, 4, &lo, &hi);
-                        q[j] = _mm_madd_epi16(pair_sums(lo, hi), one);
-                    }
-                    out[k] = _mm_srli_epi16(_mm_add_epi16(_mm_packs_epi32(q[0], q[1]),
-                                                          _mm_set1_epi16(8)), 4);
-                }
-            }
-            _mm_storeu_si128((__m128i *)(d + x), _mm_packus_epi16(out[0], out[1]));
-        }
+        for (int x = 0; x < body; x += 16)
+            reduce_step(d + x, s + f * x, sstride, f);
+        if (body < dw)
+            reduce_step(d + dw - 16, s + f * (dw - 16), sstride, f);
     }
-    if (body < dw)
-        settle_reduce_plane(dst + body, dstride, src + (ptrdiff_t)body * f, sstride, dw - body, dh,
-                            f);
 }
 
 int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
@@ -446,6 +454,18 @@ int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n)
         const unsigned m = ~(m0 | m1 << 16);
         if (m)
             return x + __builtin_ctz(m);
+    }
+    if (x < n && n >= 32) {
+        /* the row's last 32 bytes, overlapping the step before: the bytes
+         * before x are equal, so the first difference is at x or after */
+        const int t = n - 32;
+        const unsigned m0 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+            _mm_loadu_si128((const __m128i *)(a + t)), _mm_loadu_si128((const __m128i *)(b + t))));
+        const unsigned m1 = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + t + 16)),
+                           _mm_loadu_si128((const __m128i *)(b + t + 16))));
+        const unsigned m = ~(m0 | m1 << 16);
+        return m ? t + __builtin_ctz(m) : n;
     }
     while (x < n && a[x] == b[x])
         x++;
