@@ -140,16 +140,22 @@ static int moving(const SettleCells *g, size_t i)
  * first). A refinement goes on while the cell's picture does not move: it
  * or a touching cell was refined in the frame before, and its change moves
  * no 4x4 square's mean by SETTLE_CELL_MOVED (VP9 refines a desktop page's
- * new blocks for some 10 frames, in runs that go on past the window). */
-static int refining(const SettleAnimated *a, const SettleCells *g, size_t i, int64_t index)
+ * new blocks for some 10 frames, in runs that go on past the window). In a
+ * frame where the block test saw no content (SETTLE_ANIM_BLANK) the window
+ * is SETTLE_ANIM_ECHO frames: x264 at CRF 32 refines a desktop page's new
+ * blocks 7 to 9 frames after they appeared, one cell a frame, which went on
+ * from a fade's last step beside them and counted (seed 199's 030). */
+static int refining(const SettleAnimated *a, const SettleCells *g, size_t i, int64_t index,
+                    int recoded)
 {
     int cx = (int)(i % (size_t)a->nx), cy = (int)(i / (size_t)a->nx), on = 0;
+    const int64_t window = recoded == SETTLE_ANIM_BLANK ? SETTLE_ANIM_ECHO : SETTLE_ANIM_REFINE;
     for (int y = cy - 1; y <= cy + 1; y++)
         for (int x = cx - 1; x <= cx + 1; x++) {
             if (x < 0 || y < 0 || x >= a->nx || y >= a->ny)
                 continue;
             int64_t h = a->hard[(size_t)y * a->nx + x];
-            if (h && index - h < SETTLE_ANIM_REFINE)
+            if (h && index - h < window)
                 return 1;
             on |= a->fine[(size_t)y * a->nx + x] == index;
         }
@@ -173,7 +179,7 @@ static int faint(int recoded)
 static int counts(const SettleAnimated *a, const SettleCells *g, size_t i, int recoded,
                   int64_t index)
 {
-    if (faint(recoded) && refining(a, g, i, index))
+    if (faint(recoded) && refining(a, g, i, index, recoded))
         return 0;
     return g->count[i] && (recoded == 0 || (recoded == SETTLE_ANIM_RECODED && moving(g, i)) ||
                            ((recoded == SETTLE_ANIM_SPOTS || recoded == SETTLE_ANIM_BLANK) &&
@@ -191,7 +197,7 @@ void settle_animated_seen(SettleAnimated *a, const SettleCells *g, int64_t index
             size_t i = (size_t)cy * g->nx + cx;
             a->mark[i] = !g->count[i]                                                    ? 0
                          : recoded == SETTLE_ANIM_QUIET                                    ? 1
-                         : faint(recoded) && refining(a, g, i, index)                      ? 4
+                         : faint(recoded) && refining(a, g, i, index, recoded)             ? 4
                          : recoded == SETTLE_ANIM_REFRESH || !counts(a, g, i, recoded, index) ? 2
                                                                                             : 3;
         }
@@ -1099,7 +1105,7 @@ static int spooled(const SettleAnimated *a, const SettleCells *g, size_t i, int 
                    int64_t index)
 {
     if (recoded == SETTLE_ANIM_REFRESH)
-        return g->count[i] && !refining(a, g, i, index) && went_on(a, i, index);
+        return g->count[i] && !refining(a, g, i, index, recoded) && went_on(a, i, index);
     return counts(a, g, i, recoded, index);
 }
 

@@ -181,7 +181,8 @@ void settle_animated_free(SettleAnimated *a);
  * there (a block, a carousel's slide, a clock's digits) and VP8 or x264,
  * which code new content coarsely first, refine it and its edges faintly in
  * the frames after; such a refinement goes on as the change it refines (a
- * spinner that spins on beside the new content counts again after it).
+ * spinner that spins on beside the new content counts again after it);
+ * in a SETTLE_ANIM_BLANK frame (below) the window is SETTLE_ANIM_ECHO frames.
  * SETTLE_ANIM_BLANK: no pixel changed strongly and the block test saw no
  * content in the frame (blank: no block's mean moved beyond its threshold,
  * no fade, nothing in the status bar): an encoder re-coding the page moves

@@ -41,6 +41,14 @@
 #   now the turn's, the right third is named with the rest of the carousel
 #   and --ignore animated answers the content's frame. On main before: the
 #   right third not named, 165 for 42.
+# - A spinner that fades out and stops, x264 CRF 32 (seed 199's 030;
+#   screens23): in the fade's last step (41) and the three frames after, x264
+#   refines the content blocks that appeared 7 to 20 frames before, faintly,
+#   one cell a frame, in frames where the block test saw no content; past the
+#   six frames the refinement rule gave, they went on from the fade's step and
+#   counted. In such frames a refinement now runs for SETTLE_ANIM_ECHO frames
+#   (made 120 frames long: x264 codes the first 45 as in the grid's 240). On
+#   main before: 44 for 41 with --ignore animated.
 # Skips (77) without the ffmpeg program or its libx264, libvpx and libvpx-vp9
 # encoders.
 # Args: the settle program, make_screens.
@@ -106,5 +114,14 @@ within "$got" 42
 check $? "third.webm --ignore animated: frame 42, the content's last block (got $got)"
 screens_touches 32 36 576 102
 check $? "third.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+
+"$make_screens" stop.mkv 120 b0=14 b1=22 b2=27 b3=34 size=640x360 spinner=2:38 >parts &&
+  screens_x264 32 0 stop.mkv stop.mp4
+check $? "make_screens and ffmpeg write the spinner that fades out and stops, x264 CRF 32"
+got=$(screens_answer stop.mp4 --ignore animated)
+within "$got" 41
+check $? "stop.mp4 --ignore animated: frame 41, the spinner's last step (got $got)"
+[ -z "$(screens_rects)" ]
+check $? "stop.mp4: nothing named (got $(screens_rects | tr '\n' ' '))"
 
 done_testing
