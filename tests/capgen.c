@@ -376,7 +376,7 @@ static int copy_file(const char *from, const char *to)
 
 /* Keeps the written file in the cache, under a temporary name first so that
  * a parallel test never reads half a file. A failure only loses the saving. */
-static void cache_keep(const char *path, const char *kept)
+static void cache_keep(const char *path, char *kept)
 {
     char tmp[4200];
     char *slash = strrchr(kept, '/');
