@@ -549,11 +549,17 @@ int settle_decide_camera(const SettleDecide *d, double floor)
 }
 
 /* Whether the status bar is left out: a portrait screen recording whose top
- * band changed on its own. */
+ * band changed on its own. A capture the camera test calls a camera's keeps
+ * its top band (a filmed phone's bar is no band of the picture), unless that
+ * band changed on its own in a quarter of the frames compared or more: a
+ * camera's noise and drift change the whole picture, not its top band alone,
+ * while a heavily re-coded screen recording (VP8 at q39 re-codes every frame
+ * by some 1500 pixels, which the camera test counts as noise) has a bar whose
+ * recording pill pulses to its end (seed 257's case068). */
 int settle_decide_bar_left_out(const SettleDecide *d, double floor)
 {
-    return !settle_decide_camera(d, floor) && d->bar_rows > 0 && d->bar_frames > 0 &&
-           d->s->status_bar;
+    return (!settle_decide_camera(d, floor) || d->bar_frames * 4 >= d->floor_n) &&
+           d->bar_rows > 0 && d->bar_frames > 0 && d->s->status_bar;
 }
 
 /* A late line of small text ("updated just now"), an icon, a badge: content
@@ -726,17 +732,23 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
                  "camera-like capture: even a quiet frame changes about %.0f pixels "
                  "(10th percentile, in the full-size planes; the picture was measured reduced by "
                  "%d), more than a quarter of the diff threshold (%.0f); the block test sets its "
-                 "thresholds from the capture's own noise",
-                 d->luma_floor, d->luma_scale, d->diff_limit);
-        return SETTLE_T_BLOCKS;
+                 "thresholds from the capture's own noise%s",
+                 d->luma_floor, d->luma_scale, d->diff_limit,
+                 blk == SETTLE_T_BLOCKS_NOBAR ? "; its top band changed on its own in a quarter "
+                                                "of the frames or more: a status bar, left out"
+                                              : "");
+        return blk;
     }
     if (camera) {
         snprintf(d->reason, sizeof(d->reason),
                  "camera-like capture: even a quiet frame changes about %.0f pixels "
                  "(10th percentile)%s, more than a quarter of the diff threshold (%.0f); "
-                 "the block test sets its thresholds from the capture's own noise",
-                 floor, after, d->diff_limit);
-        return SETTLE_T_BLOCKS;
+                 "the block test sets its thresholds from the capture's own noise%s",
+                 floor, after, d->diff_limit,
+                 blk == SETTLE_T_BLOCKS_NOBAR ? "; its top band changed on its own in a quarter "
+                                                "of the frames or more: a status bar, left out"
+                                              : "");
+        return blk;
     }
     /* a phone's picture (portrait): its own recorder re-codes it; HDMI and
      * desktop captures (landscape) keep diff, as before the block test */

@@ -621,7 +621,7 @@ static void block_result(SettleContext *c, SettleResult *r)
     }
     r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR;
     r->status_bar_y = 0;
-    r->status_bar_h = b && b->bar_rows > 0 && !settle_decide_camera(d, r->noise_floor)
+    r->status_bar_h = b && b->bar_rows > 0 && (r->status_bar || !settle_decide_camera(d, r->noise_floor))
                           ? b->bar_rows * b->bs * c->scale : 0;
     r->status_bar_frames = d->bar_frames;
     r->faint_frames = b ? d->faint_frames : -1;

@@ -29,7 +29,11 @@
 # page faintly around it: changes the block test places in the status bar
 # alone are something moving in one place, not a camera's noise, so diff
 # answers (held-out seed 251; on main before screens22: taken for a camera's,
-# the block test, no answer).
+# the block test, no answer). And a phone screen recording in VP8 at q39 with
+# an iOS bar: VP8 re-codes the whole page by some 1500 pixels a frame, so the
+# capture is taken for a camera's, but its top band changes on its own in 43
+# of its 76 frames (the pill), which no camera's noise does: the status bar
+# is left out (held-out seed 257; on main before: not stable).
 # Args: the settle program, make_grid.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -64,5 +68,6 @@ case_ok 229 99 diff
 case_ok 229 100 diff
 case_ok 241 10 blocks
 case_ok 251 109 diff
+case_ok 257 68 blocks
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
