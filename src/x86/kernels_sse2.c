@@ -442,16 +442,21 @@ int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int
 }
 
 /* 32 bytes a step, as memcmp would compare them, then the place. */
+/* A bit for each of the 32 bytes from a and b that differ. */
+static inline unsigned differ32(const uint8_t *a, const uint8_t *b)
+{
+    const unsigned m0 = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)a), _mm_loadu_si128((const __m128i *)b)));
+    const unsigned m1 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128((const __m128i *)(a + 16)), _mm_loadu_si128((const __m128i *)(b + 16))));
+    return ~(m0 | m1 << 16);
+}
+
 int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n)
 {
     int x = 0;
     for (; x + 32 <= n; x += 32) {
-        const unsigned m0 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-            _mm_loadu_si128((const __m128i *)(a + x)), _mm_loadu_si128((const __m128i *)(b + x))));
-        const unsigned m1 = (unsigned)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + x + 16)),
-                           _mm_loadu_si128((const __m128i *)(b + x + 16))));
-        const unsigned m = ~(m0 | m1 << 16);
+        const unsigned m = differ32(a + x, b + x);
         if (m)
             return x + __builtin_ctz(m);
     }
@@ -459,12 +464,7 @@ int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n)
         /* the row's last 32 bytes, overlapping the step before: the bytes
          * before x are equal, so the first difference is at x or after */
         const int t = n - 32;
-        const unsigned m0 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-            _mm_loadu_si128((const __m128i *)(a + t)), _mm_loadu_si128((const __m128i *)(b + t))));
-        const unsigned m1 = (unsigned)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + t + 16)),
-                           _mm_loadu_si128((const __m128i *)(b + t + 16))));
-        const unsigned m = ~(m0 | m1 << 16);
+        const unsigned m = differ32(a + t, b + t);
         return m ? t + __builtin_ctz(m) : n;
     }
     while (x < n && a[x] == b[x])
