@@ -72,38 +72,54 @@ static inline int popcount64(uint64_t m)
 /* Bit 3 * i of a mask word: pixel i changed; the bit after it: strongly. */
 #define PIXEL_BITS 0x249249249249ull
 
-/* One row (yy) of the rectangle from its masks. */
+/* Cell cx of row yy's changed pixels m (PIXEL_BITS of its mask word w). */
+static inline void cell_word(SettleCells *g, uint64_t w, uint64_t m, int cx, int yy, int *first,
+                             int *last)
+{
+    const int cy = yy / SETTLE_CELL, ry = yy % SETTLE_CELL;
+    const size_t i = (size_t)cy * g->nx + cx;
+    const int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
+    uint8_t *cb = g->cbox[i];
+    g->strong[i] += (uint16_t)popcount64(w >> 1 & m);
+    if (!g->count[i]) {
+        cb[0] = (uint8_t)kfirst;
+        cb[1] = (uint8_t)ry;
+        cb[2] = (uint8_t)(klast + 1);
+    } else {
+        cb[0] = kfirst < cb[0] ? (uint8_t)kfirst : cb[0];
+        cb[2] = klast + 1 > cb[2] ? (uint8_t)(klast + 1) : cb[2];
+    }
+    cb[3] = (uint8_t)(ry + 1);
+    g->count[i] += (uint16_t)popcount64(m);
+    if (*first < 0)
+        *first = cx * SETTLE_CELL + kfirst;
+    *last = cx * SETTLE_CELL + klast;
+}
+
+/* One row (yy) of the rectangle from its masks. Four words are looked at
+ * together first: a row's changes are few and close together (a camera
+ * film's re-coded areas, a screen's caret), and a row of a band that changed
+ * may not have changed at all. */
 static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
 {
-    int cy = yy / SETTLE_CELL, ry = yy % SETTLE_CELL;
-    uint16_t *cnt = g->count + (size_t)cy * g->nx, *str = g->strong + (size_t)cy * g->nx;
     int first = -1, last = -1;
-    for (int cx = 0; cx < g->nx; cx++) {
-        const uint64_t m = masks[cx] & PIXEL_BITS;
-        if (!m)
+    for (int c4 = 0; c4 < g->nx; c4 += 4) {
+        const int end = c4 + 4 < g->nx ? c4 + 4 : g->nx;
+        uint64_t any = 0;
+        if (end == c4 + 4)
+            any = masks[c4] | masks[c4 + 1] | masks[c4 + 2] | masks[c4 + 3];
+        else
+            for (int cx = c4; cx < end; cx++)
+                any |= masks[cx];
+        if (!(any & PIXEL_BITS))
             continue;
-        int k = popcount64(m);
-        str[cx] += (uint16_t)popcount64(masks[cx] >> 1 & m);
-        int kfirst = __builtin_ctzll(m) / 3, klast = (63 - __builtin_clzll(m)) / 3;
-        int x0 = cx * SETTLE_CELL;
-        uint8_t *cb = g->cbox[(size_t)cy * g->nx + cx];
-        if (!cnt[cx]) {
-            cb[0] = (uint8_t)kfirst;
-            cb[1] = (uint8_t)ry;
-            cb[2] = (uint8_t)(klast + 1);
-        } else {
-            cb[0] = kfirst < cb[0] ? (uint8_t)kfirst : cb[0];
-            cb[2] = klast + 1 > cb[2] ? (uint8_t)(klast + 1) : cb[2];
-        }
-        cb[3] = (uint8_t)(ry + 1);
-        cnt[cx] += (uint16_t)k;
-        if (first < 0)
-            first = x0 + kfirst;
-        last = x0 + klast;
+        for (int cx = c4; cx < end; cx++)
+            if (masks[cx] & PIXEL_BITS)
+                cell_word(g, masks[cx], masks[cx] & PIXEL_BITS, cx, yy, &first, &last);
     }
     if (first < 0)
         return;
-    g->dirty[cy] = 1;
+    g->dirty[yy / SETTLE_CELL] = 1;
     if (g->box[2] <= g->box[0])
         settle_box_set(g->box, first, yy, last + 1, yy + 1);
     else

@@ -114,6 +114,29 @@ void settle_yuv420_rgb(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y, ptrdif
                        const uint8_t *u, ptrdiff_t ustride, const uint8_t *v, ptrdiff_t vstride,
                        int w, int h, const SettleYuvCoef *k);
 
+/* The last n pixels of h rows (at most 2, a pair) after a vector kernel's
+ * last step: an odd width leaves one, whose chroma sample is its own,
+ * converted here by the reference's tables and arithmetic (the same bytes)
+ * without a call a row pair; any other n by the reference. */
+static inline void settle_yuv420_tail(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
+                                      ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
+                                      const uint8_t *v, ptrdiff_t vstride, int n, int h,
+                                      const SettleYuvCoef *k)
+{
+    if (n != 1 || h > 2) {
+        settle_yuv420_rgb(dst, dstride, y, ystride, u, ustride, v, vstride, n, h, k);
+        return;
+    }
+    const int cr = k->tr[*v], cg = k->tgu[*u] + k->tgv[*v], cb = k->tb[*u];
+    for (int r = 0; r < h; r++) {
+        const int yy = k->ty[y[r * ystride]];
+        uint8_t *out = dst + r * dstride;
+        out[0] = k->clip[((yy + cr) >> 6) + 512];
+        out[1] = k->clip[((yy + cg) >> 6) + 512];
+        out[2] = k->clip[((yy + cb) >> 6) + 512];
+    }
+}
+
 /* A plane reduced by f x f boxes (f = 1, 2, 4 or 8): dst[y][x] = the mean of
  * src's f x f samples from (f x, f y), rounded half up ((sum + f * f / 2) /
  * (f * f)), for dw x dh samples of dst. f = 1 copies. Reads f * dh rows of

@@ -160,13 +160,19 @@ static inline void delta32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st
 {
     const __m256i a0 = load(pc), a1 = load(pc + 32), a2 = load(pc + 64);
     const __m256i b0 = load(pp), b1 = load(pp + 32), b2 = load(pp + 64);
-    const Mask96 same = mask96(_mm256_cmpeq_epi8(a0, b0), _mm256_cmpeq_epi8(a1, b1),
-                               _mm256_cmpeq_epi8(a2, b2));
-    if ((same.lo & same.hi) == SETTLE_BYTES48) {
+    /* most steps of a changed row are the same in both (a camera film's
+     * re-coded areas, a screen's caret): told by one test of the bytes'
+     * differences before their masks are made */
+    const __m256i x = _mm256_or_si256(_mm256_or_si256(_mm256_xor_si256(a0, b0),
+                                                      _mm256_xor_si256(a1, b1)),
+                                      _mm256_xor_si256(a2, b2));
+    if (_mm256_testz_si256(x, x)) {
         if (m)
             m[0] = m[1] = 0;
         return;
     }
+    const Mask96 same = mask96(_mm256_cmpeq_epi8(a0, b0), _mm256_cmpeq_epi8(a1, b1),
+                               _mm256_cmpeq_epi8(a2, b2));
     const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
     *changed += over_masks(d0, d1, d2, t, st, big, m);
     *mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, hist, marker, mtol);
@@ -287,6 +293,18 @@ void settle_renew_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
     *out = acc;
 }
 
+/* The sums of 32 columns. */
+static inline void sum_rows32(const uint8_t *q, ptrdiff_t stride, int rows, uint16_t *sums)
+{
+    __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
+    for (int r = 0; r < rows; r++, q += stride) {
+        lo = _mm256_add_epi16(lo, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)q)));
+        hi = _mm256_add_epi16(hi, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(q + 16))));
+    }
+    _mm256_storeu_si256((__m256i *)sums, lo);
+    _mm256_storeu_si256((__m256i *)(sums + 16), hi);
+}
+
 /* 64 columns at a time, then 32, each 16 bytes widened to 16-bit lanes as
  * they load, the sums in registers down all the rows. */
 void settle_sum_rows_avx2(const uint8_t *p, ptrdiff_t stride, int n, int rows, uint16_t *sums)
@@ -309,18 +327,13 @@ void settle_sum_rows_avx2(const uint8_t *p, ptrdiff_t stride, int n, int rows, u
         _mm256_storeu_si256((__m256i *)(sums + i + 32), s2);
         _mm256_storeu_si256((__m256i *)(sums + i + 48), s3);
     }
-    for (int i = body64; i < body; i += 32) {
-        __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
-        const uint8_t *q = p + i;
-        for (int r = 0; r < rows; r++, q += stride) {
-            lo = _mm256_add_epi16(lo, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)q)));
-            hi = _mm256_add_epi16(hi,
-                                  _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(q + 16))));
-        }
-        _mm256_storeu_si256((__m256i *)(sums + i), lo);
-        _mm256_storeu_si256((__m256i *)(sums + i + 16), hi);
-    }
-    if (body < n)
+    for (int i = body64; i < body; i += 32)
+        sum_rows32(p + i, stride, rows, sums + i);
+    /* the last 32 columns again, overlapping the step before: the same sums
+     * written again */
+    if (body < n && body)
+        sum_rows32(p + n - 32, stride, rows, sums + n - 32);
+    else if (body < n)
         settle_sum_rows_sse2(p + body, stride, n - body, rows, sums + body);
 }
 
@@ -431,8 +444,8 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                 break;
         }
         if (body < w)
-            settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
-                              ustride, pv + body / 2, vstride, w - body, rows, k);
+            settle_yuv420_tail(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
+                               ustride, pv + body / 2, vstride, w - body, rows, k);
     }
 }
 
@@ -634,7 +647,20 @@ int settle_count_row_changed_avx2(const uint8_t *a, const uint8_t *b, int n, int
         lo = lo == n && m ? f : lo;
         hi = m ? l : hi;
     }
-    if (body < n) {
+    if (body < n && body) {
+        /* the row's last 32 bytes, those before body (counted above) masked
+         * off */
+        const int x = n - 32;
+        const __m256i d = absdiff(load(a + x), load(b + x));
+        const unsigned m =
+            ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_subs_epu8(d, t), z)) &
+            ~0u << (body - x);
+        count += (int)_mm_popcnt_u32(m);
+        if (m) {
+            lo = lo == n ? x + __builtin_ctz(m) : lo;
+            hi = x + 31 - __builtin_clz(m);
+        }
+    } else if (body < n) {
         int f, l;
         count += settle_count_row_changed_sse2(a + body, b + body, n - body, tol, &f, &l);
         if (l >= 0) {

@@ -228,7 +228,7 @@ void settle_yuv420_rgb_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                 break;
         }
         if (body < w)
-            settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
-                              ustride, pv + body / 2, vstride, w - body, rows, k);
+            settle_yuv420_tail(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
+                               ustride, pv + body / 2, vstride, w - body, rows, k);
     }
 }

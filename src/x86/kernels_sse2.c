@@ -428,7 +428,20 @@ int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int
             lo = x + __builtin_ctz(m);
         hi = x + 31 - __builtin_clz(m);
     }
-    if (body < n) {
+    if (body < n && body) {
+        /* the row's last 16 bytes, those before body (counted above) masked
+         * off */
+        const int x = n - 16;
+        const __m128i d = absdiff(_mm_loadu_si128((const __m128i *)(a + x)),
+                                  _mm_loadu_si128((const __m128i *)(b + x)));
+        const unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(d, t), z)) &
+                           0xffffu & ~0u << (body - x);
+        count += __builtin_popcount(m);
+        if (m) {
+            lo = lo == n ? x + __builtin_ctz(m) : lo;
+            hi = x + 31 - __builtin_clz(m);
+        }
+    } else if (body < n) {
         int f, l;
         count += settle_count_row_changed(a + body, b + body, n - body, tol, &f, &l);
         if (l >= 0) {

@@ -85,7 +85,7 @@ void settle_yuv420_rgb_ssse3(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                 break;
         }
         if (body < w)
-            settle_yuv420_rgb(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
-                              ustride, pv + body / 2, vstride, w - body, 1, k);
+            settle_yuv420_tail(out + 3 * body, dstride, py + body, ystride, pu + body / 2,
+                               ustride, pv + body / 2, vstride, w - body, 1, k);
     }
 }
