@@ -598,14 +598,21 @@ static int late_content(const SettleDecide *d, int64_t df, int64_t bf, int64_t f
            d->kept_end * 2 >= d->late_moved;
 }
 
+/* What diff made of a frame the block test counted, for a reason: a codec
+ * refresh, or pixels under its threshold. */
+static void diff_saw(const SettleDecide *d, char *what, size_t n, int refresh, int64_t diff)
+{
+    if (refresh)
+        snprintf(what, n, "which diff took for a codec refresh");
+    else
+        snprintf(what, n, "where diff counted %lld pixels, under its threshold (%.0f)", (long long)diff,
+                 d->diff_limit);
+}
+
 static void late_reason(SettleDecide *d, int64_t df, double bquiet)
 {
     char what[96];
-    if (d->late_refresh)
-        snprintf(what, sizeof(what), "in a frame diff took for a codec refresh");
-    else
-        snprintf(what, sizeof(what), "where diff counted %lld pixels, under its threshold (%.0f)",
-                 (long long)d->late_diff, d->diff_limit);
+    diff_saw(d, what, sizeof(what), d->late_refresh, d->late_diff);
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, but diff misses late content: at %.3f s (frame %lld), after diff's "
              "stable frame %lld, the block test saw %lld blocks change (peak %.1f times the "
@@ -822,11 +829,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     if (d->portrait && d->strong_block > df && df < frames && bf < frames &&
         bquiet >= BLOCK_QUIET_MIN) {
         char what[96];
-        if (d->strong_block_refresh)
-            snprintf(what, sizeof(what), "which diff took for a codec refresh");
-        else
-            snprintf(what, sizeof(what), "where diff counted %lld pixels, under its threshold (%.0f)",
-                     (long long)d->strong_block_diff, d->diff_limit);
+        diff_saw(d, what, sizeof(what), d->strong_block_refresh, d->strong_block_diff);
         snprintf(d->reason, sizeof(d->reason),
                  "clean capture, but diff misses content: at %.3f s (frame %lld), after diff's "
                  "stable frame %lld, a block's mean moved %.1f times its threshold (content "
