@@ -28,6 +28,12 @@
 /* seconds without a change before the change that a recording's last frame
  * only finishes (desktop_recoded) */
 #define FINISH_PAUSE 0.25
+/* seconds without a change the block test saw before a keyframe diff took
+ * for a codec refresh, after which blocks over their threshold there may be
+ * late content: an encoder re-codes a picture it just drew at its next
+ * keyframe, one it has coded for a while it changes less (seed 97's case012,
+ * 1 frame after the page; seed 19's case062, 13 frames at 30 fps) */
+#define REFRESH_PAUSE 0.25
 /* seconds of the encoder's re-coding alone, up to the recording's end, after
  * which diff without it is taken even with no frame still as measured after
  * its last change (desktop_recoded) */
@@ -98,6 +104,8 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->late = -1;
     d->late_time = d->late_peak = NAN;
     d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
+    d->late_refresh = 0;
+    d->block_last_time = -INFINITY;
     tracker_init(&d->blk_screen[0], s->settle);
     tracker_init(&d->blk_screen[1], s->settle);
     d->keyframe_quiet = 0;
@@ -445,17 +453,25 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
-    /* a keyframe diff took for a codec refresh is the encoder re-coding
-     * what is there, whatever the block test saw (the strong-block rule
-     * above counts one that filled a block) */
-    if (r->block_change && !r->block_revert && !r->refresh) {
+    /* a keyframe diff took for a codec refresh, right after a change the
+     * block test saw, is the encoder re-coding the picture that change just
+     * drew (x264 with B-frames: the page, then a keyframe moving 5 blocks
+     * 1.5 times their threshold); after REFRESH_PAUSE without one, the
+     * encoder had coded the picture already, and blocks over their
+     * threshold there are content that landed on the keyframe, which the
+     * late-content rule judges as any other (it must stay) */
+    if (r->block_change && !r->block_revert &&
+        (!r->refresh || r->time - d->block_last_time >= REFRESH_PAUSE)) {
         d->late = r->index;
         d->late_time = r->time;
         d->late_peak = r->block_peak;
         d->late_blocks = r->blocks_changed;
         d->late_moved = r->block_kept;
         d->late_diff = r->diff;
+        d->late_refresh = r->refresh;
     }
+    if (r->block_change)
+        d->block_last_time = r->time;
     d->kept_end = r->block_kept;
 
     d->last_time = r->time;
@@ -582,15 +598,28 @@ static int late_content(const SettleDecide *d, int64_t df, int64_t bf, int64_t f
            d->kept_end * 2 >= d->late_moved;
 }
 
+/* What diff made of a frame the block test counted, for a reason: a codec
+ * refresh, or pixels under its threshold. */
+static void diff_saw(const SettleDecide *d, char *what, size_t n, int refresh, int64_t diff)
+{
+    if (refresh)
+        snprintf(what, n, "which diff took for a codec refresh");
+    else
+        snprintf(what, n, "where diff counted %lld pixels, under its threshold (%.0f)", (long long)diff,
+                 d->diff_limit);
+}
+
 static void late_reason(SettleDecide *d, int64_t df, double bquiet)
 {
+    char what[96];
+    diff_saw(d, what, sizeof(what), d->late_refresh, d->late_diff);
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, but diff misses late content: at %.3f s (frame %lld), after diff's "
              "stable frame %lld, the block test saw %lld blocks change (peak %.1f times the "
-             "threshold set from the capture's noise) where diff counted %lld pixels, under its "
-             "threshold (%.0f), and the picture then stayed still %.1f s: the block test counts it",
+             "threshold set from the capture's noise) %s, and the picture then stayed still "
+             "%.1f s: the block test counts it",
              d->late_time, (long long)d->late, (long long)df, (long long)d->late_blocks,
-             d->late_peak, (long long)d->late_diff, d->diff_limit, bquiet);
+             d->late_peak, what, bquiet);
 }
 
 /* On a clean phone picture, the block test's decision without the
@@ -800,11 +829,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     if (d->portrait && d->strong_block > df && df < frames && bf < frames &&
         bquiet >= BLOCK_QUIET_MIN) {
         char what[96];
-        if (d->strong_block_refresh)
-            snprintf(what, sizeof(what), "which diff took for a codec refresh");
-        else
-            snprintf(what, sizeof(what), "where diff counted %lld pixels, under its threshold (%.0f)",
-                     (long long)d->strong_block_diff, d->diff_limit);
+        diff_saw(d, what, sizeof(what), d->strong_block_refresh, d->strong_block_diff);
         snprintf(d->reason, sizeof(d->reason),
                  "clean capture, but diff misses content: at %.3f s (frame %lld), after diff's "
                  "stable frame %lld, a block's mean moved %.1f times its threshold (content "

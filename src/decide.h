@@ -90,13 +90,17 @@ typedef struct SettleDecide {
     int strong_block_refresh;  /* diff took that frame for a codec refresh */
     /* the last frame where the block test saw a content change below the
      * top band that did not bring the picture back to what it was (not a
-     * revert) and that diff did not take for a codec refresh, with its time, peak, blocks over their threshold, the blocks
-     * it moved from the picture before and diff's count: the late-content
+     * revert) and that is not a codec refresh diff took right after the
+     * block test's change before (REFRESH_PAUSE), with its time, peak, blocks
+     * over their threshold, the blocks it moved from the picture before,
+     * diff's count and whether diff took it for a refresh: the late-content
      * rule; kept_end: of those blocks, the ones the last frame still shows
-     * moved */
+     * moved; block_last_time: the time of the block test's last change */
     int64_t late;
     double late_time, late_peak;
     int64_t late_blocks, late_moved, late_diff, kept_end;
+    int late_refresh;
+    double block_last_time;
     /* the block test's trackers (SETTLE_T_BLOCKS, SETTLE_T_BLOCKS_NOBAR)
      * without the keyframes diff took for a codec refresh in which no block
      * moved by BLOCK_STRONG times its threshold: what a screen's encoder

@@ -152,3 +152,38 @@ done_testing() {
 within() {
   [ -n "$1" ] && [ "$1" != null ] && [ "$1" -ge "$2" ] && [ "$1" -le $(($2 + 1)) ]
 }
+
+# capture OUT ENCODE WHAT FRAMES ARGUMENT...: make_screens writes OUT's
+# lossless source (OUT's name with .mkv) with FRAMES frames and the
+# ARGUMENTs (its list of parts in ./parts), and ENCODE (screens_vp8,
+# screens_vp9 or "screens_x264 CRF BFRAMES") encodes it into OUT; one check,
+# named for WHAT.
+capture() {
+  local out=$1 enc=$2 what=$3
+  shift 3
+  "$make_screens" "${out%.*}.mkv" "$@" >parts && $enc "${out%.*}.mkv" "$out"
+  check $? "make_screens and ffmpeg write $what"
+}
+
+# answer_is FILE WANT MESSAGE [OPTIONS...]: one check that the stable frame of
+# FILE (screens_answer with OPTIONS) is WANT: a frame, "N+" for N or the frame
+# after it (within), or null for not stable. The check's name gives the file,
+# the options, MESSAGE, what was wanted and what came.
+answer_is() {
+  local f=$1 want=$2 msg=$3 got
+  shift 3
+  got=$(screens_answer "$f" "$@")
+  case $want in
+    *+) within "$got" "${want%+}" ;;
+    *) [ "$got" = "$want" ] ;;
+  esac
+  check $? "$f${*:+ $*}: $msg (want ${want/%+/ or the frame after}, got ${got:-nothing})"
+}
+
+# named_only FILE WHAT X Y W H: one check that r.json (FILE's last answer)
+# names an animated area over the rectangle X Y W H (WHAT is there), and none
+# elsewhere.
+named_only() {
+  screens_touches "$3" "$4" "$5" "$6"
+  check $? "$1: $2 named, and only it (want over $3,$4 ${5}x$6, got $(screens_rects | tr '\n' ' '))"
+}

@@ -25,15 +25,11 @@ areas() {
 # re-codes parts of the page every few frames to the end (seed 11's capture
 # 020 of scripts/screens-grid, shortened to 120 frames): --ignore animated
 # answered 116 (nothing named, so nothing was decided again).
-"$make_screens" caret.mkv 120 b0=12 b1=18 b2=28 b3=32 size=640x360 caret=6:16 >parts &&
-  screens_vp8 caret.mkv caret.webm
-check $? "make_screens and ffmpeg write the caret, VP8"
+capture caret.webm screens_vp8 "the caret, VP8" 120 b0=12 b1=18 b2=28 b3=32 size=640x360 caret=6:16
 got=$(screens_answer caret.webm)
 [ "$got" -gt 32 ]
 check $? "caret.webm: the default answer counts VP8's re-coding, as before (got $got)"
-got=$(screens_answer caret.webm --ignore animated)
-[ "$got" = 32 ]
-check $? "caret.webm --ignore animated: frame 32, the last block (got $got)"
+answer_is caret.webm 32 "frame 32, the last block" --ignore animated
 [ "$(areas)" = '"animated_regions":[]' ]
 check $? "caret.webm: nothing named: $(areas)"
 grep -q '"deciding_change":{"x":3[0-9][0-9],"y":22[0-9],"width":27[0-9],"height":[45][0-9],[^}]*"frame":32}' r.json
@@ -42,12 +38,8 @@ check $? "caret.webm: the deciding change is the last block: $(grep -o '"decidin
 # A toast from frame 58 to 139 after the last block (frame 30), VP8, 640x360
 # (seed 11's 009): the toast's going is the last change, but VP8's re-coding
 # after it decided (146).
-"$make_screens" toast.mkv 240 b0=8 b1=19 b2=23 b3=30 size=640x360 toast=58:139 >parts &&
-  screens_vp8 toast.mkv toast.webm
-check $? "make_screens and ffmpeg write the toast, VP8"
-got=$(screens_answer toast.webm --ignore animated)
-[ "$got" = 139 ]
-check $? "toast.webm --ignore animated: frame 139, the toast goes (got $got)"
+capture toast.webm screens_vp8 "the toast, VP8" 240 b0=8 b1=19 b2=23 b3=30 size=640x360 toast=58:139
+answer_is toast.webm 139 "frame 139, the toast goes" --ignore animated
 grep -q '"deciding_change":{"x":120,"y":321,"width":400,"height":27,[^}]*"frame":139}' r.json
 check $? "toast.webm: the deciding change is the toast: $(grep -o '"deciding_change":[^}]*}' r.json)"
 
@@ -56,12 +48,9 @@ check $? "toast.webm: the deciding change is the toast: $(grep -o '"deciding_cha
 # patch of the content faintly in runs of frames 12 to 30 frames after a
 # turn, where it re-coded nothing in the 12 frames before: --ignore animated
 # answered 73.
-"$make_screens" slide.mkv 240 b0=15 b1=25 b2=35 b3=41 size=320x480 carousel=49:32 move=10 >parts &&
-  screens_x264 32 3 slide.mkv slide.mp4
-check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 32 with B-frames"
-got=$(screens_answer slide.mp4 --ignore animated)
-[ "$got" = 41 ]
-check $? "slide.mp4 --ignore animated: frame 41, the last block (got $got)"
+capture slide.mp4 "screens_x264 32 3" "the sliding carousel, x264 CRF 32 with B-frames" \
+  240 b0=15 b1=25 b2=35 b3=41 size=320x480 carousel=49:32 move=10
+answer_is slide.mp4 41 "frame 41, the last block" --ignore animated
 areas | grep -q '^"animated_regions":\[{"x":16,"y":48,"width":288,"height":144,[^]]*}\]$'
 check $? "slide.mp4: the carousel is named, alone: $(areas)"
 

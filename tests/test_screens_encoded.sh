@@ -23,9 +23,8 @@ answer() {
 # A carousel whose turns fade (the lead's case): blocks at 10-40, the truth
 # frame 40; its three pictures change in some turns only. x264 CRF 32 with
 # B-frames, portrait.
-"$make_screens" fade.mkv 240 b0=10 b1=20 b2=30 b3=40 carousel=60:45 slide=8 >parts &&
-  screens_x264 32 3 fade.mkv fade.mp4
-check $? "make_screens and ffmpeg write the fading carousel, x264 CRF 32 with B-frames"
+capture fade.mp4 "screens_x264 32 3" "the fading carousel, x264 CRF 32 with B-frames" \
+  240 b0=10 b1=20 b2=30 b3=40 carousel=60:45 slide=8
 file=fade.mp4
 got=$(answer)
 [ "$got" = 202 ]
@@ -55,9 +54,8 @@ check $? "wide-mjpeg.mkv --ignore animated: frame 34, the last block (got $got)"
 # tolerance) lies in one part of the picture and outweighs its faint ones is
 # the encoder re-coding around it: its faint cells do not count
 # (src/animated.c, settle_animated_recoded).
-"$make_screens" slide.mkv 240 b0=15 b1=25 b2=37 b3=49 size=640x360 carousel=51:40 move=11 >parts &&
-  screens_x264 23 0 slide.mkv slide.mp4
-check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 23"
+capture slide.mp4 "screens_x264 23 0" "the sliding carousel, x264 CRF 23" \
+  240 b0=15 b1=25 b2=37 b3=49 size=640x360 carousel=51:40 move=11
 file=slide.mp4
 got=$(answer --ignore animated)
 [ "$got" = 49 ]
@@ -66,9 +64,8 @@ grep -q '"animated_regions":\[{"x":3[0-9],"y":3[0-9],"width":5[6-9][0-9],"height
 check $? "slide.mp4: the carousel is named, alone: $(grep -o '"animated_regions":[^]]*' r.json)"
 
 # A status-bar clock ticking every second, x264 CRF 23 with B-frames.
-"$make_screens" clock.mkv 150 b0=5 b1=15 b2=25 b3=40 clock=15:30 >parts &&
-  screens_x264 23 3 clock.mkv clock.mp4
-check $? "make_screens and ffmpeg write the clock, x264 CRF 23"
+capture clock.mp4 "screens_x264 23 3" "the clock, x264 CRF 23" \
+  150 b0=5 b1=15 b2=25 b3=40 clock=15:30
 file=clock.mp4
 answer >got
 grep -q '"animated_regions":\[{"x":2[56][0-9],"y":[0-9],' r.json

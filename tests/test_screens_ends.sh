@@ -24,36 +24,22 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx libx264
 
-"$make_screens" clock.mkv 240 b0=6 b1=18 b2=26 b3=34 size=320x480 clock=5:30 >parts &&
-  screens_vp8 clock.mkv clock.webm
-check $? "make_screens and ffmpeg write the phone's clock, VP8"
-got=$(screens_answer clock.webm)
-within "$got" 215
-check $? "clock.webm: frame 215, the clock's last tick (got $got)"
+capture clock.webm screens_vp8 "the phone's clock, VP8" \
+  240 b0=6 b1=18 b2=26 b3=34 size=320x480 clock=5:30
+answer_is clock.webm 215+ "frame 215, the clock's last tick"
 
-"$make_screens" switch.mkv 240 b0=13 b1=21 b2=30 b3=38 size=640x360 carousel=46:48 >parts &&
-  screens_vp8 switch.mkv switch.webm
-check $? "make_screens and ffmpeg write the switching carousel, VP8"
-got=$(screens_answer switch.webm)
-within "$got" 238
-check $? "switch.webm: frame 238, the carousel's last turn (got $got)"
+capture switch.webm screens_vp8 "the switching carousel, VP8" \
+  240 b0=13 b1=21 b2=30 b3=38 size=640x360 carousel=46:48
+answer_is switch.webm 238+ "frame 238, the carousel's last turn"
 
-"$make_screens" caret.mkv 240 b0=8 b1=17 b2=26 b3=33 size=640x360 caret=1:16 >parts &&
-  screens_vp8 caret.mkv caret.webm
-check $? "make_screens and ffmpeg write the caret, VP8"
-got=$(screens_answer caret.webm)
-within "$got" 33
-check $? "caret.webm: frame 33, the content's last block (got $got)"
+capture caret.webm screens_vp8 "the caret, VP8" 240 b0=8 b1=17 b2=26 b3=33 size=640x360 caret=1:16
+answer_is caret.webm 33+ "frame 33, the content's last block"
 [ -z "$(screens_rects)" ]
 check $? "caret.webm: no area named (got $(screens_rects | tr '\n' ' '))"
 
-"$make_screens" spin.mkv 240 b0=11 b1=21 b2=26 b3=32 size=640x360 spinner=9:100000 >parts &&
-  screens_x264 23 3 spin.mkv spin.mp4
-check $? "make_screens and ffmpeg write the spinner, x264 with B-frames"
-got=$(screens_answer spin.mp4 --ignore animated)
-within "$got" 32
-check $? "spin.mp4 --ignore animated: frame 32, the content's last block (got $got)"
-screens_touches 280 285 80 30
-check $? "spin.mp4: the spinner named, and only it (got $(screens_rects | tr '\n' ' '))"
+capture spin.mp4 "screens_x264 23 3" "the spinner, x264 with B-frames" \
+  240 b0=11 b1=21 b2=26 b3=32 size=640x360 spinner=9:100000
+answer_is spin.mp4 32+ "frame 32, the content's last block" --ignore animated
+named_only spin.mp4 "the spinner" 280 285 80 30
 
 done_testing

@@ -25,9 +25,8 @@ answer() {
 # Portrait, the blocks at 14-35 (the truth frame 35; VP9 finishes the last
 # block in the next frame), a carousel from frame 45 turning every 35 frames
 # in 7 faint steps, VP9 at CRF 40.
-"$make_screens" fade.mkv 240 b0=14 b1=18 b2=22 b3=35 size=320x480 carousel=45:35 slide=7 >parts &&
-  screens_vp9 fade.mkv fade.webm
-check $? "make_screens and ffmpeg write the fading carousel, VP9"
+capture fade.webm screens_vp9 "the fading carousel, VP9" \
+  240 b0=14 b1=18 b2=22 b3=35 size=320x480 carousel=45:35 slide=7
 got=$(answer fade.webm)
 [ "$got" = 226 ]
 check $? "fade.webm: the default answer is the carousel's last turn, frame 226 (got $got)"

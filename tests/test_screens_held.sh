@@ -56,71 +56,42 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libx264 libvpx libvpx-vp9
 
-"$make_screens" slide.mkv 240 b0=12 b1=23 b2=27 b3=38 size=640x360 carousel=25:39 move=11 >parts &&
-  screens_vp9 slide.mkv slide.webm
-check $? "make_screens and ffmpeg write the sliding carousel, VP9"
-got=$(screens_answer slide.webm --ignore animated)
-within "$got" 38
-check $? "slide.webm --ignore animated: frame 38, the content's last block (got $got)"
-screens_touches 32 36 576 102
-check $? "slide.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+capture slide.webm screens_vp9 "the sliding carousel, VP9" \
+  240 b0=12 b1=23 b2=27 b3=38 size=640x360 carousel=25:39 move=11
+answer_is slide.webm 38+ "frame 38, the content's last block" --ignore animated
+named_only slide.webm "the carousel" 32 36 576 102
 
-"$make_screens" flicker.mkv 240 b0=14 b1=26 b2=32 b3=44 size=640x360 carousel=64:45 move=15 >parts &&
-  screens_x264 32 3 flicker.mkv flicker.mp4
-check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 32 with B-frames"
-got=$(screens_answer flicker.mp4)
-within "$got" 213
-check $? "flicker.mp4: frame 213, the carousel's last turn (got $got)"
+capture flicker.mp4 "screens_x264 32 3" "the sliding carousel, x264 CRF 32 with B-frames" \
+  240 b0=14 b1=26 b2=32 b3=44 size=640x360 carousel=64:45 move=15
+answer_is flicker.mp4 213+ "frame 213, the carousel's last turn"
 
-"$make_screens" fade.mkv 240 b0=8 b1=20 b2=25 b3=37 size=640x360 carousel=22:35 slide=10 >parts &&
-  screens_vp9 fade.mkv fade.webm
-check $? "make_screens and ffmpeg write the fading carousel, VP9"
-got=$(screens_answer fade.webm --ignore animated)
-within "$got" 37
-check $? "fade.webm --ignore animated: frame 37, the content's last block (got $got)"
-screens_touches 32 36 576 102
-check $? "fade.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+capture fade.webm screens_vp9 "the fading carousel, VP9" \
+  240 b0=8 b1=20 b2=25 b3=37 size=640x360 carousel=22:35 slide=10
+answer_is fade.webm 37+ "frame 37, the content's last block" --ignore animated
+named_only fade.webm "the carousel" 32 36 576 102
 
-"$make_screens" phone.mkv 240 b0=10 b1=16 b2=26 b3=32 size=320x480 carousel=35:32 slide=7 >parts &&
-  screens_vp8 phone.mkv phone.webm
-check $? "make_screens and ffmpeg write the phone's fading carousel, VP8"
-got=$(screens_answer phone.webm --ignore animated)
-within "$got" 32
-check $? "phone.webm --ignore animated: frame 32, the content's last block (got $got)"
-screens_touches 16 48 288 136
-check $? "phone.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+capture phone.webm screens_vp8 "the phone's fading carousel, VP8" \
+  240 b0=10 b1=16 b2=26 b3=32 size=320x480 carousel=35:32 slide=7
+answer_is phone.webm 32+ "frame 32, the content's last block" --ignore animated
+named_only phone.webm "the carousel" 16 48 288 136
 
-"$make_screens" rhythm.mkv 240 b0=10 b1=19 b2=26 b3=30 size=640x360 carousel=21:55 move=16 >parts &&
-  screens_x264 32 3 rhythm.mkv rhythm.mp4
-check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 32 with B-frames (rhythm)"
-got=$(screens_answer rhythm.mp4 --ignore animated)
-within "$got" 30
-check $? "rhythm.mp4 --ignore animated: frame 30, the content's last block (got $got)"
-screens_touches 32 36 576 102
-check $? "rhythm.mp4: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+capture rhythm.mp4 "screens_x264 32 3" "the sliding carousel, x264 CRF 32 with B-frames (rhythm)" \
+  240 b0=10 b1=19 b2=26 b3=30 size=640x360 carousel=21:55 move=16
+answer_is rhythm.mp4 30+ "frame 30, the content's last block" --ignore animated
+named_only rhythm.mp4 "the carousel" 32 36 576 102
 
-"$make_screens" caret.mkv 120 b0=6 b1=19 b2=30 b3=39 size=640x360 caret=1:16 >parts &&
-  screens_vp8 caret.mkv caret.webm
-check $? "make_screens and ffmpeg write the caret under the threshold, VP8"
-got=$(screens_answer caret.webm --ignore animated)
-within "$got" 39
-check $? "caret.webm --ignore animated: frame 39, the content's last block (got $got)"
+capture caret.webm screens_vp8 "the caret under the threshold, VP8" \
+  120 b0=6 b1=19 b2=30 b3=39 size=640x360 caret=1:16
+answer_is caret.webm 39+ "frame 39, the content's last block" --ignore animated
 
-"$make_screens" third.mkv 240 b0=9 b1=21 b2=31 b3=42 size=640x360 carousel=53:54 slide=6 >parts &&
-  screens_vp9 third.mkv third.webm
-check $? "make_screens and ffmpeg write the fading carousel whose right third turns in some turns, VP9"
-got=$(screens_answer third.webm --ignore animated)
-within "$got" 42
-check $? "third.webm --ignore animated: frame 42, the content's last block (got $got)"
-screens_touches 32 36 576 102
-check $? "third.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
+capture third.webm screens_vp9 "the fading carousel whose right third turns in some turns, VP9" \
+  240 b0=9 b1=21 b2=31 b3=42 size=640x360 carousel=53:54 slide=6
+answer_is third.webm 42+ "frame 42, the content's last block" --ignore animated
+named_only third.webm "the carousel" 32 36 576 102
 
-"$make_screens" stop.mkv 120 b0=14 b1=22 b2=27 b3=34 size=640x360 spinner=2:38 >parts &&
-  screens_x264 32 0 stop.mkv stop.mp4
-check $? "make_screens and ffmpeg write the spinner that fades out and stops, x264 CRF 32"
-got=$(screens_answer stop.mp4 --ignore animated)
-within "$got" 41
-check $? "stop.mp4 --ignore animated: frame 41, the spinner's last step (got $got)"
+capture stop.mp4 "screens_x264 32 0" "the spinner that fades out and stops, x264 CRF 32" \
+  120 b0=14 b1=22 b2=27 b3=34 size=640x360 spinner=2:38
+answer_is stop.mp4 41+ "frame 41, the spinner's last step" --ignore animated
 [ -z "$(screens_rects)" ]
 check $? "stop.mp4: nothing named (got $(screens_rects | tr '\n' ' '))"
 

@@ -22,42 +22,28 @@ screens_setup "$1" "$2" libvpx libvpx-vp9 libx264
 
 # A toast (120,321,400,27) from 56 to 103 after blocks at 14, 25, 31, 39, in
 # VP8: the encoder re-codes the page at 113 and 135 (70000 pixels, faintly).
-"$make_screens" toast.mkv 240 b0=14 b1=25 b2=31 b3=39 size=640x360 toast=56:103 >parts &&
-  screens_vp8 toast.mkv toast.webm
-check $? "make_screens and ffmpeg write the toast, VP8"
-got=$(screens_answer toast.webm)
-within "$got" 103
-check $? "toast.webm: frame 103, the toast's last change (got $got)"
-got=$(screens_answer toast.mkv)
-[ "$got" = 103 ]
-check $? "toast.mkv (FFV1, lossless): frame 103 as before (got $got)"
+capture toast.webm screens_vp8 "the toast, VP8" \
+  240 b0=14 b1=25 b2=31 b3=39 size=640x360 toast=56:103
+answer_is toast.webm 103+ "frame 103, the toast's last change"
+answer_is toast.mkv 103 "frame 103 as before (FFV1, lossless)"
 
 # A switching carousel whose last turn is at 202, in VP8: re-coded at 206,
 # 211 and 232.
-"$make_screens" switch.mkv 240 b0=11 b1=18 b2=26 b3=36 size=640x360 carousel=64:46 >parts &&
-  screens_vp8 switch.mkv switch.webm
-check $? "make_screens and ffmpeg write the switching carousel, VP8"
-got=$(screens_answer switch.webm)
-within "$got" 202
-check $? "switch.webm: frame 202, the carousel's last turn (got $got)"
+capture switch.webm screens_vp8 "the switching carousel, VP8" \
+  240 b0=11 b1=18 b2=26 b3=36 size=640x360 carousel=64:46
+answer_is switch.webm 202+ "frame 202, the carousel's last turn"
 
 # A spinner that stops at 49 (its last fading step), x264 CRF 32 with
 # B-frames, which re-codes the spinner's place faintly at 53.
-"$make_screens" spin.mkv 240 b0=14 b1=26 b2=38 b3=46 size=640x360 spinner=2:46 >parts &&
-  screens_x264 32 3 spin.mkv spin.mp4
-check $? "make_screens and ffmpeg write the stopping spinner, x264 with B-frames"
-got=$(screens_answer spin.mp4)
-within "$got" 49
-check $? "spin.mp4: frame 49, the spinner's last step (got $got)"
+capture spin.mp4 "screens_x264 32 3" "the stopping spinner, x264 with B-frames" \
+  240 b0=14 b1=26 b2=38 b3=46 size=640x360 spinner=2:46
+answer_is spin.mp4 49+ "frame 49, the spinner's last step"
 
 # A fading carousel whose last step is at 236, in VP9, re-coded faintly in
 # the two frames after it: the frame right after goes on from the step (the
 # encoder finishing it), the next is the encoder's.
-"$make_screens" fade.mkv 240 b0=7 b1=13 b2=23 b3=35 size=640x360 carousel=14:53 slide=11 >parts &&
-  screens_vp9 fade.mkv fade.webm
-check $? "make_screens and ffmpeg write the fading carousel, VP9"
-got=$(screens_answer fade.webm)
-within "$got" 236
-check $? "fade.webm: frame 236, the carousel's last step (got $got)"
+capture fade.webm screens_vp9 "the fading carousel, VP9" \
+  240 b0=7 b1=13 b2=23 b3=35 size=640x360 carousel=14:53 slide=11
+answer_is fade.webm 236+ "frame 236, the carousel's last step"
 
 done_testing

@@ -33,34 +33,25 @@ below() {
 # A desktop page (640x360): the carousel (32,36,576,102) fades every 43
 # frames from 51 over 9 frames; the blocks below it appear at 8, 12, 21 and
 # 32 (the truth).
-"$make_screens" desk.mkv 240 b0=8 b1=12 b2=21 b3=32 size=640x360 carousel=51:43 slide=9 >parts &&
-  screens_vp9 desk.mkv desk.webm
-check $? "make_screens and ffmpeg write the fading carousel on a desktop page, VP9"
-got=$(screens_answer desk.webm --ignore animated)
-[ "$got" = 32 ] || [ "$got" = 33 ]
-check $? "desk.webm --ignore animated: frame 32, the last block (got $got)"
+capture desk.webm screens_vp9 "the fading carousel on a desktop page, VP9" \
+  240 b0=8 b1=12 b2=21 b3=32 size=640x360 carousel=51:43 slide=9
+answer_is desk.webm 32+ "frame 32, the last block" --ignore animated
 below 140
 check $? "desk.webm: the carousel is named, without the blocks below it: $(areas)"
 
 # A phone (320x480): the carousel (16,48,288,136) fades every 30 frames from
 # 30 over 7 frames; the last block appears at 30 (the truth).
-"$make_screens" phone.mkv 240 b0=7 b1=15 b2=21 b3=30 size=320x480 carousel=30:30 slide=7 >parts &&
-  screens_vp9 phone.mkv phone.webm
-check $? "make_screens and ffmpeg write the fading carousel on a phone, VP9"
-got=$(screens_answer phone.webm --ignore animated)
-[ "$got" = 30 ] || [ "$got" = 31 ]
-check $? "phone.webm --ignore animated: frame 30, the last block (got $got)"
+capture phone.webm screens_vp9 "the fading carousel on a phone, VP9" \
+  240 b0=7 b1=15 b2=21 b3=30 size=320x480 carousel=30:30 slide=7
+answer_is phone.webm 30+ "frame 30, the last block" --ignore animated
 below 190
 check $? "phone.webm: the carousel is named, without the content below it: $(areas)"
 
 # A desktop page whose caret (4x15, under the threshold of 200 pixels) blinks
 # every 16 frames from frame 8, the last block at 38, VP8: nothing is
 # animated, and VP8 re-codes the page with the caret's blinks.
-"$make_screens" caret.mkv 240 b0=8 b1=14 b2=25 b3=38 size=640x360 caret=8:16 >parts &&
-  screens_vp8 caret.mkv caret.webm
-check $? "make_screens and ffmpeg write the blinking caret, VP8"
-got=$(screens_answer caret.webm --ignore animated)
-[ "$got" = 38 ] || [ "$got" = 39 ]
-check $? "caret.webm --ignore animated: frame 38, the last block (got $got)"
+capture caret.webm screens_vp8 "the blinking caret, VP8" \
+  240 b0=8 b1=14 b2=25 b3=38 size=640x360 caret=8:16
+answer_is caret.webm 38+ "frame 38, the last block" --ignore animated
 
 done_testing

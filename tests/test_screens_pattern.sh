@@ -21,13 +21,9 @@ screens_setup "$1" "$2"
 # spinner (140,380,40,40) spins from frame 6 to the end.
 "$make_screens" spin.mkv 240 b0=9 b1=13 b2=22 b3=29 size=320x480 spinner=6:100000 >parts
 check $? "make_screens writes the spinner on a phone, FFV1"
-got=$(screens_answer spin.mkv)
-[ "$got" = null ]
-check $? "spin.mkv: not stable, the spinner spins to the end (got $got)"
+answer_is spin.mkv null "not stable, the spinner spins to the end"
 grep -o '"animated_regions":\[[^]]*\]' r.json | grep -q '"x":140,"y":380,"width":40,"height":40'
 check $? "spin.mkv: the spinner is named: $(grep -o '"animated_regions":\[[^]]*\]' r.json)"
-got=$(screens_answer spin.mkv --ignore animated)
-[ "$got" = 29 ]
-check $? "spin.mkv --ignore animated: frame 29, the last block (got $got)"
+answer_is spin.mkv 29 "frame 29, the last block" --ignore animated
 
 done_testing

@@ -17,25 +17,16 @@ set -u
 . "$(dirname "$0")/lib.sh"
 screens_setup "$1" "$2" libvpx libvpx-vp9
 
-"$make_screens" caret.mkv 240 b0=10 b1=15 b2=25 b3=37 size=320x480 caret=3:16 >parts &&
-  screens_vp8 caret.mkv caret.webm
-check $? "make_screens and ffmpeg write the phone's caret, VP8"
-got=$(screens_answer caret.webm)
-within "$got" 37
-check $? "caret.webm: frame 37, the content's last block (got $got)"
+capture caret.webm screens_vp8 "the phone's caret, VP8" \
+  240 b0=10 b1=15 b2=25 b3=37 size=320x480 caret=3:16
+answer_is caret.webm 37+ "frame 37, the content's last block"
 [ -z "$(screens_rects)" ]
 check $? "caret.webm: no area named (got $(screens_rects | tr '\n' ' '))"
 
-"$make_screens" fade.mkv 240 b0=6 b1=16 b2=27 b3=38 size=320x480 carousel=61:59 slide=9 >parts &&
-  screens_vp9 fade.mkv fade.webm
-check $? "make_screens and ffmpeg write the fading carousel, VP9"
-got=$(screens_answer fade.webm --ignore animated)
-within "$got" 38
-check $? "fade.webm --ignore animated: frame 38, the content's last block (got $got)"
-screens_touches 16 48 288 136
-check $? "fade.webm: the carousel named, and only it (got $(screens_rects | tr '\n' ' '))"
-got=$(screens_answer fade.webm)
-[ -z "$got" ] || [ "$got" = null ]
-check $? "fade.webm: not stable by default, the carousel turning in the last frame (got $got)"
+capture fade.webm screens_vp9 "the fading carousel, VP9" \
+  240 b0=6 b1=16 b2=27 b3=38 size=320x480 carousel=61:59 slide=9
+answer_is fade.webm 38+ "frame 38, the content's last block" --ignore animated
+named_only fade.webm "the carousel" 16 48 288 136
+answer_is fade.webm null "not stable by default, the carousel turning in the last frame"
 
 done_testing

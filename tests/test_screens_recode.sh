@@ -18,9 +18,7 @@ screens_setup "$1" "$2" libvpx
 # last block appears at frame 26, VP8 as scripts/screens-grid encodes it (seed
 # 1's capture 036, shortened to 150 frames). VP8 refreshes the page every 11
 # frames and re-codes the blocks again faintly 3 to 8 frames after.
-"$make_screens" clock.mkv 150 b0=7 b1=13 b2=21 b3=26 size=640x360 clock=5:30 >parts &&
-  screens_vp8 clock.mkv clock.webm
-check $? "make_screens and ffmpeg write the clock, VP8"
+capture clock.webm screens_vp8 "the clock, VP8" 150 b0=7 b1=13 b2=21 b3=26 size=640x360 clock=5:30
 "$settle" analyze -q --diff-threshold 200 --json r.json clock.webm 2>err
 got=$(sed -n 's/.*"stable_frame":\([0-9a-z]*\).*/\1/p' r.json)
 # the default answer does not read the cells; since screens16 VP8's spill

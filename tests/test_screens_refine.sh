@@ -15,12 +15,9 @@ screens_setup "$1" "$2" libvpx
 # A carousel that switches every 45 frames from frame 40 on a phone (320x480),
 # the last block at frame 32, VP8 as scripts/screens-grid encodes it (seed
 # 29's capture 033).
-"$make_screens" switch.mkv 240 b0=8 b1=16 b2=22 b3=32 size=320x480 carousel=40:45 >parts &&
-  screens_vp8 switch.mkv switch.webm
-check $? "make_screens and ffmpeg write the switching carousel, VP8"
-got=$(screens_answer switch.webm --ignore animated)
-[ "$got" = 32 ]
-check $? "switch.webm --ignore animated: frame 32, the last block (got $got)"
+capture switch.webm screens_vp8 "the switching carousel, VP8" \
+  240 b0=8 b1=16 b2=22 b3=32 size=320x480 carousel=40:45
+answer_is switch.webm 32 "frame 32, the last block" --ignore animated
 grep -q '"animated_regions":\[{"x":16,"y":48,"width":288,"height":1[34][0-9],[^]]*}\]' r.json
 check $? "switch.webm: the carousel is named, alone: $(grep -o '"animated_regions":[^]]*' r.json)"
 

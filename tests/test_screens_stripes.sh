@@ -22,12 +22,9 @@ screens_setup "$1" "$2" libvpx-vp9 libx264
 
 # A phone (320x480): blocks at 15, 28, 39 and 48 (the truth); the spinner
 # (140,380,40,40) spins from frame 12 to the end.
-"$make_screens" phone.mkv 240 b0=15 b1=28 b2=39 b3=48 size=320x480 spinner=12:100000 >parts &&
-  screens_vp9 phone.mkv phone.webm
-check $? "make_screens and ffmpeg write the spinner on a phone, VP9"
-got=$(screens_answer phone.webm --ignore animated)
-[ "$got" = 48 ] || [ "$got" = 49 ]
-check $? "phone.webm --ignore animated: frame 48, the last block (got $got)"
+capture phone.webm screens_vp9 "the spinner on a phone, VP9" \
+  240 b0=15 b1=28 b2=39 b3=48 size=320x480 spinner=12:100000
+answer_is phone.webm 48+ "frame 48, the last block" --ignore animated
 # one area, over the spinner's middle
 areas=$(grep -o '"animated_regions":\[[^]]*\]' r.json)
 screens_rects |
@@ -37,11 +34,8 @@ check $? "phone.webm: the spinner is named as one area: $areas"
 
 # A desktop page (640x360): blocks at 10, 23, 29 and 34 (the truth); the
 # spinner (280,285,80,30) spins from frame 8 to the end.
-"$make_screens" desk.mkv 240 b0=10 b1=23 b2=29 b3=34 size=640x360 spinner=8:100000 >parts &&
-  screens_x264 23 3 desk.mkv desk.mp4
-check $? "make_screens and ffmpeg write the spinner on a desktop page, x264 with B-frames"
-got=$(screens_answer desk.mp4 --ignore animated)
-[ "$got" = 34 ] || [ "$got" = 35 ]
-check $? "desk.mp4 --ignore animated: frame 34, the last block (got $got)"
+capture desk.mp4 "screens_x264 23 3" "the spinner on a desktop page, x264 with B-frames" \
+  240 b0=10 b1=23 b2=29 b3=34 size=640x360 spinner=8:100000
+answer_is desk.mp4 34+ "frame 34, the last block" --ignore animated
 
 done_testing

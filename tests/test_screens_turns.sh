@@ -22,12 +22,9 @@ areas() {
 # 32 (seed 61's 044 of scripts/screens-grid, shortened to 150 frames), x264
 # CRF 23 with B-frames: the first turn's extent took in the blocks, so the
 # area was named as 16,46,290,322 and --ignore animated answered 16, early.
-"$make_screens" slide.mkv 150 b0=8 b1=16 b2=28 b3=32 size=320x480 carousel=26:50 move=11 >parts &&
-  screens_x264 23 3 slide.mkv slide.mp4
-check $? "make_screens and ffmpeg write the sliding carousel, x264 CRF 23 with B-frames"
-got=$(screens_answer slide.mp4 --ignore animated)
-[ "$got" = 32 ]
-check $? "slide.mp4 --ignore animated: frame 32, the last block (got $got)"
+capture slide.mp4 "screens_x264 23 3" "the sliding carousel, x264 CRF 23 with B-frames" \
+  150 b0=8 b1=16 b2=28 b3=32 size=320x480 carousel=26:50 move=11
+answer_is slide.mp4 32 "frame 32, the last block" --ignore animated
 areas | grep -q '^"animated_regions":\[{"x":16,"y":4[0-9],"width":28[89],"height":1[34][0-9],[^]]*}\]$'
 check $? "slide.mp4: the carousel is named, alone, without the blocks below it: $(areas)"
 
@@ -36,12 +33,9 @@ check $? "slide.mp4: the carousel is named, alone, without the blocks below it: 
 # each fade's last step a frame after it, which settled the rest of the page
 # after the second turn (113): the area took in the content below the
 # carousel and --ignore animated answered 112.
-"$make_screens" fade.mkv 240 b0=9 b1=14 b2=18 b3=30 size=320x480 carousel=52:49 slide=12 >parts &&
-  screens_vp8 fade.mkv fade.webm
-check $? "make_screens and ffmpeg write the fading carousel, VP8"
-got=$(screens_answer fade.webm --ignore animated)
-[ "$got" = 30 ]
-check $? "fade.webm --ignore animated: frame 30, the last block (got $got)"
+capture fade.webm screens_vp8 "the fading carousel, VP8" \
+  240 b0=9 b1=14 b2=18 b3=30 size=320x480 carousel=52:49 slide=12
+answer_is fade.webm 30 "frame 30, the last block" --ignore animated
 # one area, within the carousel (16,48,288,136; since screens11 the slides'
 # pictures that the fades move, 32,64,256,96)
 screens_rects |
