@@ -14,9 +14,10 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
     s->before = malloc(n * sizeof(*s->before));
     s->before2 = malloc(n * sizeof(*s->before2));
     s->prev = malloc(n * sizeof(*s->prev));
+    s->prev2 = malloc(n * sizeof(*s->prev2));
     s->mask = calloc((size_t)nb, 1);
     s->mask_prev = calloc((size_t)nb, 1);
-    if (!s->before || !s->before2 || !s->prev || !s->mask || !s->mask_prev) {
+    if (!s->before || !s->before2 || !s->prev || !s->prev2 || !s->mask || !s->mask_prev) {
         settle_blocks_stay_free(s);
         return SETTLE_ERR_NOMEM;
     }
@@ -28,6 +29,7 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     free(s->before);
     free(s->before2);
     free(s->prev);
+    free(s->prev2);
     free(s->mask);
     free(s->mask_prev);
     memset(s, 0, sizeof(*s));
@@ -56,7 +58,10 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             memcpy(s->before2, s->before, n * sizeof(*s->before));
             s->have_before2 = 1;
         }
-        memcpy(s->before, s->prev, n * sizeof(*s->before));
+        /* a lone pair's change is its two pictures: the one before it is
+         * the picture before the first */
+        const float *was = b->lone_fired && s->have_prev2 ? s->prev2 : s->prev;
+        memcpy(s->before, was, n * sizeof(*s->before));
         s->have_before = 1;
         memcpy(s->mask_prev, s->mask, (size_t)s->nb);
         int nmask = 0, back = 0;
@@ -78,6 +83,10 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
     if (s->have_before)
         for (int k = first; k < s->nb; k++)
             *kept += s->mask[k] && moved(b, b->sum, s->before, k);
+    float *t = s->prev2;
+    s->prev2 = s->prev;
+    s->prev = t;
+    s->have_prev2 = s->have_prev;
     memcpy(s->prev, b->sum, n * sizeof(*s->prev));
     s->have_prev = 1;
 }

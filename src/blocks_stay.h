@@ -16,9 +16,10 @@ typedef struct SettleBlocksStay {
     float *before;   /* nb * 3: the picture before the last change below the top band */
     float *before2;  /* nb * 3: the picture before the change before that */
     float *prev;     /* nb * 3: the previous picture */
+    float *prev2;    /* nb * 3: the picture before it */
     uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
     uint8_t *mask_prev; /* nb: ... and the change before it */
-    int have_prev, have_before, have_before2;
+    int have_prev, have_prev2, have_before, have_before2;
 } SettleBlocksStay;
 
 /* Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_stay_free is still safe). */
@@ -27,7 +28,9 @@ void settle_blocks_stay_free(SettleBlocksStay *s);
 /* After settle_blocks_frame judged the picture in b->sum: change is its
  * verdict (a content change below the top band). *kept: of the blocks the
  * last such change moved over their threshold (against the picture before
- * it), how many this picture still shows moved; *revert: this picture is
+ * it; for a change the lone-pair rule counted, b->lone_fired, the picture
+ * before the pair's first), how many this picture still shows moved;
+ * *revert: this picture is
  * such a change and brings every block it moved, each one the change
  * before had moved, back to the picture before the change before (something that came and went: then nothing of it is
  * kept, and the picture before it is the one later pictures are compared

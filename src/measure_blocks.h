@@ -41,6 +41,8 @@
 #define SETTLE_BLOCK_LEVELS 8
 /* residual histogram: steps of 1/8 level up to 64 levels */
 #define SETTLE_BLOCK_RBINS 512
+/* the pictures the lone-pair rule looks back on: the window before a pair, and its first */
+#define SETTLE_BLOCK_LONE_SEEN 9
 /* a block changed by more than max(K x noise, MIN) levels. MIN: an
  * encoder's keyframe or refresh at CRF 28-33 moves the mean of a textured
  * block by 5 to 11 levels where the P-frames before it copied the picture
@@ -82,6 +84,17 @@ typedef struct SettleBlocks {
     int fade_on;
     int have_step;
     int repeats;       /* pictures in a row that repeated the one before */
+    /* the lone-pair rule (init: on a portrait picture, as the fade test):
+     * the peaks of the last SETTLE_BLOCK_LONE_SEEN pictures (a ring, at
+     * lone_pos the oldest), pictures in a row with no change, the previous
+     * picture's peak when it had a lone block (0: it had none), and whether
+     * the rule counted the picture judged last */
+    int lone_on;
+    float lone_seen[SETTLE_BLOCK_LONE_SEEN];
+    int lone_pos;
+    int64_t calm;
+    double lone_prev;
+    int lone_fired;
     uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
     uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */
     uint32_t med_n[SETTLE_BLOCK_LEVELS];
@@ -152,10 +165,12 @@ double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref);
 
 /* What each block did in the picture settle_blocks_frame judged last, a mark
  * per block: SETTLE_BLOCK_OVER over its threshold, SETTLE_BLOCK_TWICE over
- * twice it, SETTLE_BLOCK_FADING in a fade's run (the fade test). mark: nb. */
+ * twice it, SETTLE_BLOCK_FADING in a fade's run (the fade test),
+ * SETTLE_BLOCK_LONE over it on a picture the lone-pair rule counted. mark: nb. */
 #define SETTLE_BLOCK_OVER 1
 #define SETTLE_BLOCK_TWICE 2
 #define SETTLE_BLOCK_FADING 4
+#define SETTLE_BLOCK_LONE 8 /* over its threshold on a picture the lone-pair rule counted */
 void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark);
 
 /* The verdict settle_blocks_frame gives from such marks (where some blocks
