@@ -61,7 +61,10 @@
  * that the block test missed 4.5 times it; 3 lies between with a margin of
  * 1.5 either way. The window, all of it no change, keeps out an encoder
  * refining a change it has just drawn (x264's B-frames tip a block 1.4 then
- * 1.2 times its threshold two frames after a splash) */
+ * 1.2 times its threshold two frames after a splash); and neither picture
+ * may be a keyframe, where an encoder re-codes the whole picture (x265's,
+ * 25 frames after a still screen's last change, tips a block 1.12 times its
+ * threshold, which leaks back under it a frame later) */
 #define LONE_STAND 3.0
 
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
@@ -524,8 +527,8 @@ static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
  * change, completes a lone pair that stands out (LONE_STAND). */
 static int lone_pair(const SettleBlocks *b, const SettleBlocksFrame *out, int lone)
 {
-    if (!b->lone_on || b->lone_prev <= 0 || lone < 1 || lone > 2 || lone != out->changed ||
-        out->change || out->change_bar || b->calm < SETTLE_BLOCK_LONE_SEEN)
+    if (!b->lone_on || b->keyframe || b->lone_prev <= 0 || lone < 1 || lone > 2 ||
+        lone != out->changed || out->change || out->change_bar || b->calm < SETTLE_BLOCK_LONE_SEEN)
         return 0;
     double most = 0;
     int newest = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1) % SETTLE_BLOCK_LONE_SEEN;
@@ -542,7 +545,8 @@ static void lone_keep(SettleBlocks *b, const SettleBlocksFrame *out, int lone)
     b->lone_seen[b->lone_pos] = (float)out->peak;
     b->lone_pos = (b->lone_pos + 1) % SETTLE_BLOCK_LONE_SEEN;
     b->calm = still ? b->calm + 1 : 0;
-    b->lone_prev = still && lone >= 1 && lone <= 2 && lone == out->changed ? out->peak : 0;
+    b->lone_prev =
+        still && !b->keyframe && lone >= 1 && lone <= 2 && lone == out->changed ? out->peak : 0;
 }
 
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)

@@ -87,9 +87,10 @@ typedef struct SettleBlocks {
     /* the lone-pair rule (init: on a portrait picture, as the fade test):
      * the peaks of the last SETTLE_BLOCK_LONE_SEEN pictures (a ring, at
      * lone_pos the oldest), pictures in a row with no change, the previous
-     * picture's peak when it had a lone block (0: it had none), and whether
+     * picture's peak when it had a lone block and was no keyframe (0: not), whether
      * the rule counted the picture judged last */
     int lone_on;
+    int keyframe;      /* the picture to judge is the encoder's keyframe (the caller sets it) */
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
     int lone_pos;
     int64_t calm;

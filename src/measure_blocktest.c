@@ -73,6 +73,7 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
     (void)f;
     if (t->use_blocks && t->blocks.sum) {
         SettleBlocksFrame bf;
+        t->blocks.keyframe = r->keyframe;
         settle_blocks_frame(&t->blocks, &bf);
         r->block_peak = bf.peak;
         r->blocks_changed = bf.changed;
