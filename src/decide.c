@@ -584,7 +584,8 @@ int settle_decide_bar_left_out(const SettleDecide *d, double floor)
  * content (a caret, a cursor, a few pixels of anti-aliasing) but on a phone
  * hides what its user sees appear and stay. The block test judged it content
  * against the capture's own noise (a block over max(6 x noise, 10 levels)
- * twice, or two neighbours over it), it is the block test's last change, and
+ * twice, two neighbours over it, or a lone pair standing out of the calm
+ * pictures before it), it is the block test's last change, and
  * the picture then stays still for BLOCK_QUIET_MIN: the new content
  * persisted. Noise, drift and flicker are under the block test's thresholds;
  * an encoder re-coding is spread (the whole-picture rule) and a status bar is

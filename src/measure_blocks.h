@@ -24,7 +24,9 @@
  * few levels, spread over the picture, on any frame type) moves block means
  * by less than that; content changes coherent areas by a lot: the frame
  * changed when a block changed by twice its threshold or two neighbouring
- * blocks changed.
+ * blocks changed, or (on a portrait picture) one or two blocks changed in two
+ * pictures running, standing out of the calm pictures before (the lone-pair
+ * rule, src/measure_blocks.c).
  *
  * The top rows of a portrait picture (bar_rows rows of blocks, where phones
  * draw their status bar) are judged apart, so that the caller can leave them
