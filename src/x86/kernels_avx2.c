@@ -126,12 +126,14 @@ static inline int64_t move_pixels(uint64_t m, const uint8_t *pc, const uint8_t *
                                   uint32_t hist[SETTLE_HIST_BINS], const uint8_t *marker,
                                   int mtol)
 {
-    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    uint32_t *hr = hist, *hg = hist ? hist + 256 : NULL, *hb = hist ? hist + 512 : NULL;
     int64_t mk = 0;
     for (; m; m &= m - 1) {
         const int i = (int)__builtin_ctzll(m);
-        hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
-        hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
+        if (hist) {
+            hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
+            hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
+        }
         if (marker)
             mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
     }
@@ -175,9 +177,11 @@ static inline void delta32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st
                                _mm256_cmpeq_epi8(a2, b2));
     const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
     *changed += over_masks(d0, d1, d2, t, st, big, m);
-    *mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, hist, marker, mtol);
-    *mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, hist, marker,
-                       mtol);
+    if (hist || marker) {
+        *mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, hist, marker, mtol);
+        *mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, hist,
+                           marker, mtol);
+    }
     _mm256_storeu_si256((__m256i *)pp, a0);
     _mm256_storeu_si256((__m256i *)(pp + 32), a1);
     _mm256_storeu_si256((__m256i *)(pp + 64), a2);
