@@ -1433,6 +1433,9 @@ static int open_codec(Decoder *d, AVStream *vs)
 static int ahead_begin(Decoder *d)
 {
     Ahead *a = &d->ahead;
+    /* a reading again from the start (READ_AGAIN) drops what the last left */
+    for (int i = 0; a->wait && i < a->cap; i++)
+        av_packet_unref(a->wait[i]);
     a->ninfo = a->whead = a->wcount = a->wshown = a->end = 0;
     a->on = !d->c->entropy_all && d->dec->codec_id == AV_CODEC_ID_VP8;
     if (!a->on || a->wait)
