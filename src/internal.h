@@ -84,8 +84,8 @@ struct SettleContext {
     /* settle_frame_entropy: 0 when only the entropies the analysis reads are
      * measured (entropy_every, set per capture, says whether it applies);
      * key_ahead: the reading stage knows of a keyframe among the
-     * SettleSettings.window frames after the picture it sends, or does not
-     * know (1, the default) */
+     * SettleSettings.window frames (and a few more) after the picture it
+     * sends, or does not know (1, the default) */
     int entropy_all;
     int entropy_every;
     int key_ahead;
