@@ -83,6 +83,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->luma_scale = 1;
     d->refreshes = 0;
     d->since_event = REFRESH_FOLLOWERS + 1;
+    d->last_key = INT64_MIN / 2;
     d->prev_keyframe = 0;
     d->inter_frames = 0;
     d->prev_solid = 0;
@@ -388,6 +389,15 @@ static int repeats(const SettleDecide *d, int64_t diff)
     return 0;
 }
 
+int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyframe,
+                                int key_ahead)
+{
+    /* filter_refresh: frames at and REFRESH_FOLLOWERS after a keyframe
+     * against the window before them */
+    return d->s->codec_filter &&
+           (keyframe || key_ahead || index - d->last_key <= REFRESH_FOLLOWERS);
+}
+
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 {
     const SettleSettings *s = d->s;
@@ -407,6 +417,8 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     }
     if (!first)
         filter_refresh(d, r, limit);
+    if (r->keyframe)
+        d->last_key = r->index;
     r->quiet[SETTLE_T_DIFF] = r->refresh || r->diff <= limit;
     r->limit = limit;
     r->quiet[SETTLE_T_ENTROPY] = r->refresh || r->delta <= s->entropy_threshold;

@@ -126,6 +126,7 @@ typedef struct SettleDecide {
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
     int prev_keyframe;         /* the frame before was a keyframe */
+    int64_t last_key;          /* the last keyframe's index */
     int64_t inter_frames;      /* frames the decoder did not call keyframes: an encoder
                                 * coding frames from others (x264, VP8, VP9), which
                                 * re-codes a still page in them */
@@ -162,6 +163,16 @@ void settle_decide_set_area(SettleDecide *d, int64_t npix);
  * blocks), for the method choice; blocks_on: whether the block test runs
  * (its verdicts then also decide --start first-change). */
 void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows, int blocks_on);
+
+/* Whether the decision reads the entropy of frame `index` (the next one; a
+ * keyframe or not), given whether a keyframe comes within the s->window
+ * frames after it (key_ahead: 1 then, or when not known; the reader may say
+ * 1 a few frames earlier, which keeps the histogram over a short gap): the
+ * codec refresh filter compares the frames at a keyframe and the two after
+ * with the window before them. Every other reader (the entropy method, the
+ * per-frame records) wants every frame's. */
+int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyframe,
+                                int key_ahead);
 
 /* Decides on one record, frames in order (first: the capture's first):
  * fills r->delta, r->refresh and r->quiet, and moves the start and the

@@ -24,6 +24,25 @@
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
 #define QUEUE 4
 
+/* A VP8 film whose entropy only the codec refresh filter reads
+ * (settle_frame_entropy): its packets are read AHEAD_SPARE + AHEAD_GAP
+ * shown frames beyond SettleSettings.window ahead of the decoder, so that
+ * each frame knows whether a keyframe comes within the window after it (a
+ * packet the decoder rejects shows no frame: the spare) or within
+ * AHEAD_GAP frames more. Those frames too keep the histogram: after a gap
+ * shorter than that, counting a camera film's histogram afresh costs more
+ * than its upkeep (startup-test-elmo, a keyframe every 12 frames: 5.5 M
+ * instructions more). AHEAD_INFO: the packets remembered, those waiting and
+ * those the decoder has not yet given back as frames. */
+#define AHEAD_SPARE 2
+#define AHEAD_GAP 8
+#define AHEAD_INFO 512
+
+/* AVFrame.opaque of a frame that a keyframe follows within the window and
+ * AHEAD_GAP frames (the frames the decoder gives back carry it to the
+ * analysis, through the queue and the probe's store) */
+static const char key_near;
+
 /* --scale auto looks at the capture's first second (at most PROBE_FRAMES
  * frames, PROBE_BYTES of pictures) before anything is measured. */
 #define PROBE_FRAMES SETTLE_PROBE_HELD
@@ -68,6 +87,24 @@ typedef struct LumaStats {
     int64_t strong;      /* the probe's frames left out as not faint */
     double limit;        /* the diff threshold in pixels for the frames compared */
 } LumaStats;
+
+/* A packet read: its time, and from its first byte whether it is a
+ * keyframe and whether it shows a frame. */
+typedef struct AheadInfo {
+    int64_t pts;
+    int key, shown;
+} AheadInfo;
+
+/* The packets read ahead of the decoder (see AHEAD_SPARE). */
+typedef struct Ahead {
+    int on;
+    int need;                  /* shown packets kept waiting behind the one sent */
+    AVPacket **wait;           /* waiting to be sent: a ring of cap */
+    int cap, whead, wcount, wshown; /* ... their shown ones after the first */
+    AheadInfo info[AHEAD_INFO]; /* the last packets read, in order */
+    int64_t ninfo;             /* packets read */
+    int end;                   /* every packet is read */
+} Ahead;
 
 typedef struct Decoder {
     SettleContext *c;
@@ -154,6 +191,7 @@ typedef struct Decoder {
      * (the decoder waited for that on the queue); should it choose full
      * size, the capture is read again from its start as above. */
     int handed;              /* of the store's frames, those gone to the analysis */
+    Ahead ahead;
 } Decoder;
 
 /* Returned through the reading when the probe chose full size for frames it
@@ -1055,6 +1093,7 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->last_time = t;
     double dur = f->pkt_duration > 0 ? f->pkt_duration * d->tb : 0;
     d->last_end = t + (dur > 0 ? dur : d->nominal);
+    c->key_ahead = !d->ahead.on || f->opaque == &key_near;
     SettlePicture p = {
         .rgb = d->rgb, .stride = d->stride, .width = d->w, .height = d->h, .time = t,
         .keyframe = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I,
@@ -1065,6 +1104,37 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     if (ret >= 0 && c->s.progress_cb)
         c->s.progress_cb(c->s.progress_opaque, c->n ? t - c->t0 : 0, d->declared, c->n);
     return ret;
+}
+
+/* Whether a keyframe comes within the window and AHEAD_GAP frames after
+ * frame f, from the packets read (1 when not known). */
+static int key_near_frame(const Ahead *a, const AVFrame *f)
+{
+    if (f->pts == AV_NOPTS_VALUE)
+        return 1;
+    /* its packet: the last one read with its time */
+    const int64_t oldest = a->ninfo > AHEAD_INFO ? a->ninfo - AHEAD_INFO : 0;
+    int64_t at = a->ninfo - 1;
+    while (at >= oldest && a->info[at % AHEAD_INFO].pts != f->pts)
+        at--;
+    if (at < oldest)
+        return 1;
+    int shown = 0;
+    for (int64_t i = at + 1; i < a->ninfo; i++) {
+        const AheadInfo *p = &a->info[i % AHEAD_INFO];
+        if (p->key)
+            return 1;
+        if ((shown += p->shown) >= a->need)
+            return 0;
+    }
+    return !a->end;
+}
+
+static void ahead_free(Ahead *a)
+{
+    for (int i = 0; a->wait && i < a->cap; i++)
+        av_packet_free(&a->wait[i]);
+    av_freep(&a->wait);
 }
 
 static void note_decode_error(Decoder *d)
@@ -1173,6 +1243,8 @@ static int decode_packet(Decoder *d, const AVPacket *pkt)
         }
         if (d->frame->decode_error_flags || (d->frame->flags & AV_FRAME_FLAG_CORRUPT))
             note_decode_error(d);
+        if (d->ahead.on)
+            d->frame->opaque = key_near_frame(&d->ahead, d->frame) ? (void *)&key_near : NULL;
         ret = queue_frame(d, d->frame);
         av_frame_unref(d->frame);
         if (ret < 0)
@@ -1195,6 +1267,7 @@ static void close_decoder(Decoder *d)
     for (int i = 0; i < QUEUE; i++)
         av_frame_free(&d->slot[i]);
     settle_probe_store_free(&d->store);
+    ahead_free(&d->ahead);
     free(d->luma.count);
     d->luma.count = NULL;
     free(d->luma_all.count);
@@ -1360,6 +1433,71 @@ static int open_codec(Decoder *d, AVStream *vs)
     return 0;
 }
 
+/* Readies the reading ahead for a VP8 film whose entropy is read only where
+ * the analysis needs it (settle_frame_entropy); any other is not read ahead. */
+static int ahead_begin(Decoder *d)
+{
+    Ahead *a = &d->ahead;
+    /* a reading again from the start (READ_AGAIN) drops what the last left */
+    for (int i = 0; a->wait && i < a->cap; i++)
+        av_packet_unref(a->wait[i]);
+    a->ninfo = a->whead = a->wcount = a->wshown = a->end = 0;
+    a->on = !d->c->entropy_all && d->dec->codec_id == AV_CODEC_ID_VP8;
+    if (!a->on || a->wait)
+        return 0;
+    a->need = d->c->s.window + AHEAD_SPARE + AHEAD_GAP;
+    a->cap = a->need + 32;
+    if (!(a->wait = av_calloc((size_t)a->cap, sizeof(*a->wait))))
+        return SETTLE_ERR_NOMEM;
+    for (int i = 0; i < a->cap; i++)
+        if (!(a->wait[i] = av_packet_alloc()))
+            return SETTLE_ERR_NOMEM;
+    return 0;
+}
+
+/* Sends the first packet waiting to the decoder. */
+static int ahead_send(Decoder *d)
+{
+    Ahead *a = &d->ahead;
+    AVPacket *p = a->wait[a->whead];
+    a->whead = (a->whead + 1) % a->cap;
+    if (--a->wcount)
+        a->wshown -= a->info[(a->ninfo - a->wcount) % AHEAD_INFO].shown;
+    int ret = decode_packet(d, p);
+    av_packet_unref(p);
+    return ret;
+}
+
+/* pkt (its reference moves) waits behind the packets read before it; those
+ * that have enough shown packets behind them go to the decoder. */
+static int ahead_push(Decoder *d, AVPacket *pkt)
+{
+    Ahead *a = &d->ahead;
+    AheadInfo *i = &a->info[a->ninfo++ % AHEAD_INFO];
+    /* VP8's frame tag: bit 0 clear on a keyframe, bit 4 set on a shown frame */
+    i->pts = pkt->pts;
+    i->key = pkt->size >= 3 && !(pkt->data[0] & 1);
+    i->shown = pkt->size >= 3 && (pkt->data[0] & 0x10);
+    av_packet_move_ref(a->wait[(a->whead + a->wcount) % a->cap], pkt);
+    if (a->wcount++)
+        a->wshown += i->shown;
+    int ret = 0;
+    while (ret >= 0 && (a->wshown >= a->need || a->wcount == a->cap))
+        ret = ahead_send(d);
+    return ret;
+}
+
+/* The end of the packets: those waiting go to the decoder. */
+static int ahead_drain(Decoder *d)
+{
+    Ahead *a = &d->ahead;
+    a->end = 1;
+    int ret = 0;
+    while (ret >= 0 && a->wcount)
+        ret = ahead_send(d);
+    return ret;
+}
+
 /* Every packet of the stream through the decoder to the analysis, until the
  * end, an error or an interrupt. *read_error: the demuxer's error, if any. */
 static int read_packets(Decoder *d, int *read_error)
@@ -1367,6 +1505,8 @@ static int read_packets(Decoder *d, int *read_error)
     SettleContext *c = d->c;
     int ret;
     *read_error = 0;
+    if ((ret = ahead_begin(d)) < 0)
+        return ret;
     start_analysis(d);
     while (!c->interrupted) {
         ret = av_read_frame(d->fmt, d->pkt);
@@ -1376,7 +1516,7 @@ static int read_packets(Decoder *d, int *read_error)
             break;
         }
         if (d->pkt->stream_index == d->stream) {
-            ret = decode_packet(d, d->pkt);
+            ret = d->ahead.on ? ahead_push(d, d->pkt) : decode_packet(d, d->pkt);
         } else {
             ret = 0;
         }
@@ -1384,6 +1524,8 @@ static int read_packets(Decoder *d, int *read_error)
         if (ret < 0)
             return ret;
     }
+    if (d->ahead.on && !c->interrupted && (ret = ahead_drain(d)) < 0)
+        return ret;
     if ((ret = decode_packet(d, NULL)) < 0)
         return ret;
     if ((ret = stop_analysis(d)) < 0)

@@ -81,6 +81,15 @@ struct SettleContext {
     SettleResult res;
     SettleRecord last;    /* the last picture measured, for settle_last_frame */
 
+    /* settle_frame_entropy: 0 when only the entropies the analysis reads are
+     * measured (entropy_every, set per capture, says whether it applies);
+     * key_ahead: the reading stage knows of a keyframe among the
+     * SettleSettings.window frames (and a few more) after the picture it
+     * sends, or does not know (1, the default) */
+    int entropy_all;
+    int entropy_every;
+    int key_ahead;
+
     /* settle_keep_pictures: what the pictures need, kept during the reading */
     int keep_on;          /* 1, or 1 | SETTLE_KEEP_PNG */
     int keep_fresh;       /* the last picture sent was measured: settle_keep_end may keep it */

@@ -83,7 +83,7 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
                       uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
 {
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
-    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    uint32_t *hr = hist, *hg = hist ? hist + 256 : NULL, *hb = hist ? hist + 512 : NULL;
     const size_t row = (size_t)w * 3, words = ((size_t)w + 15) / 16;
     for (int y = 0; y < h; y++) {
         const uint8_t *pc = cur + y * cstride;
@@ -117,8 +117,10 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
             d = d > d2 ? d : d2;
             changed += d > tol;
             big += d > strong_tol;
-            hr[r0]--, hg[g0]--, hb[b0]--;
-            hr[r]++, hg[g]++, hb[b]++;
+            if (hist) {
+                hr[r0]--, hg[g0]--, hb[b0]--;
+                hr[r]++, hg[g]++, hb[b]++;
+            }
             if (marker)
                 mk += near_color(pc + x, marker, mtol) - near_color(pp + x, marker, mtol);
             pp[x] = (uint8_t)r, pp[x + 1] = (uint8_t)g, pp[x + 2] = (uint8_t)b;
@@ -179,14 +181,17 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     int64_t differ = 0;
     if (h > SETTLE_BAND_MAX) { /* not a band: no sampling, the plain incremental kernel */
         uint32_t before[SETTLE_HIST_BINS];
-        memcpy(before, band_hist, sizeof(before));
+        if (band_hist)
+            memcpy(before, band_hist, sizeof(before));
         k->delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, band_hist,
                      masks, out);
-        for (int i = 0; i < SETTLE_HIST_BINS; i++)
+        for (int i = 0; i < SETTLE_HIST_BINS && band_hist; i++)
             hist[i] += band_hist[i] - before[i];
         return;
     }
-    int afresh = fresh && *fresh;
+    /* no histogram (band_hist NULL): the changed rows from their first
+     * difference, nothing moved, never afresh */
+    int afresh = band_hist && fresh && *fresh;
     if (!afresh) {
         for (int y = 0; y < h; y++) {
             const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
@@ -198,7 +203,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
             }
             first[changed_rows] = fx;
             rows[changed_rows++] = y;
-            if ((changed_rows - 1) % 4)
+            if ((changed_rows - 1) % 4 || !band_hist)
                 continue;
             probed++;
             /* without branches: whether a sampled pixel differs is a coin
@@ -213,9 +218,10 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
             return;
         /* differ / (probed * per_row) of the changed rows' pixels differ */
         const int64_t per_row = (w + 7) / 8;
-        afresh = 8 * differ * changed_rows >= 3 * per_row * probed * h;
+        afresh = band_hist && 8 * differ * changed_rows >= 3 * per_row * probed * h;
     }
-    memcpy(old, band_hist, sizeof(old));
+    if (band_hist)
+        memcpy(old, band_hist, sizeof(old));
     if (!afresh) {
         for (int i = 0; i < changed_rows; i++) {
             /* The row from its first difference on, from the step of 32
@@ -258,7 +264,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         if (fresh)
             *fresh = 8 * out->differ >= 3 * (int64_t)w * h;
     }
-    for (int i = 0; i < SETTLE_HIST_BINS; i++)
+    for (int i = 0; i < SETTLE_HIST_BINS && band_hist; i++)
         hist[i] += band_hist[i] - old[i];
 }
 

@@ -41,9 +41,10 @@ typedef struct SettleDelta {
  * changed pixels, moves each changed pixel's values in hist from its old
  * values to its new ones (so hist stays the histogram of the picture), keeps
  * the marker count, and copies the changed pixels into prev. marker may be
- * NULL. The scalar reference is settle_count_changed + settle_histogram_rgb +
- * settle_count_color over the whole pictures. masks (NULL: none) receives
- * each row's change, (w + 15) / 16 words a row, the rows one after the other:
+ * NULL; so may hist, which then moves nothing (the counts, masks and copy
+ * are the same). The scalar reference is settle_count_changed +
+ * settle_histogram_rgb + settle_count_color over the whole pictures. masks
+ * (NULL: none) receives each row's change, (w + 15) / 16 words a row, the rows one after the other:
  * for tol and strong_tol from 0 to 255, settle_change_masks of the row. */
 void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
@@ -218,7 +219,10 @@ void settle_kernels_init(SettleKernels *k, unsigned flags);
  * was counted afresh and most of its pixels differed, so that it is counted
  * afresh again without looking first (a camera's noise). masks (NULL: none)
  * receives every row's change masks as settle_delta_rgb's, in the same pass,
- * so that where the picture changed costs no second reading. */
+ * so that where the picture changed costs no second reading. band_hist NULL
+ * (hist is then not read): no histogram is kept, the changed rows are
+ * counted and copied (the same counts, masks and copy) and *fresh is only
+ * cleared. */
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,

@@ -47,6 +47,8 @@ int settle_open(SettleContext **pc, const SettleSettings *s)
     if (!c)
         return SETTLE_ERR_NOMEM;
     c->s = *s;
+    c->entropy_all = 1;
+    c->key_ahead = 1;
     settle_kernels_init(&c->dsp, settle_cpu_flags());
     *pc = c;
     return 0;
@@ -277,6 +279,10 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
     c->error = 0;
     c->n = 0;
     settle_decide_begin(&c->decide, &c->s);
+    /* the entropy method reads every frame's; the pictures kept are judged
+     * by every method's (settle_keep_pictures) */
+    c->entropy_every = c->entropy_all || c->s.method == SETTLE_METHOD_ENTROPY || c->keep_on;
+    c->key_ahead = 1;
 
     c->name = strdup(name ? name : "(frames)");
     if (!c->name)
@@ -487,6 +493,16 @@ void settle_keep_end(SettleContext *c, const uint8_t *rgb, ptrdiff_t stride, Set
         c->keep.failed = 1; /* the pictures read the capture again */
 }
 
+int settle_frame_entropy(SettleContext *c, int every)
+{
+    if (!c)
+        return SETTLE_ERR_INVAL;
+    if (c->state == SETTLE_STATE_RUNNING)
+        return SETTLE_ERR_STATE;
+    c->entropy_all = every != 0;
+    return 0;
+}
+
 int settle_keep_pictures(SettleContext *c, int on)
 {
     if (!c)
@@ -544,8 +560,10 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
 
     SettleRecord r;
     stamp(c, p, &r);
+    const int entropy = c->entropy_every ||
+                        settle_decide_reads_entropy(&c->decide, c->n, p->keyframe, c->key_ahead);
     ret = settle_measure_picture(&c->measure, p->rgb, p->stride, c->n == 0, changed, band_h, fill,
-                                 fill_opaque, &r);
+                                 fill_opaque, entropy, &r);
     if (ret < 0)
         return ret;
     if (c->scale > 1)

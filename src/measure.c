@@ -245,7 +245,7 @@ static int measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride)
 /* A later picture: only the bands that may have changed. */
 static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque)
+                           void *fill_opaque, int entropy)
 {
     int ret;
     if (changed && band_h < 1)
@@ -272,7 +272,7 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         SettleMeasureBand b = { .first = 0, .i = i, .y0 = y0, .rows = bh, .cur = band,
                                 .cstride = bs, .prev = m->prev + (size_t)y0 * m->w * 3,
                                 .pstride = (ptrdiff_t)m->w * 3, .dirty = m->dirty + i,
-                                .masks = m->masks };
+                                .masks = m->masks, .entropy = entropy };
         if ((ret = send_band(m, &b)) < 0)
             return ret;
     }
@@ -281,18 +281,20 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
 
 int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int first,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque, SettleRecord *r)
+                           void *fill_opaque, int entropy, SettleRecord *r)
 {
     rgb += m->cy * stride + (ptrdiff_t)m->cx * 3;
     for (int k = 0; k < m->nmod; k++)
         if (m->mod[k].active && m->mod[k].mod->begin)
             m->mod[k].mod->begin(m->mod[k].priv, first);
     int ret = first ? measure_whole(m, rgb, stride)
-                    : measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque);
+                    : measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque,
+                                      entropy);
     if (ret < 0)
         return ret;
     SettleMeasureFrame f = { .first = first, .rgb = rgb, .stride = stride,
-                             .dirty = first ? NULL : m->dirty, .start = -1 };
+                             .dirty = first ? NULL : m->dirty, .measured = m->prev,
+                             .entropy = entropy || first, .start = -1 };
     for (int k = 0; k < m->nmod; k++) {
         const SettleMeasureSlot *slot = &m->mod[k];
         if (slot->active && slot->mod->picture && (ret = slot->mod->picture(slot->priv, &f, r)) < 0)

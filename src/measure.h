@@ -77,10 +77,12 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
  * r (each module writes its fields); first: the capture's first picture,
  * measured whole. changed[i] (band i of band_h rows), when given, says which
  * rows may differ from the previous picture; fill, when given, is called for
- * the rows a band reads before it reads them. Returns 0 or fill's error. */
+ * the rows a band reads before it reads them. entropy: the picture's entropy
+ * is read (else r->entropy is NaN and no colour histogram is kept for it).
+ * Returns 0 or fill's error. */
 int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int first,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque, SettleRecord *r);
+                           void *fill_opaque, int entropy, SettleRecord *r);
 
 /* The same picture once the decide stage judged it: start, start_time and
  * started as in SettleMeasureFrame. Returns 0 or a module's error. */

@@ -72,6 +72,7 @@ typedef struct SettleMeasureBand {
      * rows one after the other (settle_change_masks), written by "pixels" in
      * its pass for the modules after it */
     uint64_t *masks;
+    int entropy;            /* this picture's entropy is read (else "pixels" keeps no histogram) */
 } SettleMeasureBand;
 
 /* A picture as a whole, for what a module does once a picture. */
@@ -80,6 +81,10 @@ typedef struct SettleMeasureFrame {
     const uint8_t *rgb;     /* the measured rectangle's top-left pixel in the picture, unfiltered */
     ptrdiff_t stride;
     const uint8_t *dirty;   /* per band: differs from the previous picture (first: NULL) */
+    /* the picture as its bands were measured (after --ignore and --blur),
+     * w * 3 bytes a row, and whether its entropy is read */
+    const uint8_t *measured;
+    int entropy;
     /* after the decide stage (the decided callback): the start the visual
      * metrics count from, -1 when none yet, and its time */
     int64_t start;

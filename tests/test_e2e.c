@@ -814,6 +814,105 @@ static void test_analyze_io(void **state)
     settle_close(&c);
 }
 
+/* Every frame of an analysis, for settle_foreach_frame. */
+typedef struct FrameList {
+    SettleFrame f[FRAMES];
+    int n;
+} FrameList;
+
+static int list_frame(void *opaque, const SettleFrame *f)
+{
+    FrameList *l = opaque;
+    if (l->n < FRAMES)
+        l->f[l->n] = *f;
+    l->n++;
+    return 0;
+}
+
+/* One analysis of path with settle_frame_entropy(every): its frames and its
+ * JSON line (the caller frees it). */
+static char *analyse_frames(const char *path, const char *const *opts, int every, FrameList *l)
+{
+    SettleContext *c = open_with(opts);
+    assert_int_equal(settle_frame_entropy(c, every), 0);
+    const SettleResult *r = NULL;
+    int ret = settle_analyze_file(c, path, &r);
+    assert_coherent(r, ret, path);
+    assert_int_equal(ret, 0);
+    if (!opts)
+        assert_true(r->codec_refreshes >= 1);
+    l->n = 0;
+    assert_int_equal(settle_foreach_frame(c, list_frame, l), 0);
+    assert_int_equal(l->n, FRAMES);
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    assert_non_null(m);
+    assert_int_equal(settle_write_json(c, m), 0);
+    fclose(m);
+    settle_close(&c);
+    return json;
+}
+
+/* settle_frame_entropy(c, 0) on a VP8 film: the entropy is measured on the
+ * frames the codec refresh filter reads (a keyframe, the two frames after it
+ * and the window of 5 before it), NaN elsewhere, and every other measure and
+ * the result are the same as with every frame's. The keyframes: one within
+ * the window of the start, two 2 frames apart in the quiet part (a refresh),
+ * the last frame. */
+static void test_entropy_where_read(void **state)
+{
+    (void)state;
+    const char *path = "entropy-keys-vp8.webm";
+    const int keyframes[] = { 3, CONTENT + 8, CONTENT + 10, FRAMES - 1, -1 };
+    SceneSpec s = startup(W, H);
+    make_capture(path, "libvpx", 40, &s, FRAMES, NULL, keyframes);
+    static FrameList all, some;
+    char *ja = analyse_frames(path, NULL, 1, &all);
+    char *js = analyse_frames(path, NULL, 0, &some);
+    assert_string_equal(ja, js);
+    int read[FRAMES] = { 0 }, skipped = 0;
+    for (int i = 0; i < FRAMES; i++) {
+        if (!all.f[i].keyframe)
+            continue;
+        for (int k = i - 5; k <= i + 2; k++)
+            if (k >= 0 && k < FRAMES)
+                read[k] = 1;
+    }
+    for (int i = 0; i < FRAMES; i++) {
+        const SettleFrame *a = &all.f[i], *b = &some.f[i];
+        assert_true(isfinite(a->entropy));
+        if (read[i] || i == 0) {
+            assert_true(a->entropy == b->entropy);
+        } else if (isnan(b->entropy)) {
+            skipped++;
+        } else {
+            assert_true(a->entropy == b->entropy);
+        }
+        assert_int_equal(a->keyframe, b->keyframe);
+        assert_int_equal(a->codec_refresh, b->codec_refresh);
+        assert_int_equal(a->quiet, b->quiet);
+        assert_int_equal(a->diff_pixels, b->diff_pixels);
+        assert_true(a->time == b->time);
+        assert_true(a->block_peak == b->block_peak || (isnan(a->block_peak) && isnan(b->block_peak)));
+        assert_int_equal(a->blocks_changed, b->blocks_changed);
+    }
+    assert_true(read[3] && read[CONTENT + 8] && read[FRAMES - 1]);
+    assert_true(skipped > FRAMES / 3);
+    free(ja);
+    free(js);
+
+    /* the entropy method reads every frame's: nothing is left out */
+    static const char *const entropy[] = { "method", "entropy", NULL };
+    ja = analyse_frames(path, entropy, 1, &all);
+    js = analyse_frames(path, entropy, 0, &some);
+    assert_string_equal(ja, js);
+    for (int i = 0; i < FRAMES; i++)
+        assert_true(all.f[i].entropy == some.f[i].entropy);
+    free(ja);
+    free(js);
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -851,6 +950,7 @@ int main(void)
         cmocka_unit_test(test_corrupt_bytes),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_analyze_io),
+        cmocka_unit_test(test_entropy_where_read),
     };
     /* under memcheck: every error and start, H.264 and VP8 (not VP9, the entropy
      * method, the key frames in other codecs: the same paths again, 40 % of the

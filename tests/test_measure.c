@@ -110,7 +110,7 @@ static void test_stage(void **state)
     fill(rgb, W, H, 40);
     SettleRecord r;
     memset(&r, 0, sizeof(r));
-    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 1, NULL, 0, NULL, NULL, &r), 0);
+    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 1, NULL, 0, NULL, NULL, 1, &r), 0);
     assert_int_equal(settle_measure_decided(&m, rgb, W * 3, 1, 0, 0, 1, &r), 0);
     assert_int_equal(r.diff, 0);
     assert_near(r.entropy, log2(3), 1e-9); /* one colour: one bin of each channel */
@@ -119,7 +119,7 @@ static void test_stage(void **state)
         memset(rgb + (size_t)y * W * 3 + 20 * 3, 200, 10 * 3);
     memset(&r, 0, sizeof(r));
     r.index = 1;
-    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, &r), 0);
+    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, 1, &r), 0);
     assert_int_equal(settle_measure_decided(&m, rgb, W * 3, 0, 0, 0, 1, &r), 0);
     assert_int_equal(r.diff, 60);
     assert_int_equal(r.strong, 60);
@@ -134,7 +134,7 @@ static void test_stage(void **state)
     /* the same picture again: nothing changed */
     memset(&r, 0, sizeof(r));
     r.index = 2;
-    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, &r), 0);
+    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, 1, &r), 0);
     assert_int_equal(r.diff, 0);
     assert_int_equal(r.box[2], 0);
     settle_measure_free(&m);

@@ -187,8 +187,9 @@ static void test_delta_matches_reference(void **state)
 
 /* The band kernel, sparse and dense changes, against the reference, with
  * the kernels of k; with its state kept from one round to the next (a band
- * counted afresh again without looking: also when nothing changed) or none. */
-static void check_update_band(const SettleKernels *k, int BH, int keep_state)
+ * counted afresh again without looking: also when nothing changed) or none;
+ * with no histogram kept (nohist: band_hist NULL) in every other round. */
+static void check_update_band(const SettleKernels *k, int BH, int keep_state, int nohist)
 {
     uint8_t state = 0;
     enum { BW = 77, MAXH = 80, ROUNDS = 60 };
@@ -250,8 +251,19 @@ static void check_update_band(const SettleKernels *k, int BH, int keep_state)
         enum { WORDS = (BW + 15) / 16 };
         static uint64_t masks[MAXH * WORDS + 1];
         memset(masks, 0x5a, sizeof(masks));
-        settle_update_band(k, cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20, band, total,
-                           keep_state ? &state : NULL, round % 2 ? masks : NULL, &d);
+        /* without a histogram: the same counts, masks and copy, and nothing
+         * moved in total; the histogram is then counted afresh */
+        const int none = nohist && round % 4 >= 2;
+        settle_update_band(k, cur, BW * 3, prev, BW * 3, BW, BH, 5, 96, marker, 20,
+                           none ? NULL : band, total, keep_state ? &state : NULL,
+                           round % 2 ? masks : NULL, &d);
+        if (none) {
+            for (int i = 0; i < SETTLE_HIST_BINS; i++)
+                assert_int_equal(total[i], band[i] + 1000);
+            for (int i = 0; i < SETTLE_HIST_BINS; i++)
+                total[i] = band_ref[i] + 1000;
+            memcpy(band, band_ref, sizeof(band));
+        }
         for (int y = 0; y < BH && round % 2; y++) {
             uint64_t row[WORDS];
             settle_change_masks(cur + y * BW * 3, ref_prev + y * BW * 3, BW, 5, 96, row);
@@ -271,7 +283,7 @@ static void check_update_band(const SettleKernels *k, int BH, int keep_state)
     }
     /* the dense rounds (all but the first) leave the state set, so that the
      * rounds after them, where nothing changed, take the path without looking */
-    if (keep_state && BH <= SETTLE_BAND_MAX)
+    if (keep_state && BH <= SETTLE_BAND_MAX && !nohist)
         assert_true(afresh >= ROUNDS / 3 - 1);
 }
 
@@ -283,11 +295,13 @@ static void test_update_band_matches_reference(void **state)
     for (unsigned flags = 0; flags <= cpu; flags = flags * 2 + 1) {
         SettleKernels k;
         settle_kernels_init(&k, flags & cpu);
-        for (int keep = 0; keep < 2; keep++) {
-            check_update_band(&k, 16, keep);
-            check_update_band(&k, 1, keep);
-            check_update_band(&k, 80, keep); /* taller than a band: the plain incremental path */
-        }
+        for (int keep = 0; keep < 2; keep++)
+            for (int nohist = 0; nohist < 2; nohist++) {
+                check_update_band(&k, 16, keep, nohist);
+                check_update_band(&k, 1, keep, nohist);
+                /* taller than a band: the plain incremental path */
+                check_update_band(&k, 80, keep, nohist);
+            }
     }
 }
 

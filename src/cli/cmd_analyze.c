@@ -983,6 +983,9 @@ static void *worker_main(void *opaque)
     }
     /* --frames and --report: their pictures kept during the one reading */
     settle_keep_pictures(ctx, b->frames ? 1 | SETTLE_KEEP_PNG : b->report != NULL);
+    /* the per-frame CSV (--csv, --per-frame) and the plots drawn from it
+     * show every frame's entropy; nothing else here reads it */
+    settle_frame_entropy(ctx, b->csv || b->per_frame || b->plot || b->report);
     for (int i = 0; i < b->nlabels; i++) {
         const char *eq = strchr(b->labels[i], '=');
         char *key = strndup(b->labels[i], (size_t)(eq - b->labels[i]));

@@ -138,6 +138,18 @@ static inline int64_t move_pixels(uint64_t m, const uint8_t *pc, const uint8_t *
     return mk;
 }
 
+/* move_pixels without a histogram: the marker count only. */
+static inline int64_t move_marker(uint64_t m, const uint8_t *pc, const uint8_t *pp,
+                                  const uint8_t *marker, int mtol)
+{
+    int64_t mk = 0;
+    for (; m; m &= m - 1) {
+        const int i = (int)__builtin_ctzll(m);
+        mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
+    }
+    return mk;
+}
+
 /* The mask words (settle_change_masks') of the last n pixels of a row, 1 <=
  * n <= 31, from lo and hi, the words of the 32 pixels that end the row: the
  * tail's pixel i is the window's pixel 32 - n + i. */
@@ -152,8 +164,9 @@ static inline void tail_words(uint64_t lo, uint64_t hi, int n, uint64_t *m)
     }
 }
 
-/* delta_rgb on the 32 pixels at pc, pp: the counts added, the histogram and
- * marker moved, pp made pc, the two mask words into m unless m is NULL. */
+/* delta_rgb on the 32 pixels at pc, pp: the counts added, the histogram
+ * (unless hist is NULL) and marker moved, pp made pc, the two mask words
+ * into m unless m is NULL. */
 static inline void delta32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st,
                            const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
                            uint64_t *m, int64_t *changed, int64_t *big, int64_t *mk)
@@ -175,9 +188,15 @@ static inline void delta32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st
                                _mm256_cmpeq_epi8(a2, b2));
     const __m256i d0 = absdiff(a0, b0), d1 = absdiff(a1, b1), d2 = absdiff(a2, b2);
     *changed += over_masks(d0, d1, d2, t, st, big, m);
-    *mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, hist, marker, mtol);
-    *mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, hist, marker,
-                       mtol);
+    if (hist) {
+        *mk += move_pixels(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, hist, marker, mtol);
+        *mk += move_pixels(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, hist,
+                           marker, mtol);
+    } else if (marker) {
+        *mk += move_marker(settle_any3(~same.lo & SETTLE_BYTES48), pc, pp, marker, mtol);
+        *mk += move_marker(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, marker,
+                           mtol);
+    }
     _mm256_storeu_si256((__m256i *)pp, a0);
     _mm256_storeu_si256((__m256i *)(pp + 32), a1);
     _mm256_storeu_si256((__m256i *)(pp + 64), a2);
@@ -207,8 +226,12 @@ void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
             continue;
         }
         rows++;
-        for (int x = 0; x < body; x += 32)
+        /* the step twice, so that each is compiled for its own case */
+        for (int x = 0; x < body && hist; x += 32)
             delta32(pc + 3 * x, pp + 3 * x, t, st, marker, mtol, hist, mrow ? mrow + x / 16 : NULL,
+                    &changed, &big, &mk);
+        for (int x = 0; x < body && !hist; x += 32)
+            delta32(pc + 3 * x, pp + 3 * x, t, st, marker, mtol, NULL, mrow ? mrow + x / 16 : NULL,
                     &changed, &big, &mk);
         if (body < w && body) {
             /* The row's last 32 pixels, overlapping the body: its pixels

@@ -98,13 +98,14 @@ int64_t settle_count_color_sse2(const uint8_t *p, ptrdiff_t stride, int w, int h
     return n;
 }
 
-/* delta_rgb on the 16 pixels at pc, pp: the counts added, the histogram and
- * marker moved, pp made pc, the mask word returned. */
+/* delta_rgb on the 16 pixels at pc, pp: the counts added, the histogram
+ * (unless hist is NULL) and marker moved, pp made pc, the mask word
+ * returned. */
 static inline uint64_t delta16(const uint8_t *pc, uint8_t *pp, __m128i t, __m128i st,
                                const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
                                int64_t *changed, int64_t *big, int64_t *mk)
 {
-    uint32_t *hr = hist, *hg = hist + 256, *hb = hist + 512;
+    uint32_t *hr = hist, *hg = hist ? hist + 256 : NULL, *hb = hist ? hist + 512 : NULL;
     const __m128i a0 = _mm_loadu_si128((const __m128i *)pc);
     const __m128i a1 = _mm_loadu_si128((const __m128i *)(pc + 16));
     const __m128i a2 = _mm_loadu_si128((const __m128i *)(pc + 32));
@@ -119,12 +120,17 @@ static inline uint64_t delta16(const uint8_t *pc, uint8_t *pp, __m128i t, __m128
     const uint64_t strong = settle_any3(over48(d0, d1, d2, st));
     *changed += popcount48(over);
     *big += popcount48(strong);
-    for (uint64_t m = settle_any3(~same & SETTLE_BYTES48); m; m &= m - 1) {
+    const uint64_t moved = settle_any3(~same & SETTLE_BYTES48);
+    for (uint64_t m = hist ? moved : 0; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
         hr[pp[i]]--, hg[pp[i + 1]]--, hb[pp[i + 2]]--;
         hr[pc[i]]++, hg[pc[i + 1]]++, hb[pc[i + 2]]++;
         if (marker)
             *mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
+    }
+    for (uint64_t m = !hist && marker ? moved : 0; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        *mk += settle_near_color(pc + i, marker, mtol) - settle_near_color(pp + i, marker, mtol);
     }
     _mm_storeu_si128((__m128i *)pp, a0);
     _mm_storeu_si128((__m128i *)(pp + 16), a1);
