@@ -15,9 +15,10 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
     s->before2 = malloc(n * sizeof(*s->before2));
     s->prev = malloc(n * sizeof(*s->prev));
     s->prev2 = malloc(n * sizeof(*s->prev2));
+    s->ref = malloc(n * sizeof(*s->ref));
     s->mask = calloc((size_t)nb, 1);
     s->mask_prev = calloc((size_t)nb, 1);
-    if (!s->before || !s->before2 || !s->prev || !s->prev2 || !s->mask || !s->mask_prev) {
+    if (!s->before || !s->before2 || !s->prev || !s->prev2 || !s->ref || !s->mask || !s->mask_prev) {
         settle_blocks_stay_free(s);
         return SETTLE_ERR_NOMEM;
     }
@@ -30,6 +31,7 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     free(s->before2);
     free(s->prev);
     free(s->prev2);
+    free(s->ref);
     free(s->mask);
     free(s->mask_prev);
     memset(s, 0, sizeof(*s));
@@ -47,11 +49,11 @@ static int moved(const SettleBlocks *b, const float *a, const float *o, int k)
 }
 
 void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,
-                              uint8_t *revert)
+                              int32_t *kept_prev, uint8_t *revert)
 {
     size_t n = (size_t)s->nb * 3;
     int first = b->bar_rows * b->bw;
-    *kept = 0;
+    *kept = *kept_prev = 0;
     *revert = 0;
     if (change && s->have_prev) {
         if (s->have_before) {
@@ -61,6 +63,15 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         /* a lone pair's change is its two pictures: the one before it is
          * the picture before the first */
         const float *was = b->lone_fired && s->have_prev2 ? s->prev2 : s->prev;
+        /* content that came over several pictures (a line fading in over
+         * three) moved no block from the picture just before its last step:
+         * the picture before it is then the reference the block test judged
+         * it against */
+        int any = 0;
+        for (int k = first; k < s->nb && !any; k++)
+            any = moved(b, b->sum, was, k);
+        if (!any && s->have_ref)
+            was = s->ref;
         memcpy(s->before, was, n * sizeof(*s->before));
         s->have_before = 1;
         memcpy(s->mask_prev, s->mask, (size_t)s->nb);
@@ -83,10 +94,15 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
     if (s->have_before)
         for (int k = first; k < s->nb; k++)
             *kept += s->mask[k] && moved(b, b->sum, s->before, k);
+    if (s->have_before2)
+        for (int k = first; k < s->nb; k++)
+            *kept_prev += s->mask_prev[k] && moved(b, b->sum, s->before2, k);
     float *t = s->prev2;
     s->prev2 = s->prev;
     s->prev = t;
     s->have_prev2 = s->have_prev;
     memcpy(s->prev, b->sum, n * sizeof(*s->prev));
     s->have_prev = 1;
+    memcpy(s->ref, b->ref, n * sizeof(*s->ref));
+    s->have_ref = b->have_ref;
 }

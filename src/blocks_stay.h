@@ -17,9 +17,10 @@ typedef struct SettleBlocksStay {
     float *before2;  /* nb * 3: the picture before the change before that */
     float *prev;     /* nb * 3: the previous picture */
     float *prev2;    /* nb * 3: the picture before it */
+    float *ref;      /* nb * 3: the block test's reference the previous picture left */
     uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
     uint8_t *mask_prev; /* nb: ... and the change before it */
-    int have_prev, have_prev2, have_before, have_before2;
+    int have_prev, have_prev2, have_ref, have_before, have_before2;
 } SettleBlocksStay;
 
 /* Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_stay_free is still safe). */
@@ -29,12 +30,16 @@ void settle_blocks_stay_free(SettleBlocksStay *s);
  * verdict (a content change below the top band). *kept: of the blocks the
  * last such change moved over their threshold (against the picture before
  * it; for a change the lone-pair rule counted, b->lone_fired, the picture
- * before the pair's first), how many this picture still shows moved;
+ * before the pair's first; for a change that moved no block from that
+ * picture, content that came over several pictures, the block test's
+ * reference it was judged against), how many this picture still shows moved;
+ * *kept_prev: the same for the change before it (against the picture before
+ * that one);
  * *revert: this picture is
  * such a change and brings every block it moved, each one the change
  * before had moved, back to the picture before the change before (something that came and went: then nothing of it is
  * kept, and the picture before it is the one later pictures are compared
  * with). */
 void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,
-                              uint8_t *revert);
+                              int32_t *kept_prev, uint8_t *revert);
 #endif

@@ -105,7 +105,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->late = -1;
     d->late_time = d->late_peak = NAN;
     d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
-    d->late_refresh = 0;
+    d->late_refresh = d->late_recoded = 0;
     d->block_last_time = -INFINITY;
     tracker_init(&d->blk_screen[0], s->settle);
     tracker_init(&d->blk_screen[1], s->settle);
@@ -398,6 +398,39 @@ int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyfra
            (keyframe || key_ahead || index - d->last_key <= REFRESH_FOLLOWERS);
 }
 
+/* The late-content rule's frame (d->late) and how many of its blocks stay. */
+static void track_late(SettleDecide *d, const SettleRecord *r)
+{
+    /* a keyframe diff took for a codec refresh, right after a change the
+     * block test saw, is the encoder re-coding the picture that change just
+     * drew (x264 with B-frames: the page, then a keyframe moving 5 blocks
+     * 1.5 times their threshold); after REFRESH_PAUSE without one, the
+     * encoder had coded the picture already, and blocks over their
+     * threshold there are content that landed on the keyframe, which the
+     * late-content rule judges as any other (it must stay). Whether the
+     * change before such a re-coding stays is read off that change's own
+     * blocks, not the re-coding's (seed 269's case078: late images, then
+     * x264's keyframe one frame after, which moves 2 of their blocks) */
+    int late_last = d->late >= 0 && d->late_time == d->block_last_time;
+    if (r->block_change)
+        d->late_recoded = 0;
+    if (r->block_change && !r->block_revert &&
+        (!r->refresh || r->time - d->block_last_time >= REFRESH_PAUSE)) {
+        d->late = r->index;
+        d->late_time = r->time;
+        d->late_peak = r->block_peak;
+        d->late_blocks = r->blocks_changed;
+        d->late_moved = r->block_kept;
+        d->late_diff = r->diff;
+        d->late_refresh = r->refresh;
+    } else if (r->block_change && !r->block_revert && late_last) {
+        d->late_recoded = 1;
+    }
+    if (r->block_change)
+        d->block_last_time = r->time;
+    d->kept_end = d->late_recoded ? r->block_kept_prev : r->block_kept;
+}
+
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 {
     const SettleSettings *s = d->s;
@@ -465,26 +498,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
-    /* a keyframe diff took for a codec refresh, right after a change the
-     * block test saw, is the encoder re-coding the picture that change just
-     * drew (x264 with B-frames: the page, then a keyframe moving 5 blocks
-     * 1.5 times their threshold); after REFRESH_PAUSE without one, the
-     * encoder had coded the picture already, and blocks over their
-     * threshold there are content that landed on the keyframe, which the
-     * late-content rule judges as any other (it must stay) */
-    if (r->block_change && !r->block_revert &&
-        (!r->refresh || r->time - d->block_last_time >= REFRESH_PAUSE)) {
-        d->late = r->index;
-        d->late_time = r->time;
-        d->late_peak = r->block_peak;
-        d->late_blocks = r->blocks_changed;
-        d->late_moved = r->block_kept;
-        d->late_diff = r->diff;
-        d->late_refresh = r->refresh;
-    }
-    if (r->block_change)
-        d->block_last_time = r->time;
-    d->kept_end = r->block_kept;
+    track_late(d, r);
 
     d->last_time = r->time;
     SettleHistory *hp = &d->ring[d->ring_pos];

@@ -95,11 +95,13 @@ typedef struct SettleDecide {
      * over their threshold, the blocks it moved from the picture before,
      * diff's count and whether diff took it for a refresh: the late-content
      * rule; kept_end: of those blocks, the ones the last frame still shows
-     * moved; block_last_time: the time of the block test's last change */
+     * moved (late_recoded: the block test's last change is such a refresh
+     * right after that frame, so they are read from the change before the
+     * last); block_last_time: the time of the block test's last change */
     int64_t late;
     double late_time, late_peak;
     int64_t late_blocks, late_moved, late_diff, kept_end;
-    int late_refresh;
+    int late_refresh, late_recoded;
     double block_last_time;
     /* the block test's trackers (SETTLE_T_BLOCKS, SETTLE_T_BLOCKS_NOBAR)
      * without the keyframes diff took for a codec refresh in which no block

@@ -80,11 +80,13 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
         r->block_fade = (uint8_t)bf.fade;
-        settle_blocks_stay_frame(&t->stay, &t->blocks, bf.change, &r->block_kept, &r->block_revert);
+        settle_blocks_stay_frame(&t->stay, &t->blocks, bf.change, &r->block_kept, &r->block_kept_prev,
+                                 &r->block_revert);
     } else {
         r->block_peak = NAN;
         r->blocks_changed = -1;
         r->block_kept = -1;
+        r->block_kept_prev = -1;
     }
     return 0;
 }

@@ -40,6 +40,8 @@ typedef struct SettleRecord {
                            * to the picture before the change before (src/blocks_stay.c) */
     int32_t block_kept; /* measure: of the blocks the last block_change moved, how many this
                          * picture still shows moved; -1: no block test */
+    int32_t block_kept_prev; /* measure: the same for the block_change before the last
+                              * (against the picture before it); -1: no block test */
     uint8_t quiet[SETTLE_T_COUNT]; /* decide: no change, by each SETTLE_T_ */
     double limit;      /* decide: the diff threshold this frame was judged by */
     int box[4];        /* measure: the changed pixels' rectangle x, y, w, h in the input

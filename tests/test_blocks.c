@@ -516,7 +516,8 @@ static uint64_t run_stay(Camera cam, Step step, int n, int32_t *kept_end)
         SettleBlocksFrame out;
         settle_blocks_frame(&b, &out);
         uint8_t rev;
-        settle_blocks_stay_frame(&st, &b, out.change, kept_end, &rev);
+        int32_t kept_prev;
+        settle_blocks_stay_frame(&st, &b, out.change, kept_end, &kept_prev, &rev);
         reverts |= (uint64_t)rev << f;
     }
     free(p);
