@@ -437,6 +437,58 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
     }
 }
 
+/* A float as a signed key in the float order (-0 before +0), and back. */
+static inline int32_t float_key(float f)
+{
+    int32_t i;
+    memcpy(&i, &f, sizeof(i));
+    return i < 0 ? i ^ 0x7fffffff : i;
+}
+
+static inline float key_float(int32_t i)
+{
+    i = i < 0 ? i ^ 0x7fffffff : i;
+    float f;
+    memcpy(&f, &i, sizeof(f));
+    return f;
+}
+
+/* Each pass writes the keys below the pivot over the array and those above
+ * it to the other one, both at every key with its count moved by the
+ * comparison; the keys equal to it are dropped, and when the k-th is among
+ * them it is the pivot. */
+float settle_select_part(const float *v, int n, int k)
+{
+    int32_t keys[2][SETTLE_SELECT_PART];
+    int32_t *cur = keys[0], *other = keys[1];
+    for (int i = 0; i < n; i++)
+        cur[i] = float_key(v[i]);
+    for (;;) {
+        const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
+        const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
+        const int32_t p = lo > mid ? lo : mid;
+        int below = 0, above = 0;
+        for (int i = 0; i < n; i++) {
+            const int32_t x = cur[i];
+            cur[below] = x;
+            below += x < p;
+            other[above] = x;
+            above += x > p;
+        }
+        if (k < below) {
+            n = below;
+        } else if (k >= n - above) {
+            k -= n - above;
+            n = above;
+            int32_t *t = cur;
+            cur = other;
+            other = t;
+        } else {
+            return key_float(p);
+        }
+    }
+}
+
 void settle_kernels_init(SettleKernels *k, unsigned flags)
 {
     k->count_changed = settle_count_changed;
@@ -452,6 +504,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->row_first_diff = settle_row_first_diff;
     k->fit_sums = settle_fit_sums;
     k->box_means = settle_box_means;
+    k->select_part = settle_select_part;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -480,6 +533,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->fit_sums = settle_fit_sums_avx2;
         k->row_first_diff = settle_row_first_diff_avx2;
         k->count_row_changed = settle_count_row_changed_avx2;
+        k->select_part = settle_select_part_avx2;
     }
 #if SETTLE_AVX512
     if (flags & SETTLE_CPU_AVX512) {

@@ -86,6 +86,16 @@ void settle_box_means(const uint32_t *acc, const int *x0, int n, int rows, uint8
 void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
 
+/* The most floats settle_select_part takes (a row of blocks). */
+#define SETTLE_SELECT_PART 128
+
+/* The k-th smallest (0 <= k < n, 1 <= n <= SETTLE_SELECT_PART) of v[0..n),
+ * which holds no NaN, in the order that puts -0 before +0 (a sort's on the
+ * floats' bits as keys: settle_select_k's for more than 32); v is not
+ * written. By partitions of the keys around the median of three, without a
+ * branch a key. */
+float settle_select_part(const float *v, int n, int k);
+
 /* The conversion of 8-bit Y'CbCr to RGB, as 16-bit fixed point: settle's
  * own, so that its RGB is the same on every CPU and FFmpeg version. */
 typedef struct SettleYuvCoef {
@@ -205,6 +215,7 @@ typedef struct SettleKernels {
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
     void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
+    float (*select_part)(const float *v, int n, int k);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

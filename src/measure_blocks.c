@@ -104,6 +104,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
+    b->select_part = settle_select_part;
     if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
@@ -285,7 +286,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
             continue;
         float m[3];
         for (int c = 0; c < 3; c++) {
-            double mc = clampd(settle_select_k(ch + c * bw, bw, bw / 2), -cap, cap);
+            double mc = clampd(settle_select_with(b->select_part, ch + c * bw, bw, bw / 2), -cap, cap);
             rmax = fabs(mc) > rmax ? fabs(mc) : rmax;
             m[c] = (float)mc;
         }

@@ -80,6 +80,9 @@ typedef struct SettleBlocks {
      * sum_rows) */
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
+    /* settle_select_part or a faster kernel that gives the same value: the
+     * rows' offsets' selections (as sum_rows) */
+    float (*select_part)(const float *v, int n, int k);
     int have_ref;
     /* the fade test runs (init: on a portrait picture, a phone's: landscape
      * captures, HDMI and desktop, keep the block test of before it) */

@@ -10,6 +10,12 @@
  * +0). */
 float settle_select_k(float *v, int n, int k);
 
+/* settle_select_k with part (settle_select_part or a faster kernel that
+ * gives the same value: SettleKernels.select_part) for the arrays of 33 to
+ * SETTLE_SELECT_PART values. */
+typedef float (*SettleSelectPart)(const float *v, int n, int k);
+float settle_select_with(SettleSelectPart part, float *v, int n, int k);
+
 /* The largest float v with m * v < 1 (strict) or m * v <= 1 (not strict), the
  * product taken in doubles (m > 0, finite). Since the product never falls as
  * v grows, a float passes that test exactly when it is at most the bound: so

@@ -396,6 +396,73 @@ static void check_fit_sums(const SettleKernels *k, const char *path)
     print_message("%s: %ld fit_sums cases agree with the scalar reference\n", path, checks);
 }
 
+/* the floats' order that puts -0 before +0, as the selection's keys */
+static int cmp_key(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (int)!signbit(x) - (int)!signbit(y);
+}
+
+/* The rows' selections: every size up to SETTLE_SELECT_PART and every k, on
+ * the shapes of a row's offsets (both signs, many equal values, zeros of
+ * both signs, a few values, sorted and reversed, infinities and
+ * denormals), against the reference, which is checked against a sort; the
+ * input must stay as it was. */
+static void check_select_part(const SettleKernels *k, const char *path)
+{
+    enum { N = SETTLE_SELECT_PART };
+    float v[N], keep[N], sorted[N];
+    long checks = 0;
+    for (int shape = 0; shape < 7; shape++)
+        for (int n = 1; n <= N; n++) {
+            for (int i = 0; i < n; i++) {
+                const float u = (float)(rnd() % 20001) / 1000.0f - 10.0f;
+                switch (shape) {
+                case 0:
+                    v[i] = u;
+                    break;
+                case 1: /* two in five the same */
+                    v[i] = rnd() % 5 < 2 ? 0.75f : u;
+                    break;
+                case 2:
+                    v[i] = rnd() % 3 == 0 ? 0.0f : rnd() % 2 ? -0.0f : u * 1e-3f;
+                    break;
+                case 3:
+                    v[i] = (float)((int)(rnd() % 4) - 2);
+                    break;
+                case 4:
+                    v[i] = (float)i * 0.5f;
+                    break;
+                case 5:
+                    v[i] = (float)(n - i) * -0.25f;
+                    break;
+                default:
+                    v[i] = rnd() % 7 == 0 ? (rnd() % 2 ? INFINITY : -INFINITY)
+                           : rnd() % 2   ? u * 1e-40f
+                                         : u * 1e30f;
+                    break;
+                }
+            }
+            memcpy(keep, v, sizeof(*v) * (size_t)n);
+            memcpy(sorted, v, sizeof(*v) * (size_t)n);
+            qsort(sorted, (size_t)n, sizeof(*sorted), cmp_key);
+            for (int kk = 0; kk < n; kk++) {
+                const float want = settle_select_part(v, n, kk), got = k->select_part(v, n, kk);
+                if (memcmp(&want, &sorted[kk], sizeof(want)))
+                    fail_msg("select_part reference: shape %d n %d k %d: %a, the sort has %a",
+                             shape, n, kk, (double)want, (double)sorted[kk]);
+                if (memcmp(&want, &got, sizeof(want)))
+                    fail_msg("select_part %s: shape %d n %d k %d: %a, the reference has %a", path,
+                             shape, n, kk, (double)got, (double)want);
+                checks++;
+            }
+            assert_memory_equal(v, keep, sizeof(*v) * (size_t)n);
+        }
+    print_message("%s: %ld select_part cases agree with the scalar reference\n", path, checks);
+}
+
 /* The reduction of a plane by f x f boxes and the row change count: every
  * output width up to 70 and some wider (tails of every length), 1 to 3
  * output rows, odd offsets, against the reference, which is itself checked
@@ -698,6 +765,8 @@ static void test_avx2(void **state)
     check_sum_rows(&k, "avx2");
     assert_ptr_not_equal(k.fit_sums, settle_fit_sums);
     check_fit_sums(&k, "avx2");
+    assert_ptr_not_equal(k.select_part, settle_select_part);
+    check_select_part(&k, "avx2");
     /* the reduction's own AVX2 version, not the SSE2 one, is checked */
     SettleKernels k2;
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
@@ -745,6 +814,8 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     assert_ptr_equal(k.fit_sums, settle_fit_sums);
     assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
+    assert_ptr_equal(k.select_part, settle_select_part);
+    check_select_part(&k, "scalar");
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

@@ -69,10 +69,12 @@ static void check(const float *in, int n, int k)
     if (!(got == sorted[k]))
         fail_msg("n %d k %d: got %.9g, the sort has %.9g", n, k, got, sorted[k]);
     /* a zero's sign may come back either way only where a sort would have
-     * zeros of both signs next to k (the quickselect of short arrays
-     * compares values) */
+     * zeros of both signs next to k, in arrays of 32 or fewer (the
+     * quickselect of short arrays compares values); longer ones are
+     * selected in the keys' order, -0 before +0, which the outputs of
+     * before depend on */
     if (got == 0 && signbit(got) != signbit(sorted[k]))
-        assert_true((k > 0 && sorted[k - 1] == 0) || (k + 1 < n && sorted[k + 1] == 0));
+        assert_true(n <= 32 && ((k > 0 && sorted[k - 1] == 0) || (k + 1 < n && sorted[k + 1] == 0)));
     free(v);
     free(sorted);
 }
