@@ -437,6 +437,14 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
     }
 }
 
+void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch)
+{
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++)
+            ch[c * n + i] = err[3 * i + c] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+}
+
 /* A float as a signed key in the float order (-0 before +0), and back. */
 static inline int32_t float_key(float f)
 {
@@ -505,6 +513,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->fit_sums = settle_fit_sums;
     k->box_means = settle_box_means;
     k->select_part = settle_select_part;
+    k->block_errors = settle_block_errors;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -534,6 +543,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->row_first_diff = settle_row_first_diff_avx2;
         k->count_row_changed = settle_count_row_changed_avx2;
         k->select_part = settle_select_part_avx2;
+        k->block_errors = settle_block_errors_avx2;
     }
 #if SETTLE_AVX512
     if (flags & SETTLE_CPU_AVX512) {

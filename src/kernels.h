@@ -86,6 +86,12 @@ void settle_box_means(const uint32_t *acc, const int *x0, int n, int rows, uint8
 void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
 
+/* The block test's errors of n blocks (three floats each, R G B) after a
+ * gain and offset a channel: err[3k + c] = ch[c * n + k] = cur[3k + c] -
+ * (float)(a[c] * ref[3k + c] + o[c]), the product and sum in doubles. */
+void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch);
+
 /* The most floats settle_select_part takes (a row of blocks). */
 #define SETTLE_SELECT_PART 128
 
@@ -216,6 +222,8 @@ typedef struct SettleKernels {
                      const double *o, const double *lim, double s[5][3]);
     void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
     float (*select_part)(const float *v, int n, int k);
+    void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

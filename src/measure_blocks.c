@@ -105,6 +105,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
     b->select_part = settle_select_part;
+    b->block_errors = settle_block_errors;
     if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
@@ -304,9 +305,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
         const size_t k0 = 3 * (size_t)by * bw;
         float *row = err + k0;
         const float *s = b->sum + k0, *r = b->ref + k0;
-        for (int i = 0; i < bw; i++)
-            for (int c = 0; c < 3; c++)
-                ch[c * bw + i] = row[3 * i + c] = s[3 * i + c] - (float)(a[c] * r[3 * i + c] + o[c]);
+        b->block_errors(r, s, bw, a, o, row, ch);
         if (!(cap > 0))
             continue;
         float m[3];

@@ -83,6 +83,10 @@ typedef struct SettleBlocks {
     /* settle_select_part or a faster kernel that gives the same value: the
      * rows' offsets' selections (as sum_rows) */
     float (*select_part)(const float *v, int n, int k);
+    /* settle_block_errors or a faster kernel that gives the same floats:
+     * the errors against the reference, a row at a time (as sum_rows) */
+    void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch);
     int have_ref;
     /* the fade test runs (init: on a portrait picture, a phone's: landscape
      * captures, HDMI and desktop, keep the block test of before it) */

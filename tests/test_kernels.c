@@ -396,6 +396,43 @@ static void check_fit_sums(const SettleKernels *k, const char *path)
     print_message("%s: %ld fit_sums cases agree with the scalar reference\n", path, checks);
 }
 
+/* The block test's errors: every row length up to 100 blocks (tails of
+ * every length after the steps of 8), gains and offsets at their bounds and
+ * between, means that round differently in floats and doubles. */
+static void check_block_errors(const SettleKernels *k, const char *path)
+{
+    enum { N = 100 };
+    float ref[3 * N], cur[3 * N], e_ref[3 * N], e_k[3 * N], c_ref[3 * N], c_k[3 * N];
+    const double a[][3] = { { 1, 1, 1 }, { 0.6, 1.6, 1.0000001 }, { 0.93, 1.2, 0.77 } };
+    const double o[][3] = { { 0, 0, 0 }, { -40, 40, 0.3 }, { 1e-3, -7.123456789, 2.5 } };
+    long checks = 0;
+    for (int n = 1; n <= N; n++)
+        for (size_t ai = 0; ai < sizeof(a) / sizeof(*a); ai++) {
+            for (int i = 0; i < 3 * n; i++) {
+                ref[i] = (float)(rnd() % (256 * 64)) / 64.0f;
+                cur[i] = i % 7 ? ref[i] + ((float)(rnd() % 4001) - 2000.0f) / 331.0f
+                               : (float)(rnd() % 255) / 3.0f;
+            }
+            memset(e_k, 0x55, sizeof(e_k));
+            memset(c_k, 0x55, sizeof(c_k));
+            memcpy(e_ref, e_k, sizeof(e_k));
+            memcpy(c_ref, c_k, sizeof(c_k));
+            settle_block_errors(ref, cur, n, a[ai], o[ai], e_ref, c_ref);
+            k->block_errors(ref, cur, n, a[ai], o[ai], e_k, c_k);
+            if (memcmp(e_ref, e_k, sizeof(e_ref)) || memcmp(c_ref, c_k, sizeof(c_ref)))
+                fail_msg("block_errors %s: n %d fit %zu", path, n, ai);
+            /* the reference is the definition */
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < 3; c++) {
+                    const float want = cur[3 * i + c] - (float)(a[ai][c] * ref[3 * i + c] + o[ai][c]);
+                    assert_memory_equal(&e_ref[3 * i + c], &want, sizeof(want));
+                    assert_memory_equal(&c_ref[c * n + i], &want, sizeof(want));
+                }
+            checks++;
+        }
+    print_message("%s: %ld block_errors cases agree with the scalar reference\n", path, checks);
+}
+
 /* the floats' order that puts -0 before +0, as the selection's keys */
 static int cmp_key(const void *a, const void *b)
 {
@@ -767,6 +804,8 @@ static void test_avx2(void **state)
     check_fit_sums(&k, "avx2");
     assert_ptr_not_equal(k.select_part, settle_select_part);
     check_select_part(&k, "avx2");
+    assert_ptr_not_equal(k.block_errors, settle_block_errors);
+    check_block_errors(&k, "avx2");
     /* the reduction's own AVX2 version, not the SSE2 one, is checked */
     SettleKernels k2;
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
@@ -816,6 +855,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
     assert_ptr_equal(k.select_part, settle_select_part);
     check_select_part(&k, "scalar");
+    assert_ptr_equal(k.block_errors, settle_block_errors);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

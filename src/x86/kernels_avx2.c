@@ -779,3 +779,52 @@ float settle_select_part_avx2(const float *v, int n, int k)
         }
     }
 }
+
+/* 4 floats of ref and cur from f: cur - (float)(a * ref + o), in doubles as
+ * the reference takes them (a multiply, then an add: no fused one). */
+static inline __m128 block_error4(__m128 r, __m128 c, __m256d a, __m256d o)
+{
+    const __m256d fit = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(r), a), o);
+    return _mm_sub_ps(c, _mm256_cvtpd_ps(fit));
+}
+
+/* 8 blocks a step: their 24 floats in three vectors, whose channels repeat
+ * every 12 floats (the gains and offsets as three patterns of 4 doubles),
+ * then each channel's 8 gathered by blends (its places in the three vectors
+ * are apart) and a permutation. The blocks after the last step as the
+ * reference. */
+void settle_block_errors_avx2(const float *ref, const float *cur, int n, const double *a,
+                              const double *o, float *err, float *ch)
+{
+    const __m256d ap[3] = { _mm256_setr_pd(a[0], a[1], a[2], a[0]),
+                            _mm256_setr_pd(a[1], a[2], a[0], a[1]),
+                            _mm256_setr_pd(a[2], a[0], a[1], a[2]) };
+    const __m256d op[3] = { _mm256_setr_pd(o[0], o[1], o[2], o[0]),
+                            _mm256_setr_pd(o[1], o[2], o[0], o[1]),
+                            _mm256_setr_pd(o[2], o[0], o[1], o[2]) };
+    const __m256i perm0 = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+    const __m256i perm1 = _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6);
+    const __m256i perm2 = _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 e[3];
+        for (int j = 0; j < 3; j++) {
+            const float *r = ref + 3 * i + 8 * j, *c = cur + 3 * i + 8 * j;
+            const __m128 lo = block_error4(_mm_loadu_ps(r), _mm_loadu_ps(c), ap[(2 * j) % 3],
+                                           op[(2 * j) % 3]);
+            const __m128 hi = block_error4(_mm_loadu_ps(r + 4), _mm_loadu_ps(c + 4),
+                                           ap[(2 * j + 1) % 3], op[(2 * j + 1) % 3]);
+            e[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+            _mm256_storeu_ps(err + 3 * i + 8 * j, e[j]);
+        }
+        const __m256 c0 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x92), e[2], 0x24);
+        const __m256 c1 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x24), e[2], 0x49);
+        const __m256 c2 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x49), e[2], 0x92);
+        _mm256_storeu_ps(ch + i, _mm256_permutevar8x32_ps(c0, perm0));
+        _mm256_storeu_ps(ch + n + i, _mm256_permutevar8x32_ps(c1, perm1));
+        _mm256_storeu_ps(ch + 2 * (size_t)n + i, _mm256_permutevar8x32_ps(c2, perm2));
+    }
+    for (; i < n; i++)
+        for (int c = 0; c < 3; c++)
+            ch[c * n + i] = err[3 * i + c] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+}
