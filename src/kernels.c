@@ -441,8 +441,11 @@ void settle_block_errors(const float *ref, const float *cur, int n, const double
                          const double *o, float *err, float *ch)
 {
     for (int i = 0; i < n; i++)
-        for (int c = 0; c < 3; c++)
-            ch[c * n + i] = err[3 * i + c] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+        for (int c = 0; c < 3; c++) {
+            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (err)
+                err[3 * i + c] = ch[c * n + i];
+        }
 }
 
 /* A float as a signed key in the float order (-0 before +0), and back. */

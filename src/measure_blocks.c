@@ -222,8 +222,10 @@ static double clampd(double v, double lo, double hi)
 
 /* cur = a * ref + b for each channel c over blocks [from, nb): least
  * squares, again without the blocks more than 3 median residuals off,
- * bounded; tmp holds nb floats. The three channels' fits are independent:
- * their sums are taken side by side (b->fit_sums), each in its own order. */
+ * bounded; tmp holds 3 * nb floats. The three channels' fits are
+ * independent: their sums are taken side by side (b->fit_sums), each in its
+ * own order; the residuals for the bounds, all three channels' in one pass
+ * (b->block_errors), each channel's apart. */
 static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, int from,
                          double ga[3], double gb[3])
 {
@@ -232,18 +234,20 @@ static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, in
     const int nk = b->nb - from;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
+            b->block_errors(ref + 3 * (size_t)from, b->sum + 3 * (size_t)from, nk, a, o, NULL, tmp);
             for (int c = 0; c < 3; c++) {
                 /* the bound is 3 median residuals, at least 1: when more
                  * than half of the residuals are below a third, so is the
                  * median, and the bound is 1 without the selection (they
                  * are counted as they are made) */
                 const float third = settle_float_below(3.0, 1);
-                int n = 0, small = 0;
-                for (int k = from; k < b->nb; k++) {
-                    tmp[n] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
-                    small += tmp[n++] <= third;
+                float *res = tmp + (size_t)c * nk;
+                int small = 0;
+                for (int k = 0; k < nk; k++) {
+                    res[k] = fabsf(res[k]);
+                    small += res[k] <= third;
                 }
-                lim[c] = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
+                lim[c] = small > nk / 2 ? 1.0 : 3.0 * settle_select_with(b->select_part, res, nk, nk / 2);
                 lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
             }
         }
@@ -282,7 +286,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
         from = 0;
     float *err = b->res + b->nb;
     double gsum = 0, osum = 0, a[3], o[3];
-    fit_channels(b, b->ref, b->scratch, from, a, o);
+    fit_channels(b, b->ref, err, from, a, o); /* err is made after the fit */
     for (int c = 0; c < 3; c++) {
         gsum += a[c];
         osum += o[c];

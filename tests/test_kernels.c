@@ -421,6 +421,11 @@ static void check_block_errors(const SettleKernels *k, const char *path)
             k->block_errors(ref, cur, n, a[ai], o[ai], e_k, c_k);
             if (memcmp(e_ref, e_k, sizeof(e_ref)) || memcmp(c_ref, c_k, sizeof(c_ref)))
                 fail_msg("block_errors %s: n %d fit %zu", path, n, ai);
+            /* without err: the same channels */
+            memset(c_k, 0x55, sizeof(c_k));
+            k->block_errors(ref, cur, n, a[ai], o[ai], NULL, c_k);
+            if (memcmp(c_ref, c_k, sizeof(c_ref)))
+                fail_msg("block_errors %s: n %d fit %zu, channels only", path, n, ai);
             /* the reference is the definition */
             for (int i = 0; i < n; i++)
                 for (int c = 0; c < 3; c++) {

@@ -815,7 +815,8 @@ void settle_block_errors_avx2(const float *ref, const float *cur, int n, const d
             const __m128 hi = block_error4(_mm_loadu_ps(r + 4), _mm_loadu_ps(c + 4),
                                            ap[(2 * j + 1) % 3], op[(2 * j + 1) % 3]);
             e[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-            _mm256_storeu_ps(err + 3 * i + 8 * j, e[j]);
+            if (err)
+                _mm256_storeu_ps(err + 3 * i + 8 * j, e[j]);
         }
         const __m256 c0 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x92), e[2], 0x24);
         const __m256 c1 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x24), e[2], 0x49);
@@ -825,6 +826,9 @@ void settle_block_errors_avx2(const float *ref, const float *cur, int n, const d
         _mm256_storeu_ps(ch + 2 * (size_t)n + i, _mm256_permutevar8x32_ps(c2, perm2));
     }
     for (; i < n; i++)
-        for (int c = 0; c < 3; c++)
-            ch[c * n + i] = err[3 * i + c] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+        for (int c = 0; c < 3; c++) {
+            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (err)
+                err[3 * i + c] = ch[c * n + i];
+        }
 }
