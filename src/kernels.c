@@ -468,13 +468,12 @@ static inline float key_float(int32_t i)
  * it to the other one, both at every key with its count moved by the
  * comparison; the keys equal to it are dropped, and when the k-th is among
  * them it is the pivot. */
-float settle_select_part(const float *v, int n, int k)
+int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out)
 {
-    int32_t keys[2][SETTLE_SELECT_PART];
-    int32_t *cur = keys[0], *other = keys[1];
+    int32_t *cur = keys, *other = keys + n + 8;
     for (int i = 0; i < n; i++)
         cur[i] = float_key(v[i]);
-    for (;;) {
+    for (int pass = 0; pass < SETTLE_SELECT_PASSES; pass++) {
         const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
         const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
         const int32_t p = lo > mid ? lo : mid;
@@ -495,9 +494,11 @@ float settle_select_part(const float *v, int n, int k)
             cur = other;
             other = t;
         } else {
-            return key_float(p);
+            *out = key_float(p);
+            return 0;
         }
     }
+    return -1;
 }
 
 void settle_kernels_init(SettleKernels *k, unsigned flags)

@@ -93,15 +93,17 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
 void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
 
-/* The most floats settle_select_part takes (a row of blocks). */
-#define SETTLE_SELECT_PART 128
+/* The most passes settle_select_part makes before it gives up. */
+#define SETTLE_SELECT_PASSES 64
 
-/* The k-th smallest (0 <= k < n, 1 <= n <= SETTLE_SELECT_PART) of v[0..n),
- * which holds no NaN, in the order that puts -0 before +0 (a sort's on the
- * floats' bits as keys: settle_select_k's for more than 32); v is not
- * written. By partitions of the keys around the median of three, without a
- * branch a key. */
-float settle_select_part(const float *v, int n, int k);
+/* The k-th smallest (0 <= k < n) of v[0..n), which holds no NaN, in the
+ * order that puts -0 before +0 (a sort's on the floats' bits as keys:
+ * settle_select_k's for more than 32), in *out; v is not written, keys
+ * (2 * (n + 8) of them) is scratch. By partitions of the keys around the
+ * median of three, without a branch a key. Returns 0, or -1 (*out not set)
+ * after SETTLE_SELECT_PASSES passes without the k-th (pivots that split
+ * badly pass after pass: the caller selects otherwise). */
+int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out);
 
 /* The conversion of 8-bit Y'CbCr to RGB, as 16-bit fixed point: settle's
  * own, so that its RGB is the same on every CPU and FFmpeg version. */
@@ -222,7 +224,7 @@ typedef struct SettleKernels {
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
     void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
-    float (*select_part)(const float *v, int n, int k);
+    int (*select_part)(const float *v, int32_t *keys, int n, int k, float *out);
     void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
 } SettleKernels;

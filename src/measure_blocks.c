@@ -102,11 +102,12 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->scratch = calloc(n + 3 * (size_t)b->bw, sizeof(*b->scratch));
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
+    b->keys = calloc(2 * (n + 8), sizeof(*b->keys));
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
     b->select_part = settle_select_part;
     b->block_errors = settle_block_errors;
-    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
+    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -135,6 +136,8 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->res);
     free(b->scratch);
     free(b->colsum);
+    free(b->keys);
+    b->keys = NULL;
     b->sum = b->ref = b->last = b->prev = b->step = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
@@ -247,7 +250,7 @@ static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, in
                     res[k] = fabsf(res[k]);
                     small += res[k] <= third;
                 }
-                lim[c] = small > nk / 2 ? 1.0 : 3.0 * settle_select_with(b->select_part, res, nk, nk / 2);
+                lim[c] = small > nk / 2 ? 1.0 : 3.0 * settle_select_with(b->select_part, b->keys, res, nk, nk / 2);
                 lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
             }
         }
@@ -314,7 +317,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
             continue;
         float m[3];
         for (int c = 0; c < 3; c++) {
-            double mc = clampd(settle_select_with(b->select_part, ch + c * bw, bw, bw / 2), -cap, cap);
+            double mc = clampd(settle_select_with(b->select_part, b->keys, ch + c * bw, bw, bw / 2), -cap, cap);
             rmax = fabs(mc) > rmax ? fabs(mc) : rmax;
             m[c] = (float)mc;
         }
@@ -549,7 +552,7 @@ static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
         return 1;
     float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
     memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
-    return SPREAD * settle_select_k(tmp, b->nb, k);
+    return SPREAD * settle_select_with(b->select_part, b->keys, tmp, b->nb, k);
 }
 
 /* Whether this picture, with `lone` blocks over their threshold and no

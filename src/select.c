@@ -12,9 +12,9 @@
  * of the range. Many equal keys (a still, flat part of the picture: a third
  * of startup-test-elmo's blocks) are caught when the first candidate is the
  * k-th. The keys are kept in v's own floats (memcpy: no aliasing). Arrays
- * of 33 to SETTLE_SELECT_PART (a row of blocks) go to partitions without a
- * branch a key (settle_select_part, a kernel): the same value, a fifth of
- * the instructions.
+ * of 33 to SETTLE_SELECT_ROW (a row of blocks), and longer ones given
+ * scratch, go to partitions without a branch a key (settle_select_part, a
+ * kernel): the same value, a fifth to a third of the instructions.
  */
 #include "select.h"
 
@@ -149,15 +149,17 @@ static int keep_bucket(float *v, int n, uint32_t base, int shift, uint32_t d)
 
 float settle_select_k(float *v, int n, int k)
 {
-    return settle_select_with(settle_select_part, v, n, k);
+    return settle_select_with(settle_select_part, NULL, v, n, k);
 }
 
-float settle_select_with(SettleSelectPart part, float *v, int n, int k)
+float settle_select_with(SettleSelectPart part, int32_t *keys, float *v, int n, int k)
 {
     if (n <= SELECT_SHORT)
         return short_select(v, n, k);
-    if (n <= SETTLE_SELECT_PART)
-        return part(v, n, k);
+    int32_t row[2 * (SETTLE_SELECT_ROW + 8)];
+    float x;
+    if ((n <= SETTLE_SELECT_ROW || keys) && !part(v, n <= SETTLE_SELECT_ROW ? row : keys, n, k, &x))
+        return x;
     uint32_t count[2][1u << SELECT_BITS], lo = ~0u, hi = 0;
     int neg = 0;
     for (int i = 0; i < n; i++) {

@@ -447,18 +447,38 @@ static int cmp_key(const void *a, const void *b)
     return (int)!signbit(x) - (int)!signbit(y);
 }
 
-/* The rows' selections: every size up to SETTLE_SELECT_PART and every k, on
- * the shapes of a row's offsets (both signs, many equal values, zeros of
- * both signs, a few values, sorted and reversed, infinities and
- * denormals), against the reference, which is checked against a sort; the
- * input must stay as it was. */
+static void check_select_one(const SettleKernels *k, const char *path, float *v, float *sorted,
+                             int32_t *keys, int shape, int n, int kk)
+{
+    float want = NAN, got = NAN;
+    if (settle_select_part(v, keys, n, kk, &want) || k->select_part(v, keys, n, kk, &got))
+        fail_msg("select_part %s: shape %d n %d k %d gave up", path, shape, n, kk);
+    if (memcmp(&want, &sorted[kk], sizeof(want)))
+        fail_msg("select_part reference: shape %d n %d k %d: %a, the sort has %a", shape, n, kk,
+                 (double)want, (double)sorted[kk]);
+    if (memcmp(&want, &got, sizeof(want)))
+        fail_msg("select_part %s: shape %d n %d k %d: %a, the reference has %a", path, shape, n,
+                 kk, (double)got, (double)want);
+}
+
+/* The selections: every size up to 130 and every k, and the sizes of a
+ * picture's blocks at a few k, on the shapes of a row's offsets and of the
+ * residuals (both signs, many equal values, zeros of both signs, a few
+ * values, sorted and reversed, infinities and denormals), against the
+ * reference, which is checked against a sort; the input must stay as it
+ * was. */
 static void check_select_part(const SettleKernels *k, const char *path)
 {
-    enum { N = SETTLE_SELECT_PART };
-    float v[N], keep[N], sorted[N];
+    enum { N = 3700 };
+    static const int big[] = { 255, 256, 257, 1000, 3600, N };
+    float *v = malloc(N * sizeof(*v)), *keep = malloc(N * sizeof(*v));
+    float *sorted = malloc(N * sizeof(*v));
+    int32_t *keys = malloc(2 * (N + 8) * sizeof(*keys));
+    assert_true(v && keep && sorted && keys);
     long checks = 0;
     for (int shape = 0; shape < 7; shape++)
-        for (int n = 1; n <= N; n++) {
+        for (int z = 1; z <= 130 + (int)(sizeof(big) / sizeof(*big)); z++) {
+            const int n = z <= 130 ? z : big[z - 131];
             for (int i = 0; i < n; i++) {
                 const float u = (float)(rnd() % 20001) / 1000.0f - 10.0f;
                 switch (shape) {
@@ -490,18 +510,20 @@ static void check_select_part(const SettleKernels *k, const char *path)
             memcpy(keep, v, sizeof(*v) * (size_t)n);
             memcpy(sorted, v, sizeof(*v) * (size_t)n);
             qsort(sorted, (size_t)n, sizeof(*sorted), cmp_key);
-            for (int kk = 0; kk < n; kk++) {
-                const float want = settle_select_part(v, n, kk), got = k->select_part(v, n, kk);
-                if (memcmp(&want, &sorted[kk], sizeof(want)))
-                    fail_msg("select_part reference: shape %d n %d k %d: %a, the sort has %a",
-                             shape, n, kk, (double)want, (double)sorted[kk]);
-                if (memcmp(&want, &got, sizeof(want)))
-                    fail_msg("select_part %s: shape %d n %d k %d: %a, the reference has %a", path,
-                             shape, n, kk, (double)got, (double)want);
-                checks++;
+            if (n <= 130) {
+                for (int kk = 0; kk < n; kk++, checks++)
+                    check_select_one(k, path, v, sorted, keys, shape, n, kk);
+            } else {
+                const int ks[] = { 0, 1, n / 3, n / 2, n / 2 + 1, n - 1 };
+                for (size_t j = 0; j < sizeof(ks) / sizeof(*ks); j++, checks++)
+                    check_select_one(k, path, v, sorted, keys, shape, n, ks[j]);
             }
             assert_memory_equal(v, keep, sizeof(*v) * (size_t)n);
         }
+    free(v);
+    free(keep);
+    free(sorted);
+    free(keys);
     print_message("%s: %ld select_part cases agree with the scalar reference\n", path, checks);
 }
 

@@ -731,10 +731,9 @@ static const uint32_t pack_lanes[256] = {
  * keys below and above the pivot packed by a permutation and stored at the
  * two counts (over keys already read). The last step loads only the keys
  * left, the rest zero. */
-float settle_select_part_avx2(const float *v, int n, int k)
+int settle_select_part_avx2(const float *v, int32_t *keys, int n, int k, float *out)
 {
-    int32_t keys[2][SETTLE_SELECT_PART + 8];
-    int32_t *cur = keys[0], *other = keys[1];
+    int32_t *cur = keys, *other = keys + n + 8;
     const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
     const __m256i shifts = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
     const __m256i seven = _mm256_set1_epi32(7);
@@ -745,7 +744,7 @@ float settle_select_part_avx2(const float *v, int n, int k)
         const __m256i flip = _mm256_and_si256(_mm256_srai_epi32(x, 31), magnitude);
         _mm256_storeu_si256((__m256i *)(cur + i), _mm256_xor_si256(x, flip));
     }
-    for (;;) {
+    for (int pass = 0; pass < SETTLE_SELECT_PASSES; pass++) {
         const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
         const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
         const int32_t p = lo > mid ? lo : mid;
@@ -773,11 +772,11 @@ float settle_select_part_avx2(const float *v, int n, int k)
             other = t;
         } else {
             const int32_t key = p < 0 ? p ^ 0x7fffffff : p;
-            float f;
-            memcpy(&f, &key, sizeof(f));
-            return f;
+            memcpy(out, &key, sizeof(*out));
+            return 0;
         }
     }
+    return -1;
 }
 
 /* 4 floats of ref and cur from f: cur - (float)(a * ref + o), in doubles as
