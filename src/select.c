@@ -154,10 +154,12 @@ float settle_select_k(float *v, int n, int k)
 
 float settle_select_with(SettleSelectPart part, int32_t *keys, float *v, int n, int k)
 {
-    if (n <= SELECT_SHORT)
-        return short_select(v, n, k);
     int32_t row[2 * (SETTLE_SELECT_ROW + 8)];
     float x;
+    /* a short array's zero is the quickselect's (short_select), whose sign
+     * the partitions do not give; any other value is the same float */
+    if (n <= SELECT_SHORT)
+        return n > 8 && !part(v, row, n, k, &x) && x != 0 ? x : short_select(v, n, k);
     if ((n <= SETTLE_SELECT_ROW || keys) && !part(v, n <= SETTLE_SELECT_ROW ? row : keys, n, k, &x))
         return x;
     uint32_t count[2][1u << SELECT_BITS], lo = ~0u, hi = 0;

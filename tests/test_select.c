@@ -192,7 +192,10 @@ static int give_up(const float *v, int32_t *keys, int n, int k, float *out)
 
 /* settle_select_with: with scratch for long arrays (the partitions), without
  * (the radix) and with a partition that gives up, the same float as
- * settle_select_k, to the bit. */
+ * settle_select_k, to the bit; and on arrays of 9 to 32, where a zero must be
+ * the quickselect's (the partitions' zero would be the keys'), the same float
+ * as the short selection alone (a partition that gives up), with this CPU's
+ * kernel too. */
 static void test_with(void **state)
 {
     (void)state;
@@ -200,26 +203,30 @@ static void test_with(void **state)
     float *v = malloc(N * sizeof(*v)), *w = malloc(N * sizeof(*w));
     int32_t *keys = malloc(2 * (N + 8) * sizeof(*keys));
     assert_true(v && w && keys);
-    static const int sizes[] = { 33, 80, 128, 129, 1000, N };
+    static const int sizes[] = { 9, 10, 16, 26, 27, 31, 32, 33, 80, 128, 129, 1000, N };
+    SettleKernels kern;
+    settle_kernels_init(&kern, settle_cpu_flags());
     for (int s = 0; s < SHAPES; s++)
         for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++) {
             const int n = sizes[z];
             float tie = (float)(0.03 + uniform());
             for (int i = 0; i < n; i++)
                 v[i] = draw((enum Shape)s, tie);
-            for (int k = 0; k < n; k += n / 7 + 1) {
+            for (int k = 0; k < n; k += n <= 32 ? 1 : n / 7 + 1) {
                 memcpy(w, v, (size_t)n * sizeof(*w));
-                const float want = settle_select_k(w, n, k);
-                float got[3];
+                const float want = settle_select_with(give_up, keys, w, n, k);
+                float got[4];
                 memcpy(w, v, (size_t)n * sizeof(*w));
                 got[0] = settle_select_with(settle_select_part, keys, w, n, k);
                 memcpy(w, v, (size_t)n * sizeof(*w));
                 got[1] = settle_select_with(settle_select_part, NULL, w, n, k);
                 memcpy(w, v, (size_t)n * sizeof(*w));
-                got[2] = settle_select_with(give_up, keys, w, n, k);
-                for (int j = 0; j < 3; j++)
+                got[2] = settle_select_k(w, n, k);
+                memcpy(w, v, (size_t)n * sizeof(*w));
+                got[3] = settle_select_with(kern.select_part, keys, w, n, k);
+                for (int j = 0; j < 4; j++)
                     if (memcmp(&got[j], &want, sizeof(want)))
-                        fail_msg("with %d: n %d k %d: got %a, settle_select_k has %a", j, n, k,
+                        fail_msg("with %d: n %d k %d: got %a, the selection without partitions has %a", j, n, k,
                                  (double)got[j], (double)want);
             }
         }
