@@ -11,10 +11,11 @@
  * row offsets) are split by sign first, since their keys lie at the two ends
  * of the range. Many equal keys (a still, flat part of the picture: a third
  * of startup-test-elmo's blocks) are caught when the first candidate is the
- * k-th. The keys are kept in v's own floats (memcpy: no aliasing). Arrays
- * of 33 to SETTLE_SELECT_ROW (a row of blocks), and longer ones given
- * scratch, go to partitions without a branch a key (settle_select_part, a
- * kernel): the same value, a fifth to a third of the instructions.
+ * k-th. The keys are kept in v's own floats (memcpy: no aliasing). In
+ * settle_select_with, arrays of 9 to SETTLE_SELECT_ROW (a row of blocks),
+ * and longer ones given scratch, go to partitions without a branch a key
+ * (settle_select_part, a kernel) first: the same value, a fifth to a third
+ * of the instructions.
  */
 #include "select.h"
 
