@@ -437,6 +437,70 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
     }
 }
 
+void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch)
+{
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (err)
+                err[3 * i + c] = ch[c * n + i];
+        }
+}
+
+/* A float as a signed key in the float order (-0 before +0), and back. */
+static inline int32_t float_key(float f)
+{
+    int32_t i;
+    memcpy(&i, &f, sizeof(i));
+    return i < 0 ? i ^ 0x7fffffff : i;
+}
+
+static inline float key_float(int32_t i)
+{
+    i = i < 0 ? i ^ 0x7fffffff : i;
+    float f;
+    memcpy(&f, &i, sizeof(f));
+    return f;
+}
+
+/* Each pass writes the keys below the pivot over the array and those above
+ * it to the other one, both at every key with its count moved by the
+ * comparison; the keys equal to it are dropped, and when the k-th is among
+ * them it is the pivot. */
+int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out)
+{
+    int32_t *cur = keys, *other = keys + n + 8;
+    for (int i = 0; i < n; i++)
+        cur[i] = float_key(v[i]);
+    for (int pass = 0; pass < SETTLE_SELECT_PASSES; pass++) {
+        const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
+        const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
+        const int32_t p = lo > mid ? lo : mid;
+        int below = 0, above = 0;
+        for (int i = 0; i < n; i++) {
+            const int32_t x = cur[i];
+            cur[below] = x;
+            below += x < p;
+            other[above] = x;
+            above += x > p;
+        }
+        if (k < below) {
+            n = below;
+        } else if (k >= n - above) {
+            k -= n - above;
+            n = above;
+            int32_t *t = cur;
+            cur = other;
+            other = t;
+        } else {
+            *out = key_float(p);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 void settle_kernels_init(SettleKernels *k, unsigned flags)
 {
     k->count_changed = settle_count_changed;
@@ -452,6 +516,8 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->row_first_diff = settle_row_first_diff;
     k->fit_sums = settle_fit_sums;
     k->box_means = settle_box_means;
+    k->select_part = settle_select_part;
+    k->block_errors = settle_block_errors;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -480,6 +546,8 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->fit_sums = settle_fit_sums_avx2;
         k->row_first_diff = settle_row_first_diff_avx2;
         k->count_row_changed = settle_count_row_changed_avx2;
+        k->select_part = settle_select_part_avx2;
+        k->block_errors = settle_block_errors_avx2;
     }
 #if SETTLE_AVX512
     if (flags & SETTLE_CPU_AVX512) {

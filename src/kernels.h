@@ -86,6 +86,25 @@ void settle_box_means(const uint32_t *acc, const int *x0, int n, int rows, uint8
 void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
 
+/* The block test's errors of n blocks (three floats each, R G B) after a
+ * gain and offset a channel: err[3k + c] = ch[c * n + k] = cur[3k + c] -
+ * (float)(a[c] * ref[3k + c] + o[c]), the product and sum in doubles; err
+ * NULL: ch only. */
+void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch);
+
+/* The most passes settle_select_part makes before it gives up. */
+#define SETTLE_SELECT_PASSES 64
+
+/* The k-th smallest (0 <= k < n) of v[0..n), which holds no NaN, in the
+ * order that puts -0 before +0 (a sort's on the floats' bits as keys:
+ * settle_select_k's for more than 32), in *out; v is not written, keys
+ * (2 * (n + 8) of them) is scratch. By partitions of the keys around the
+ * median of three, without a branch a key. Returns 0, or -1 (*out not set)
+ * after SETTLE_SELECT_PASSES passes without the k-th (pivots that split
+ * badly pass after pass: the caller selects otherwise). */
+int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out);
+
 /* The conversion of 8-bit Y'CbCr to RGB, as 16-bit fixed point: settle's
  * own, so that its RGB is the same on every CPU and FFmpeg version. */
 typedef struct SettleYuvCoef {
@@ -205,6 +224,9 @@ typedef struct SettleKernels {
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
     void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
+    int (*select_part)(const float *v, int32_t *keys, int n, int k, float *out);
+    void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

@@ -102,9 +102,12 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->scratch = calloc(n + 3 * (size_t)b->bw, sizeof(*b->scratch));
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
+    b->keys = calloc(2 * (n + 8), sizeof(*b->keys));
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
-    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum) {
+    b->select_part = settle_select_part;
+    b->block_errors = settle_block_errors;
+    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -133,6 +136,8 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->res);
     free(b->scratch);
     free(b->colsum);
+    free(b->keys);
+    b->keys = NULL;
     b->sum = b->ref = b->last = b->prev = b->step = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
@@ -147,6 +152,23 @@ void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, i
                   rows - k < bs ? rows - k : bs);
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* A block's column sums of R, G and B as the low three 16-bit lanes: a
+ * column's three sums and the next one's first as four lanes of one word,
+ * added (a block's sums, at most 16 x 16 x 255, never carry into the next
+ * lane, and the fourth is dropped). Inlined with a constant cols, unrolled. */
+static inline uint64_t column_lanes(const uint16_t *cs, int cols)
+{
+    uint64_t lanes = 0;
+    for (int k = 0; k < cols; k++, cs += 3) {
+        uint64_t word;
+        memcpy(&word, cs, sizeof(word));
+        lanes += word;
+    }
+    return lanes;
+}
+#endif
+
 /* The means of row by of blocks, from its rows (bs or what is left). */
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows)
 {
@@ -158,19 +180,27 @@ static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int
     const uint16_t *cs = b->colsum;
     b->sum_rows(rgb, stride, b->w * 3, rows, b->colsum);
     float *s = b->sum + 3 * (size_t)by * b->bw;
-    for (int i = 0; i < b->bw; i++, s += 3) {
+    int i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the whole blocks of the usual widths with their loops unrolled and
+     * the one divisor they share */
+    const int whole = b->w / bs;
+    const float inv_whole = 1.0f / (float)(bs * rows);
+    if (bs == 8 || bs == 16) {
+        for (; i < whole; i++, s += 3, cs += 3 * bs) {
+            const uint64_t lanes = bs == 8 ? column_lanes(cs, 8) : column_lanes(cs, 16);
+            s[0] = (float)(uint32_t)(lanes & 0xffff) * inv_whole;
+            s[1] = (float)(uint32_t)(lanes >> 16 & 0xffff) * inv_whole;
+            s[2] = (float)(uint32_t)(lanes >> 32 & 0xffff) * inv_whole;
+        }
+    }
+#endif
+    for (; i < b->bw; i++, s += 3) {
         int cols = b->w - i * bs < bs ? b->w - i * bs : bs;
         uint32_t r = 0, g = 0, bl = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        /* a column's three sums and the next one's first as four 16-bit
-         * lanes of one word: a block's sums (at most 16 x 16 x 255) never
-         * carry into the next lane, and the fourth is dropped */
-        uint64_t lanes = 0;
-        for (int k = 0; k < cols; k++, cs += 3) {
-            uint64_t word;
-            memcpy(&word, cs, sizeof(word));
-            lanes += word;
-        }
+        const uint64_t lanes = column_lanes(cs, cols);
+        cs += 3 * cols;
         r = (uint32_t)(lanes & 0xffff);
         g = (uint32_t)(lanes >> 16 & 0xffff);
         bl = (uint32_t)(lanes >> 32 & 0xffff);
@@ -195,8 +225,10 @@ static double clampd(double v, double lo, double hi)
 
 /* cur = a * ref + b for each channel c over blocks [from, nb): least
  * squares, again without the blocks more than 3 median residuals off,
- * bounded; tmp holds nb floats. The three channels' fits are independent:
- * their sums are taken side by side (b->fit_sums), each in its own order. */
+ * bounded; tmp holds 3 * nb floats. The three channels' fits are
+ * independent: their sums are taken side by side (b->fit_sums), each in its
+ * own order; the residuals for the bounds, all three channels' in one pass
+ * (b->block_errors), each channel's apart. */
 static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, int from,
                          double ga[3], double gb[3])
 {
@@ -205,18 +237,20 @@ static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, in
     const int nk = b->nb - from;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
+            b->block_errors(ref + 3 * (size_t)from, b->sum + 3 * (size_t)from, nk, a, o, NULL, tmp);
             for (int c = 0; c < 3; c++) {
                 /* the bound is 3 median residuals, at least 1: when more
                  * than half of the residuals are below a third, so is the
                  * median, and the bound is 1 without the selection (they
                  * are counted as they are made) */
                 const float third = settle_float_below(3.0, 1);
-                int n = 0, small = 0;
-                for (int k = from; k < b->nb; k++) {
-                    tmp[n] = fabsf(b->sum[3 * k + c] - (float)(a[c] * ref[3 * k + c] + o[c]));
-                    small += tmp[n++] <= third;
+                float *res = tmp + (size_t)c * nk;
+                int small = 0;
+                for (int k = 0; k < nk; k++) {
+                    res[k] = fabsf(res[k]);
+                    small += res[k] <= third;
                 }
-                lim[c] = small > n / 2 ? 1.0 : 3.0 * settle_select_k(tmp, n, n / 2);
+                lim[c] = small > nk / 2 ? 1.0 : 3.0 * settle_select_with(b->select_part, b->keys, res, nk, nk / 2);
                 lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
             }
         }
@@ -255,7 +289,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
         from = 0;
     float *err = b->res + b->nb;
     double gsum = 0, osum = 0, a[3], o[3];
-    fit_channels(b, b->ref, b->scratch, from, a, o);
+    fit_channels(b, b->ref, err, from, a, o); /* err is made after the fit */
     for (int c = 0; c < 3; c++) {
         gsum += a[c];
         osum += o[c];
@@ -278,14 +312,12 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
         const size_t k0 = 3 * (size_t)by * bw;
         float *row = err + k0;
         const float *s = b->sum + k0, *r = b->ref + k0;
-        for (int i = 0; i < bw; i++)
-            for (int c = 0; c < 3; c++)
-                ch[c * bw + i] = row[3 * i + c] = s[3 * i + c] - (float)(a[c] * r[3 * i + c] + o[c]);
+        b->block_errors(r, s, bw, a, o, row, ch);
         if (!(cap > 0))
             continue;
         float m[3];
         for (int c = 0; c < 3; c++) {
-            double mc = clampd(settle_select_k(ch + c * bw, bw, bw / 2), -cap, cap);
+            double mc = clampd(settle_select_with(b->select_part, b->keys, ch + c * bw, bw, bw / 2), -cap, cap);
             rmax = fabs(mc) > rmax ? fabs(mc) : rmax;
             m[c] = (float)mc;
         }
@@ -520,7 +552,7 @@ static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
         return 1;
     float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
     memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
-    return SPREAD * settle_select_k(tmp, b->nb, k);
+    return SPREAD * settle_select_with(b->select_part, b->keys, tmp, b->nb, k);
 }
 
 /* Whether this picture, with `lone` blocks over their threshold and no

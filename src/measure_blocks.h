@@ -80,6 +80,14 @@ typedef struct SettleBlocks {
      * sum_rows) */
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
+    /* settle_select_part or a faster kernel that gives the same value: the
+     * rows' offsets' selections (as sum_rows) */
+    int (*select_part)(const float *v, int32_t *keys, int n, int k, float *out);
+    int32_t *keys;     /* 2 * (nb + 8): the selections' scratch */
+    /* settle_block_errors or a faster kernel that gives the same floats:
+     * the errors against the reference, a row at a time (as sum_rows) */
+    void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
+                         const double *o, float *err, float *ch);
     int have_ref;
     /* the fade test runs (init: on a portrait picture, a phone's: landscape
      * captures, HDMI and desktop, keep the block test of before it) */

@@ -54,6 +54,8 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
         return SETTLE_ERR_NOMEM;
     t->blocks.sum_rows = a->dsp->sum_rows;
     t->blocks.fit_sums = a->dsp->fit_sums;
+    t->blocks.select_part = a->dsp->select_part;
+    t->blocks.block_errors = a->dsp->block_errors;
     if (settle_blocks_stay_init(&t->stay, t->blocks.nb) < 0)
         return SETTLE_ERR_NOMEM;
     return 0;

@@ -11,13 +11,19 @@
  * row offsets) are split by sign first, since their keys lie at the two ends
  * of the range. Many equal keys (a still, flat part of the picture: a third
  * of startup-test-elmo's blocks) are caught when the first candidate is the
- * k-th. The keys are kept in v's own floats (memcpy: no aliasing).
+ * k-th. The keys are kept in v's own floats (memcpy: no aliasing). In
+ * settle_select_with, arrays of 9 to SETTLE_SELECT_ROW (a row of blocks),
+ * and longer ones given scratch, go to partitions without a branch a key
+ * (settle_select_part, a kernel) first: the same value, a fifth to a third
+ * of the instructions.
  */
 #include "select.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "kernels.h"
 
 /* quickselect below this many (measured: rows of 26 blocks gain, 80 lose) */
 #define SELECT_SHORT 32
@@ -144,8 +150,19 @@ static int keep_bucket(float *v, int n, uint32_t base, int shift, uint32_t d)
 
 float settle_select_k(float *v, int n, int k)
 {
+    return settle_select_with(settle_select_part, NULL, v, n, k);
+}
+
+float settle_select_with(SettleSelectPart part, int32_t *keys, float *v, int n, int k)
+{
+    int32_t row[2 * (SETTLE_SELECT_ROW + 8)];
+    float x;
+    /* a short array's zero is the quickselect's (short_select), whose sign
+     * the partitions do not give; any other value is the same float */
     if (n <= SELECT_SHORT)
-        return short_select(v, n, k);
+        return n > 8 && !part(v, row, n, k, &x) && x != 0 ? x : short_select(v, n, k);
+    if ((n <= SETTLE_SELECT_ROW || keys) && !part(v, n <= SETTLE_SELECT_ROW ? row : keys, n, k, &x))
+        return x;
     uint32_t count[2][1u << SELECT_BITS], lo = ~0u, hi = 0;
     int neg = 0;
     for (int i = 0; i < n; i++) {

@@ -396,6 +396,137 @@ static void check_fit_sums(const SettleKernels *k, const char *path)
     print_message("%s: %ld fit_sums cases agree with the scalar reference\n", path, checks);
 }
 
+/* The block test's errors: every row length up to 100 blocks (tails of
+ * every length after the steps of 8), gains and offsets at their bounds and
+ * between, means that round differently in floats and doubles. */
+static void check_block_errors(const SettleKernels *k, const char *path)
+{
+    enum { N = 100 };
+    float ref[3 * N], cur[3 * N], e_ref[3 * N], e_k[3 * N], c_ref[3 * N], c_k[3 * N];
+    const double a[][3] = { { 1, 1, 1 }, { 0.6, 1.6, 1.0000001 }, { 0.93, 1.2, 0.77 } };
+    const double o[][3] = { { 0, 0, 0 }, { -40, 40, 0.3 }, { 1e-3, -7.123456789, 2.5 } };
+    long checks = 0;
+    for (int n = 1; n <= N; n++)
+        for (size_t ai = 0; ai < sizeof(a) / sizeof(*a); ai++) {
+            for (int i = 0; i < 3 * n; i++) {
+                ref[i] = (float)(rnd() % (256 * 64)) / 64.0f;
+                cur[i] = i % 7 ? ref[i] + ((float)(rnd() % 4001) - 2000.0f) / 331.0f
+                               : (float)(rnd() % 255) / 3.0f;
+            }
+            memset(e_k, 0x55, sizeof(e_k));
+            memset(c_k, 0x55, sizeof(c_k));
+            memcpy(e_ref, e_k, sizeof(e_k));
+            memcpy(c_ref, c_k, sizeof(c_k));
+            settle_block_errors(ref, cur, n, a[ai], o[ai], e_ref, c_ref);
+            k->block_errors(ref, cur, n, a[ai], o[ai], e_k, c_k);
+            if (memcmp(e_ref, e_k, sizeof(e_ref)) || memcmp(c_ref, c_k, sizeof(c_ref)))
+                fail_msg("block_errors %s: n %d fit %zu", path, n, ai);
+            /* without err: the same channels */
+            memset(c_k, 0x55, sizeof(c_k));
+            k->block_errors(ref, cur, n, a[ai], o[ai], NULL, c_k);
+            if (memcmp(c_ref, c_k, sizeof(c_ref)))
+                fail_msg("block_errors %s: n %d fit %zu, channels only", path, n, ai);
+            /* the reference is the definition */
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < 3; c++) {
+                    const float want = cur[3 * i + c] - (float)(a[ai][c] * ref[3 * i + c] + o[ai][c]);
+                    assert_memory_equal(&e_ref[3 * i + c], &want, sizeof(want));
+                    assert_memory_equal(&c_ref[c * n + i], &want, sizeof(want));
+                }
+            checks++;
+        }
+    print_message("%s: %ld block_errors cases agree with the scalar reference\n", path, checks);
+}
+
+/* the floats' order that puts -0 before +0, as the selection's keys */
+static int cmp_key(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (int)!signbit(x) - (int)!signbit(y);
+}
+
+static void check_select_one(const SettleKernels *k, const char *path, float *v, float *sorted,
+                             int32_t *keys, int shape, int n, int kk)
+{
+    float want = NAN, got = NAN;
+    if (settle_select_part(v, keys, n, kk, &want) || k->select_part(v, keys, n, kk, &got))
+        fail_msg("select_part %s: shape %d n %d k %d gave up", path, shape, n, kk);
+    if (memcmp(&want, &sorted[kk], sizeof(want)))
+        fail_msg("select_part reference: shape %d n %d k %d: %a, the sort has %a", shape, n, kk,
+                 (double)want, (double)sorted[kk]);
+    if (memcmp(&want, &got, sizeof(want)))
+        fail_msg("select_part %s: shape %d n %d k %d: %a, the reference has %a", path, shape, n,
+                 kk, (double)got, (double)want);
+}
+
+/* The selections: every size up to 130 and every k, and the sizes of a
+ * picture's blocks at a few k, on the shapes of a row's offsets and of the
+ * residuals (both signs, many equal values, zeros of both signs, a few
+ * values, sorted and reversed, infinities and denormals), against the
+ * reference, which is checked against a sort; the input must stay as it
+ * was. */
+static void check_select_part(const SettleKernels *k, const char *path)
+{
+    enum { N = 3700 };
+    static const int big[] = { 255, 256, 257, 1000, 3600, N };
+    float *v = malloc(N * sizeof(*v)), *keep = malloc(N * sizeof(*v));
+    float *sorted = malloc(N * sizeof(*v));
+    int32_t *keys = malloc(2 * (N + 8) * sizeof(*keys));
+    assert_true(v && keep && sorted && keys);
+    long checks = 0;
+    for (int shape = 0; shape < 7; shape++)
+        for (int z = 1; z <= 130 + (int)(sizeof(big) / sizeof(*big)); z++) {
+            const int n = z <= 130 ? z : big[z - 131];
+            for (int i = 0; i < n; i++) {
+                const float u = (float)(rnd() % 20001) / 1000.0f - 10.0f;
+                switch (shape) {
+                case 0:
+                    v[i] = u;
+                    break;
+                case 1: /* two in five the same */
+                    v[i] = rnd() % 5 < 2 ? 0.75f : u;
+                    break;
+                case 2:
+                    v[i] = rnd() % 3 == 0 ? 0.0f : rnd() % 2 ? -0.0f : u * 1e-3f;
+                    break;
+                case 3:
+                    v[i] = (float)((int)(rnd() % 4) - 2);
+                    break;
+                case 4:
+                    v[i] = (float)i * 0.5f;
+                    break;
+                case 5:
+                    v[i] = (float)(n - i) * -0.25f;
+                    break;
+                default:
+                    v[i] = rnd() % 7 == 0 ? (rnd() % 2 ? INFINITY : -INFINITY)
+                           : rnd() % 2   ? u * 1e-40f
+                                         : u * 1e30f;
+                    break;
+                }
+            }
+            memcpy(keep, v, sizeof(*v) * (size_t)n);
+            memcpy(sorted, v, sizeof(*v) * (size_t)n);
+            qsort(sorted, (size_t)n, sizeof(*sorted), cmp_key);
+            if (n <= 130) {
+                for (int kk = 0; kk < n; kk++, checks++)
+                    check_select_one(k, path, v, sorted, keys, shape, n, kk);
+            } else {
+                const int ks[] = { 0, 1, n / 3, n / 2, n / 2 + 1, n - 1 };
+                for (size_t j = 0; j < sizeof(ks) / sizeof(*ks); j++, checks++)
+                    check_select_one(k, path, v, sorted, keys, shape, n, ks[j]);
+            }
+            assert_memory_equal(v, keep, sizeof(*v) * (size_t)n);
+        }
+    free(v);
+    free(keep);
+    free(sorted);
+    free(keys);
+    print_message("%s: %ld select_part cases agree with the scalar reference\n", path, checks);
+}
+
 /* The reduction of a plane by f x f boxes and the row change count: every
  * output width up to 70 and some wider (tails of every length), 1 to 3
  * output rows, odd offsets, against the reference, which is itself checked
@@ -698,6 +829,10 @@ static void test_avx2(void **state)
     check_sum_rows(&k, "avx2");
     assert_ptr_not_equal(k.fit_sums, settle_fit_sums);
     check_fit_sums(&k, "avx2");
+    assert_ptr_not_equal(k.select_part, settle_select_part);
+    check_select_part(&k, "avx2");
+    assert_ptr_not_equal(k.block_errors, settle_block_errors);
+    check_block_errors(&k, "avx2");
     /* the reduction's own AVX2 version, not the SSE2 one, is checked */
     SettleKernels k2;
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
@@ -745,6 +880,9 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     assert_ptr_equal(k.fit_sums, settle_fit_sums);
     assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
+    assert_ptr_equal(k.select_part, settle_select_part);
+    check_select_part(&k, "scalar");
+    assert_ptr_equal(k.block_errors, settle_block_errors);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

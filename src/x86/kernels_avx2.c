@@ -695,3 +695,139 @@ int settle_count_row_changed_avx2(const uint8_t *a, const uint8_t *b, int n, int
     *last = hi;
     return count;
 }
+
+/* For each 8-bit mask, the lanes set in it, in order, 3 bits each from the
+ * lowest: the permutation that packs a vector's lanes by a comparison. */
+static const uint32_t pack_lanes[256] = {
+    0x000000, 0x000000, 0x000001, 0x000008, 0x000002, 0x000010, 0x000011, 0x000088, 0x000003, 0x000018,
+    0x000019, 0x0000c8, 0x00001a, 0x0000d0, 0x0000d1, 0x000688, 0x000004, 0x000020, 0x000021, 0x000108,
+    0x000022, 0x000110, 0x000111, 0x000888, 0x000023, 0x000118, 0x000119, 0x0008c8, 0x00011a, 0x0008d0,
+    0x0008d1, 0x004688, 0x000005, 0x000028, 0x000029, 0x000148, 0x00002a, 0x000150, 0x000151, 0x000a88,
+    0x00002b, 0x000158, 0x000159, 0x000ac8, 0x00015a, 0x000ad0, 0x000ad1, 0x005688, 0x00002c, 0x000160,
+    0x000161, 0x000b08, 0x000162, 0x000b10, 0x000b11, 0x005888, 0x000163, 0x000b18, 0x000b19, 0x0058c8,
+    0x000b1a, 0x0058d0, 0x0058d1, 0x02c688, 0x000006, 0x000030, 0x000031, 0x000188, 0x000032, 0x000190,
+    0x000191, 0x000c88, 0x000033, 0x000198, 0x000199, 0x000cc8, 0x00019a, 0x000cd0, 0x000cd1, 0x006688,
+    0x000034, 0x0001a0, 0x0001a1, 0x000d08, 0x0001a2, 0x000d10, 0x000d11, 0x006888, 0x0001a3, 0x000d18,
+    0x000d19, 0x0068c8, 0x000d1a, 0x0068d0, 0x0068d1, 0x034688, 0x000035, 0x0001a8, 0x0001a9, 0x000d48,
+    0x0001aa, 0x000d50, 0x000d51, 0x006a88, 0x0001ab, 0x000d58, 0x000d59, 0x006ac8, 0x000d5a, 0x006ad0,
+    0x006ad1, 0x035688, 0x0001ac, 0x000d60, 0x000d61, 0x006b08, 0x000d62, 0x006b10, 0x006b11, 0x035888,
+    0x000d63, 0x006b18, 0x006b19, 0x0358c8, 0x006b1a, 0x0358d0, 0x0358d1, 0x1ac688, 0x000007, 0x000038,
+    0x000039, 0x0001c8, 0x00003a, 0x0001d0, 0x0001d1, 0x000e88, 0x00003b, 0x0001d8, 0x0001d9, 0x000ec8,
+    0x0001da, 0x000ed0, 0x000ed1, 0x007688, 0x00003c, 0x0001e0, 0x0001e1, 0x000f08, 0x0001e2, 0x000f10,
+    0x000f11, 0x007888, 0x0001e3, 0x000f18, 0x000f19, 0x0078c8, 0x000f1a, 0x0078d0, 0x0078d1, 0x03c688,
+    0x00003d, 0x0001e8, 0x0001e9, 0x000f48, 0x0001ea, 0x000f50, 0x000f51, 0x007a88, 0x0001eb, 0x000f58,
+    0x000f59, 0x007ac8, 0x000f5a, 0x007ad0, 0x007ad1, 0x03d688, 0x0001ec, 0x000f60, 0x000f61, 0x007b08,
+    0x000f62, 0x007b10, 0x007b11, 0x03d888, 0x000f63, 0x007b18, 0x007b19, 0x03d8c8, 0x007b1a, 0x03d8d0,
+    0x03d8d1, 0x1ec688, 0x00003e, 0x0001f0, 0x0001f1, 0x000f88, 0x0001f2, 0x000f90, 0x000f91, 0x007c88,
+    0x0001f3, 0x000f98, 0x000f99, 0x007cc8, 0x000f9a, 0x007cd0, 0x007cd1, 0x03e688, 0x0001f4, 0x000fa0,
+    0x000fa1, 0x007d08, 0x000fa2, 0x007d10, 0x007d11, 0x03e888, 0x000fa3, 0x007d18, 0x007d19, 0x03e8c8,
+    0x007d1a, 0x03e8d0, 0x03e8d1, 0x1f4688, 0x0001f5, 0x000fa8, 0x000fa9, 0x007d48, 0x000faa, 0x007d50,
+    0x007d51, 0x03ea88, 0x000fab, 0x007d58, 0x007d59, 0x03eac8, 0x007d5a, 0x03ead0, 0x03ead1, 0x1f5688,
+    0x000fac, 0x007d60, 0x007d61, 0x03eb08, 0x007d62, 0x03eb10, 0x03eb11, 0x1f5888, 0x007d63, 0x03eb18,
+    0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
+};
+
+/* The scalar reference's passes (src/kernels.c) 8 keys a step: each vector's
+ * keys below and above the pivot packed by a permutation and stored at the
+ * two counts (over keys already read). The last step loads only the keys
+ * left, the rest zero. */
+int settle_select_part_avx2(const float *v, int32_t *keys, int n, int k, float *out)
+{
+    int32_t *cur = keys, *other = keys + n + 8;
+    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
+    const __m256i shifts = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+    const __m256i seven = _mm256_set1_epi32(7);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int i = 0; i < n; i += 8) {
+        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), lane);
+        const __m256i x = _mm256_maskload_epi32((const int *)(v + i), live);
+        const __m256i flip = _mm256_and_si256(_mm256_srai_epi32(x, 31), magnitude);
+        _mm256_storeu_si256((__m256i *)(cur + i), _mm256_xor_si256(x, flip));
+    }
+    for (int pass = 0; pass < SETTLE_SELECT_PASSES; pass++) {
+        const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
+        const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
+        const int32_t p = lo > mid ? lo : mid;
+        const __m256i pv = _mm256_set1_epi32(p);
+        int below = 0, above = 0;
+        for (int i = 0; i < n; i += 8) {
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(cur + i));
+            const unsigned live = n - i >= 8 ? 0xffu : (1u << (n - i)) - 1;
+            const unsigned lt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(pv, x))) & live;
+            const unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(x, pv))) & live;
+            const __m256i il = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)pack_lanes[lt]), shifts), seven);
+            const __m256i ig = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)pack_lanes[gt]), shifts), seven);
+            _mm256_storeu_si256((__m256i *)(cur + below), _mm256_permutevar8x32_epi32(x, il));
+            _mm256_storeu_si256((__m256i *)(other + above), _mm256_permutevar8x32_epi32(x, ig));
+            below += _mm_popcnt_u32(lt);
+            above += _mm_popcnt_u32(gt);
+        }
+        if (k < below) {
+            n = below;
+        } else if (k >= n - above) {
+            k -= n - above;
+            n = above;
+            int32_t *t = cur;
+            cur = other;
+            other = t;
+        } else {
+            const int32_t key = p < 0 ? p ^ 0x7fffffff : p;
+            memcpy(out, &key, sizeof(*out));
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* 4 floats of ref and cur from f: cur - (float)(a * ref + o), in doubles as
+ * the reference takes them (a multiply, then an add: no fused one). */
+static inline __m128 block_error4(__m128 r, __m128 c, __m256d a, __m256d o)
+{
+    const __m256d fit = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(r), a), o);
+    return _mm_sub_ps(c, _mm256_cvtpd_ps(fit));
+}
+
+/* 8 blocks a step: their 24 floats in three vectors, whose channels repeat
+ * every 12 floats (the gains and offsets as three patterns of 4 doubles),
+ * then each channel's 8 gathered by blends (its places in the three vectors
+ * are apart) and a permutation. The blocks after the last step as the
+ * reference. */
+void settle_block_errors_avx2(const float *ref, const float *cur, int n, const double *a,
+                              const double *o, float *err, float *ch)
+{
+    const __m256d ap[3] = { _mm256_setr_pd(a[0], a[1], a[2], a[0]),
+                            _mm256_setr_pd(a[1], a[2], a[0], a[1]),
+                            _mm256_setr_pd(a[2], a[0], a[1], a[2]) };
+    const __m256d op[3] = { _mm256_setr_pd(o[0], o[1], o[2], o[0]),
+                            _mm256_setr_pd(o[1], o[2], o[0], o[1]),
+                            _mm256_setr_pd(o[2], o[0], o[1], o[2]) };
+    const __m256i perm0 = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+    const __m256i perm1 = _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6);
+    const __m256i perm2 = _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 e[3];
+        for (int j = 0; j < 3; j++) {
+            const float *r = ref + 3 * i + 8 * j, *c = cur + 3 * i + 8 * j;
+            const __m128 lo = block_error4(_mm_loadu_ps(r), _mm_loadu_ps(c), ap[(2 * j) % 3],
+                                           op[(2 * j) % 3]);
+            const __m128 hi = block_error4(_mm_loadu_ps(r + 4), _mm_loadu_ps(c + 4),
+                                           ap[(2 * j + 1) % 3], op[(2 * j + 1) % 3]);
+            e[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+            if (err)
+                _mm256_storeu_ps(err + 3 * i + 8 * j, e[j]);
+        }
+        const __m256 c0 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x92), e[2], 0x24);
+        const __m256 c1 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x24), e[2], 0x49);
+        const __m256 c2 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x49), e[2], 0x92);
+        _mm256_storeu_ps(ch + i, _mm256_permutevar8x32_ps(c0, perm0));
+        _mm256_storeu_ps(ch + n + i, _mm256_permutevar8x32_ps(c1, perm1));
+        _mm256_storeu_ps(ch + 2 * (size_t)n + i, _mm256_permutevar8x32_ps(c2, perm2));
+    }
+    for (; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (err)
+                err[3 * i + c] = ch[c * n + i];
+        }
+}

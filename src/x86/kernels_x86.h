@@ -61,6 +61,9 @@ void settle_yuv420_rgb_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                               const SettleYuvCoef *k);
 void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
                           const double *o, const double *lim, double s[5][3]);
+int settle_select_part_avx2(const float *v, int32_t *keys, int n, int k, float *out);
+void settle_block_errors_avx2(const float *ref, const float *cur, int n, const double *a,
+                              const double *o, float *err, float *ch);
 
 /* Bits 0, 3, 6 ... 45: the first byte of each of 16 RGB24 pixels in 48 bytes. */
 #define SETTLE_PIXEL_STARTS 0x249249249249ull
