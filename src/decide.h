@@ -152,6 +152,12 @@ typedef struct SettleDecide {
     int camera_luma;
     double luma_floor;
     int luma_scale;
+    /* a frame's entropy left for later (NaN in its record, the reading
+     * stage's settle_frame_entropy): measured by entropy_of(entropy_opaque,
+     * index) when the refresh filter reads a delta that needs it; NULL: none
+     * is left for later (settle_decide_begin) */
+    double (*entropy_of)(void *opaque, int64_t index);
+    void *entropy_opaque;
 } SettleDecide;
 
 /* Readies d for a new capture under settings s (kept by pointer: they must
