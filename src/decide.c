@@ -424,9 +424,11 @@ int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyfra
                                 int key_ahead)
 {
     /* filter_refresh: frames at and REFRESH_FOLLOWERS after a keyframe
-     * against the window before them */
+     * against the window before them; the last of them is in no later
+     * frame's window, and its own entropy is measured when read
+     * (entropy_of) */
     return d->s->codec_filter &&
-           (keyframe || key_ahead || index - d->last_key <= REFRESH_FOLLOWERS);
+           (keyframe || key_ahead || index - d->last_key < REFRESH_FOLLOWERS);
 }
 
 /* The late-content rule's frame (d->late) and how many of its blocks stay. */
