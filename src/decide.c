@@ -111,6 +111,8 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     tracker_init(&d->blk_screen[1], s->settle);
     d->keyframe_quiet = 0;
     d->last_time = NAN;
+    d->entropy_of = NULL;
+    d->entropy_opaque = NULL;
 }
 
 void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows, int blocks_on)
@@ -314,6 +316,35 @@ static int weak_refresh(const SettleRecord *r)
     return r->refresh && !(r->block_peak >= BLOCK_STRONG);
 }
 
+/* |entropy - the mean of the window before| (NaN when a frame's entropy was
+ * left out). */
+static double window_delta(const SettleDecide *d, const SettleRecord *r)
+{
+    int have = d->ring_len < d->s->window ? d->ring_len : d->s->window;
+    double sum = 0;
+    for (int k = 0; k < have; k++)
+        sum += d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW].entropy;
+    return fabs(r->entropy - sum / have);
+}
+
+/* r's delta where the refresh filter reads it: the entropies left for later
+ * (the frame's own, the window's) measured now. */
+static double read_delta(SettleDecide *d, SettleRecord *r)
+{
+    if (!isnan(r->delta) || !d->entropy_of)
+        return r->delta;
+    if (isnan(r->entropy))
+        r->entropy = d->entropy_of(d->entropy_opaque, r->index);
+    int have = d->ring_len < d->s->window ? d->ring_len : d->s->window;
+    for (int k = 0; k < have; k++) {
+        SettleHistory *h = &d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW];
+        if (isnan(h->entropy))
+            h->entropy = d->entropy_of(d->entropy_opaque, h->index);
+    }
+    r->delta = window_delta(d, r);
+    return r->delta;
+}
+
 /* Encoders re-code a still picture at a keyframe and converge on it over the
  * next frames: thousands of pixels move, but only faintly. Content that
  * appears on a screen moves pixels by far more. (Faint frames after a big
@@ -337,7 +368,7 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
         d->since_event++;
     int eligible = faint && d->since_event <= REFRESH_FOLLOWERS;
     if (d->s->codec_filter && eligible &&
-        (r->diff > limit || r->delta > d->s->entropy_threshold)) {
+        (r->diff > limit || read_delta(d, r) > d->s->entropy_threshold)) {
         r->refresh = 1;
         d->refreshes++;
         d->ring_len = 0; /* the entropy baseline restarts from the re-coded picture */
@@ -393,9 +424,11 @@ int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyfra
                                 int key_ahead)
 {
     /* filter_refresh: frames at and REFRESH_FOLLOWERS after a keyframe
-     * against the window before them */
+     * against the window before them; the last of them is in no later
+     * frame's window, and its own entropy is measured when read
+     * (entropy_of) */
     return d->s->codec_filter &&
-           (keyframe || key_ahead || index - d->last_key <= REFRESH_FOLLOWERS);
+           (keyframe || key_ahead || index - d->last_key < REFRESH_FOLLOWERS);
 }
 
 /* The late-content rule's frame (d->late) and how many of its blocks stay. */
@@ -434,13 +467,8 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 {
     const SettleSettings *s = d->s;
-    int have = d->ring_len < s->window ? d->ring_len : s->window;
-    if (have > 0) {
-        double sum = 0;
-        for (int k = 0; k < have; k++)
-            sum += d->ring[(d->ring_pos - 1 - k + 2 * SETTLE_MAX_WINDOW) % SETTLE_MAX_WINDOW].entropy;
-        r->delta = fabs(r->entropy - sum / have);
-    }
+    if (d->ring_len > 0)
+        r->delta = window_delta(d, r);
     /* --noise-factor: the diff threshold rises with the noise floor measured
      * so far, so that a camera's noise alone never makes a frame a change */
     double limit = d->diff_limit;

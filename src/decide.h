@@ -152,6 +152,12 @@ typedef struct SettleDecide {
     int camera_luma;
     double luma_floor;
     int luma_scale;
+    /* a frame's entropy left for later (NaN in its record, the reading
+     * stage's settle_frame_entropy): measured by entropy_of(entropy_opaque,
+     * index) when the refresh filter reads a delta that needs it; NULL: none
+     * is left for later (settle_decide_begin) */
+    double (*entropy_of)(void *opaque, int64_t index);
+    void *entropy_opaque;
 } SettleDecide;
 
 /* Readies d for a new capture under settings s (kept by pointer: they must
@@ -166,12 +172,14 @@ void settle_decide_set_area(SettleDecide *d, int64_t npix);
  * (its verdicts then also decide --start first-change). */
 void settle_decide_set_shape(SettleDecide *d, int w, int h, int bar_rows, int blocks_on);
 
-/* Whether the decision reads the entropy of frame `index` (the next one; a
- * keyframe or not), given whether a keyframe comes within the s->window
- * frames after it (key_ahead: 1 then, or when not known; the reader may say
- * 1 a few frames earlier, which keeps the histogram over a short gap): the
- * codec refresh filter compares the frames at a keyframe and the two after
- * with the window before them. Every other reader (the entropy method, the
+/* Whether the decision may read the entropy of frame `index` (the next one;
+ * a keyframe or not) once a later frame came, given whether a keyframe
+ * comes within the s->window frames after it (key_ahead: 1 then, or when not
+ * known; the reader may say 1 a few frames earlier): the codec refresh
+ * filter compares the frames at a keyframe and the two after with the
+ * window before them. A frame's own entropy, when the filter reads it and it
+ * was not measured, is measured then (entropy_of), so the last frame after a
+ * keyframe is not one of these. Every other reader (the entropy method, the
  * per-frame records) wants every frame's. */
 int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyframe,
                                 int key_ahead);

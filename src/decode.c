@@ -25,22 +25,20 @@
 #define QUEUE 4
 
 /* A VP8 film whose entropy only the codec refresh filter reads
- * (settle_frame_entropy): its packets are read AHEAD_SPARE + AHEAD_GAP
- * shown frames beyond SettleSettings.window ahead of the decoder, so that
- * each frame knows whether a keyframe comes within the window after it (a
- * packet the decoder rejects shows no frame: the spare) or within
- * AHEAD_GAP frames more. Those frames too keep the histogram: after a gap
- * shorter than that, counting a camera film's histogram afresh costs more
- * than its upkeep (startup-test-elmo, a keyframe every 12 frames: 5.5 M
- * instructions more). AHEAD_INFO: the packets remembered, those waiting and
- * those the decoder has not yet given back as frames. */
+ * (settle_frame_entropy): its packets are read AHEAD_SPARE shown frames
+ * beyond SettleSettings.window ahead of the decoder, so that each frame
+ * knows whether a keyframe comes within the window after it (a packet the
+ * decoder rejects shows no frame: the spare). A camera film's frames there
+ * are kept as copies, not as histograms (measure_pixels.c), so a frame
+ * further from a keyframe keeps nothing. AHEAD_INFO: the packets
+ * remembered, those waiting and those the decoder has not yet given back as
+ * frames. */
 #define AHEAD_SPARE 2
-#define AHEAD_GAP 8
 #define AHEAD_INFO 512
 
-/* AVFrame.opaque of a frame that a keyframe follows within the window and
- * AHEAD_GAP frames (the frames the decoder gives back carry it to the
- * analysis, through the queue and the probe's store) */
+/* AVFrame.opaque of a frame that a keyframe follows within the window (the
+ * frames the decoder gives back carry it to the analysis, through the queue
+ * and the probe's store) */
 static const char key_near;
 
 /* --scale auto looks at the capture's first second (at most PROBE_FRAMES
@@ -1106,7 +1104,7 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     return ret;
 }
 
-/* Whether a keyframe comes within the window and AHEAD_GAP frames after
+/* Whether a keyframe comes within the window (and the spare) after
  * frame f, from the packets read (1 when not known). */
 static int key_near_frame(const Ahead *a, const AVFrame *f)
 {
@@ -1445,7 +1443,7 @@ static int ahead_begin(Decoder *d)
     a->on = !d->c->entropy_all && d->dec->codec_id == AV_CODEC_ID_VP8;
     if (!a->on || a->wait)
         return 0;
-    a->need = d->c->s.window + AHEAD_SPARE + AHEAD_GAP;
+    a->need = d->c->s.window + AHEAD_SPARE;
     a->cap = a->need + 32;
     if (!(a->wait = av_calloc((size_t)a->cap, sizeof(*a->wait))))
         return SETTLE_ERR_NOMEM;

@@ -244,6 +244,13 @@ static int begin_region(SettleContext *c, int w, int h)
     return set_region(c, 0, 0, w, h);
 }
 
+/* An entropy the decide stage reads of a picture "pixels" kept for later. */
+static double entropy_of(void *opaque, int64_t index)
+{
+    const SettleContext *c = opaque;
+    return settle_measure_entropy(&c->measure, index);
+}
+
 /* The methods (bit t: SETTLE_T_ t) whose pictures are kept: all of them
  * (which one answers is known only at the end), but only the block test's
  * for a picture --scale auto reduced, with --method auto or blocks: that
@@ -283,6 +290,10 @@ int settle_begin_capture(SettleContext *c, const char *name, int w, int h, int m
      * by every method's (settle_keep_pictures) */
     c->entropy_every = c->entropy_all || c->s.method == SETTLE_METHOD_ENTROPY || c->keep_on;
     c->key_ahead = 1;
+    if (!c->entropy_every) {
+        c->decide.entropy_of = entropy_of;
+        c->decide.entropy_opaque = c;
+    }
 
     c->name = strdup(name ? name : "(frames)");
     if (!c->name)
@@ -560,8 +571,10 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
 
     SettleRecord r;
     stamp(c, p, &r);
-    const int entropy = c->entropy_every ||
-                        settle_decide_reads_entropy(&c->decide, c->n, p->keyframe, c->key_ahead);
+    const int entropy = c->entropy_every ? 1
+                        : settle_decide_reads_entropy(&c->decide, c->n, p->keyframe, c->key_ahead)
+                            ? SETTLE_ENTROPY_LATER
+                            : 0;
     ret = settle_measure_picture(&c->measure, p->rgb, p->stride, c->n == 0, changed, band_h, fill,
                                  fill_opaque, entropy, &r);
     if (ret < 0)

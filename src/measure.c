@@ -294,7 +294,7 @@ int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
         return ret;
     SettleMeasureFrame f = { .first = first, .rgb = rgb, .stride = stride,
                              .dirty = first ? NULL : m->dirty, .measured = m->prev,
-                             .entropy = entropy || first, .start = -1 };
+                             .entropy = first ? 1 : entropy, .index = r->index, .start = -1 };
     for (int k = 0; k < m->nmod; k++) {
         const SettleMeasureSlot *slot = &m->mod[k];
         if (slot->active && slot->mod->picture && (ret = slot->mod->picture(slot->priv, &f, r)) < 0)

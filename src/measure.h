@@ -78,7 +78,9 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
  * measured whole. changed[i] (band i of band_h rows), when given, says which
  * rows may differ from the previous picture; fill, when given, is called for
  * the rows a band reads before it reads them. entropy: the picture's entropy
- * is read (else r->entropy is NaN and no colour histogram is kept for it).
+ * is read (else r->entropy is NaN and no colour histogram is kept for it), or
+ * SETTLE_ENTROPY_LATER: perhaps read later (r->entropy may be NaN until
+ * settle_measure_entropy measures it).
  * Returns 0 or fill's error. */
 int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int first,
                            const uint8_t *changed, int band_h, SettleFillRows fill,

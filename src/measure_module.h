@@ -72,8 +72,16 @@ typedef struct SettleMeasureBand {
      * rows one after the other (settle_change_masks), written by "pixels" in
      * its pass for the modules after it */
     uint64_t *masks;
-    int entropy;            /* this picture's entropy is read (else "pixels" keeps no histogram) */
+    int entropy;            /* this picture's entropy is read (else "pixels" keeps no histogram);
+                             * SETTLE_ENTROPY_LATER: perhaps, see below */
 } SettleMeasureBand;
+
+/* SettleMeasureBand.entropy and SettleMeasureFrame.entropy: the picture's
+ * entropy may be read, by the decide stage once it judged a later picture
+ * (the refresh filter's window): "pixels" keeps a copy of the picture
+ * instead of its histogram and measures the entropy only when asked
+ * (settle_measure_entropy), when it can (a short window). */
+#define SETTLE_ENTROPY_LATER 2
 
 /* A picture as a whole, for what a module does once a picture. */
 typedef struct SettleMeasureFrame {
@@ -85,6 +93,7 @@ typedef struct SettleMeasureFrame {
      * w * 3 bytes a row, and whether its entropy is read */
     const uint8_t *measured;
     int entropy;
+    int64_t index;          /* the record's */
     /* after the decide stage (the decided callback): the start the visual
      * metrics count from, -1 when none yet, and its time */
     int64_t start;

@@ -24,6 +24,10 @@ const SettleBlocks *settle_measure_blocks(const SettleMeasure *m);
 int settle_measure_bar_rows(const SettleMeasure *m, int *blocks_on);
 /* Where the current picture changed (NULL before the rectangle is known). */
 SettleCells *settle_measure_cells(const SettleMeasure *m);
+/* The entropy of picture `index` (a record's) left for later
+ * (SETTLE_ENTROPY_LATER): the last picture measured or one of the window
+ * before it kept for it; NaN when it was not kept. */
+double settle_measure_entropy(const SettleMeasure *m, int64_t index);
 /* The visual metrics' state when --visual-metrics is on, else NULL. */
 SettleVisual *settle_measure_visual(const SettleMeasure *m);
 

@@ -56,11 +56,11 @@ typedef struct Series {
     const char *keyframes; /* NULL or a string of '0'/'1' */
 } Series;
 
-static int run(SettleSettings *s, const Series *ser, const SettleResult **res, SettleContext **pc)
+/* Sends the series to an open context and finishes. */
+static int send_series(SettleContext **pc, const Series *ser, const SettleResult **res)
 {
     uint8_t pic[W * H * 3];
     unsigned seed = 1;
-    assert_int_equal(settle_open(pc, s), 0);
     assert_int_equal(settle_begin(*pc, "series", W, H), 0);
     for (int i = 0; ser->letters[i]; i++) {
         draw(pic, ser->letters[i], &seed);
@@ -74,6 +74,12 @@ static int run(SettleSettings *s, const Series *ser, const SettleResult **res, S
             return ret;
     }
     return settle_finish(*pc, res);
+}
+
+static int run(SettleSettings *s, const Series *ser, const SettleResult **res, SettleContext **pc)
+{
+    assert_int_equal(settle_open(pc, s), 0);
+    return send_series(pc, ser, res);
 }
 
 static void settings(SettleSettings *s, SettleMethod m)
@@ -544,6 +550,60 @@ static void block_columns(Series *ser)
     settle_close(&c);
 }
 
+static int collect(void *opaque, const SettleFrame *f)
+{
+    ((SettleFrame *)opaque)[f->index] = *f;
+    return 0;
+}
+
+/* The entropies left for later (settle_frame_entropy 0): a picture that
+ * changed after one that changed most of its bands is kept as a copy, and
+ * its entropy measured only when the refresh filter reads it. The keyframe
+ * repeats the picture before it, after a window of noisy pictures whose
+ * entropy is far from its own: a refresh by its entropy alone, which needs
+ * its entropy and the window's, the same as with every frame's measured. */
+static void test_entropy_later(void **state)
+{
+    (void)state;
+    Series ser = { "AA~~~~~~BBB~~", NULL, "0000000001000" };
+    const int n = 13, key = 9;
+    static SettleFrame fr[2][13];
+    int64_t refreshes[2], stable[2];
+    int ret[2];
+    for (int every = 0; every < 2; every++) {
+        SettleSettings s;
+        settings(&s, SETTLE_METHOD_DIFF);
+        SettleContext *c;
+        const SettleResult *r;
+        assert_int_equal(settle_open(&c, &s), 0);
+        assert_int_equal(settle_frame_entropy(c, every), 0);
+        ret[every] = send_series(&c, &ser, &r);
+        refreshes[every] = r->codec_refreshes;
+        stable[every] = r->stable_frame;
+        assert_int_equal(settle_foreach_frame(c, collect, fr[every]), 0);
+        settle_close(&c);
+    }
+    assert_int_equal(ret[0], ret[1]);
+    assert_int_equal(stable[0], stable[1]);
+    assert_int_equal(refreshes[0], 1);
+    assert_int_equal(refreshes[1], 1);
+    int left = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(fr[0][i].codec_refresh, fr[1][i].codec_refresh);
+        assert_int_equal(fr[0][i].quiet, fr[1][i].quiet);
+        assert_true(isfinite(fr[1][i].entropy));
+        if (isnan(fr[0][i].entropy))
+            left++;
+        else
+            assert_true(fr[0][i].entropy == fr[1][i].entropy);
+    }
+    assert_true(fr[0][key].codec_refresh);
+    assert_true(fr[0][key].entropy_delta == fr[1][key].entropy_delta);
+    assert_true(fr[0][key].entropy_delta > 0.05); /* the default threshold */
+    /* the noisy pictures after the refresh were never read */
+    assert_true(left >= 2);
+}
+
 static void test_outputs(void **state)
 {
     (void)state;
@@ -617,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_late_content),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_entropy_later),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,12 +142,67 @@ static void test_stage(void **state)
     free(rgb);
 }
 
+/* Pictures whose entropy may be read later (SETTLE_ENTROPY_LATER): after a
+ * picture that changed every band, "pixels" keeps a copy instead of the
+ * histogram, and settle_measure_entropy gives the entropy of the last picture
+ * and of the window's before it as measured on every picture; an older one
+ * is no longer kept. */
+static void test_entropy_later(void **state)
+{
+    (void)state;
+    enum { W = 40, H = 50, N = 9 };
+    SettleSettings s;
+    settle_default_settings(&s); /* a window of 5 */
+    SettleKernels dsp;
+    settle_kernels_init(&dsp, settle_cpu_flags());
+    SettleMeasure m[2];
+    memset(m, 0, sizeof(m));
+    SettleMeasureSetup setup = { .diff_limit = 100, .mobile = 0 };
+    uint8_t *rgb = malloc(W * H * 3);
+    assert_non_null(rgb);
+    double eager[N], later[N];
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(settle_measure_begin(&m[k], &s, &dsp, W, H), 0);
+        assert_int_equal(settle_measure_set_region(&m[k], 0, 0, W, H, &setup), 0);
+        unsigned seed = 7;
+        for (int i = 0; i < N; i++) {
+            /* every pixel drawn anew, in a few levels: every band changes */
+            for (int j = 0; j < W * H * 3; j++) {
+                seed = seed * 1103515245u + 12345u;
+                rgb[j] = (uint8_t)(i * 3 + (seed >> 16) % (4 + i));
+            }
+            SettleRecord r;
+            memset(&r, 0, sizeof(r));
+            r.index = i;
+            assert_int_equal(settle_measure_picture(&m[k], rgb, W * 3, i == 0, NULL, 0, NULL, NULL,
+                                                    k ? SETTLE_ENTROPY_LATER : 1, &r),
+                             0);
+            (k ? later : eager)[i] = r.entropy;
+        }
+    }
+    for (int i = 0; i < N; i++)
+        assert_true(isfinite(eager[i]));
+    /* the first picture and the one after it (the first changed no band) */
+    assert_true(later[0] == eager[0] && later[1] == eager[1]);
+    for (int i = 2; i < N; i++)
+        assert_true(isnan(later[i]));
+    /* the last, then the window before it, newest first as the decide stage asks */
+    for (int i = N - 1; i >= N - 1 - s.window; i--)
+        assert_true(settle_measure_entropy(&m[1], i) == eager[i]);
+    assert_true(isnan(settle_measure_entropy(&m[1], N - 2 - s.window)));
+    assert_true(isnan(settle_measure_entropy(&m[1], N)));
+    settle_measure_free(&m[0]);
+    settle_measure_free(&m[1]);
+    free(rgb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_range),
         cmocka_unit_test(test_stage),
+        cmocka_unit_test(test_entropy_later),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -518,18 +518,22 @@ SETTLE_API int settle_analyze_io(SettleContext *c, const char *name,
 
 /* Whether every frame's entropy and entropy_delta are measured (every = 1,
  * the default) or only those the analysis itself reads (every = 0): with
- * the codec refresh filter on, the frames at a keyframe, the two after it
- * and the SettleSettings.window frames before it; without it, none. The
- * colour histogram behind the entropy then costs nothing on the other
- * frames, whose SettleFrame.entropy and entropy_delta are NaN (in
- * settle_foreach_frame, settle_write_csv and settle_last_frame). The results
- * are the same either way. It applies only where the keyframes ahead are
- * known: to a VP8 film read by settle_analyze_file or settle_analyze_io
- * (the reading looks a few packets ahead), not to pictures sent by the
- * caller; and not with SETTLE_METHOD_ENTROPY or settle_keep_pictures, which
- * read every frame's. Set before an analysis; it holds for the next ones.
- * Returns 0, SETTLE_ERR_INVAL (no context) or SETTLE_ERR_STATE (an analysis
- * is running). */
+ * the codec refresh filter on, those of a faint frame at a keyframe or one
+ * of the two after it whose changed pixels are under the threshold, and of
+ * the SettleSettings.window frames before it; without it, none. The colour
+ * histogram behind the entropy then costs nothing on the other frames, whose
+ * SettleFrame.entropy and entropy_delta are NaN (in settle_foreach_frame,
+ * settle_write_csv and settle_last_frame). The results are the same either
+ * way. Where the keyframes ahead are known (a VP8 film read by
+ * settle_analyze_file or settle_analyze_io: the reading looks a few packets
+ * ahead) the frames far from a keyframe keep nothing for it; elsewhere
+ * (pictures sent by the caller, any other codec) every frame may be read
+ * and keeps its histogram, or a copy of its picture when it follows one
+ * that changed most of its rows. It does not apply with
+ * SETTLE_METHOD_ENTROPY or settle_keep_pictures, which read every frame's.
+ * Set before an analysis; it holds for the next ones. Returns 0,
+ * SETTLE_ERR_INVAL (no context) or SETTLE_ERR_STATE (an analysis is
+ * running). */
 SETTLE_API int settle_frame_entropy(SettleContext *c, int every);
 
 /* The measures of the last picture measured in the analysis under way (a
