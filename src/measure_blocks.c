@@ -75,7 +75,8 @@
  * one block would have shown); on a portrait picture, AREA_PAIRS split
  * pairs side by side in a picture whose peak stands AREA_STAND times the
  * largest of the SETTLE_BLOCK_LONE_SEEN pictures before it, none of them a
- * change, and no keyframe, are content: the picture is a change. On the
+ * change, and no keyframe, with no other block over AREA_SHARE outside the
+ * pairs' two rows (a line), are content: the picture is a change. On the
  * eight accuracy grids (960 captures, main's build), pictures with 4 blocks
  * over half their threshold each beside another (looser than the pairs)
  * after the truth (609 in 96 films: noise, drift, an encoder's updates)
@@ -584,11 +585,24 @@ static int split_line(const SettleBlocks *b, const SettleBlocksFrame *out, const
         most = b->lone_seen[i] > most ? b->lone_seen[i] : most;
     if (!(out->peak >= AREA_STAND * most) || !(out->peak > AREA_SHARE))
         return 0;
-    int n = 0;
-    for (int k = b->bar_rows * b->bw; k + b->bw < b->nb && n < AREA_PAIRS; k++)
-        n += split_pair(ratio, k, b->bw) && ((k % b->bw > 0 && split_pair(ratio, k - 1, b->bw)) ||
-                                             (k % b->bw + 1 < b->bw && split_pair(ratio, k + 1, b->bw)));
-    return n >= AREA_PAIRS;
+    int n = 0, row = -1;
+    for (int k = b->bar_rows * b->bw; k + b->bw < b->nb && n < AREA_PAIRS; k++) {
+        int x = k % b->bw;
+        if (split_pair(ratio, k, b->bw) && ((x > 0 && split_pair(ratio, k - 1, b->bw)) ||
+                                            (x + 1 < b->bw && split_pair(ratio, k + 1, b->bw)))) {
+            n++;
+            row = k / b->bw;
+        }
+    }
+    if (n < AREA_PAIRS)
+        return 0;
+    /* a line: every block over AREA_SHARE lies in the pairs' two rows (an
+     * encoder's update of a held photo after the light drifted moves
+     * blocks by as much all over it) */
+    for (int k = b->bar_rows * b->bw; k < b->nb; k++)
+        if (ratio[k] > (float)AREA_SHARE && (k / b->bw < row || k / b->bw > row + 1))
+            return 0;
+    return 1;
 }
 
 /* The lone-pair rule's memory of this picture, once it is judged. */
