@@ -10,6 +10,7 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
 {
     memset(s, 0, sizeof(*s));
     s->nb = nb;
+    s->share = s->share_prev = 1.0;
     size_t n = (size_t)nb * 3;
     s->before = malloc(n * sizeof(*s->before));
     s->before2 = malloc(n * sizeof(*s->before2));
@@ -18,7 +19,8 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
     s->ref = malloc(n * sizeof(*s->ref));
     s->mask = calloc((size_t)nb, 1);
     s->mask_prev = calloc((size_t)nb, 1);
-    if (!s->before || !s->before2 || !s->prev || !s->prev2 || !s->ref || !s->mask || !s->mask_prev) {
+    s->tmp = malloc(n * sizeof(*s->tmp));
+    if (!s->tmp || !s->before || !s->before2 || !s->prev || !s->prev2 || !s->ref || !s->mask || !s->mask_prev) {
         settle_blocks_stay_free(s);
         return SETTLE_ERR_NOMEM;
     }
@@ -34,18 +36,32 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     free(s->ref);
     free(s->mask);
     free(s->mask_prev);
+    free(s->tmp);
     memset(s, 0, sizeof(*s));
 }
 
-/* Whether block k of picture a differs from picture o by more than its threshold. */
-static int moved(const SettleBlocks *b, const float *a, const float *o, int k)
+/* Whether block k of picture a differs from picture o by more than share
+ * times its threshold. */
+static int moved(const SettleBlocks *b, const float *a, const float *o, int k, double share)
 {
     double m = 0;
     for (int c = 0; c < 3; c++) {
         double d = fabs((double)a[3 * k + c] - o[3 * k + c]);
         m = d > m ? d : m;
     }
-    return m > settle_blocks_threshold_of(b, o + 3 * k);
+    return m > share * settle_blocks_threshold_of(b, o + 3 * k);
+}
+
+/* The same with the light since o taken out (ga * o + go). */
+static int moved_lit(const SettleBlocks *b, const float *a, const float *o, int k, double share,
+                     const double *ga, const double *go)
+{
+    double m = 0;
+    for (int c = 0; c < 3; c++) {
+        double d = fabs((double)a[3 * k + c] - (ga[c] * o[3 * k + c] + go[c]));
+        m = d > m ? d : m;
+    }
+    return m > share * settle_blocks_threshold_of(b, o + 3 * k);
 }
 
 void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int change, int32_t *kept,
@@ -59,7 +75,11 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         if (s->have_before) {
             memcpy(s->before2, s->before, n * sizeof(*s->before));
             s->have_before2 = 1;
+            s->share_prev = s->share;
         }
+        /* a change the split-line rule counted moved its blocks by a share
+         * of their threshold only */
+        s->share = b->area_fired ? SETTLE_BLOCK_AREA_SHARE : 1.0;
         /* a lone pair's change is its two pictures: the one before it is
          * the picture before the first */
         const float *was = b->lone_fired && s->have_prev2 ? s->prev2 : s->prev;
@@ -69,19 +89,20 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
          * it against */
         int any = 0;
         for (int k = first; k < s->nb && !any; k++)
-            any = moved(b, b->sum, was, k);
+            any = moved(b, b->sum, was, k, s->share);
         if (!any && s->have_ref)
             was = s->ref;
         memcpy(s->before, was, n * sizeof(*s->before));
         s->have_before = 1;
+        s->keyframe = b->keyframe;
         memcpy(s->mask_prev, s->mask, (size_t)s->nb);
         int nmask = 0, back = 0;
         for (int k = 0; k < s->nb; k++) {
-            s->mask[k] = k >= first && moved(b, b->sum, s->before, k);
+            s->mask[k] = k >= first && moved(b, b->sum, s->before, k, s->share);
             nmask += s->mask[k];
             /* back where the change before moved it */
             back += s->mask[k] && s->have_before2 && s->mask_prev[k] &&
-                    !moved(b, b->sum, s->before2, k);
+                    !moved(b, b->sum, s->before2, k, s->share_prev);
         }
         *revert = (uint8_t)(nmask > 0 && back == nmask);
         /* what came went: the picture is back to the one before it came,
@@ -89,14 +110,40 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         if (*revert) {
             memcpy(s->before, s->before2, n * sizeof(*s->before));
             memset(s->mask, 0, (size_t)s->nb);
+            s->share = s->share_prev;
         }
     }
-    if (s->have_before)
-        for (int k = first; k < s->nb; k++)
-            *kept += s->mask[k] && moved(b, b->sum, s->before, k);
+    if (s->have_before) {
+        int nmask = 0;
+        for (int k = first; k < s->nb; k++) {
+            *kept += s->mask[k] && moved(b, b->sum, s->before, k, s->share);
+            nmask += s->mask[k];
+        }
+        /* a camera's exposure drifts, and a block that content moved
+         * by little more than its threshold falls back under it against
+         * the picture before the change while the content stays (seed
+         * 251's case039: 5 blocks at 1.29, 2 still over it 1.6 s later at
+         * a drift of 9 %): such a block still counts with the light since
+         * then taken out, as the block test judges a picture. On a portrait
+         * picture (the late-content rule's) and not for a change on a
+         * keyframe, whose blocks are the encoder's re-coding as much as
+         * content (x264's at frame 60 of seed 229's case103 moves 7 blocks;
+         * its next keyframe moves 5 back under their threshold, but only 3
+         * with the light taken out, which would keep them as content).
+         * Fitted only when fewer than half still count as they are: the
+         * late-content rule asks for half */
+        if (*kept * 2 < nmask && b->lone_on && !s->keyframe) {
+            double ga[3], go[3];
+            settle_blocks_light(b, s->before, s->tmp, ga, go);
+            *kept = 0;
+            for (int k = first; k < s->nb; k++)
+                *kept += s->mask[k] && (moved(b, b->sum, s->before, k, s->share) ||
+                                        moved_lit(b, b->sum, s->before, k, s->share, ga, go));
+        }
+    }
     if (s->have_before2)
         for (int k = first; k < s->nb; k++)
-            *kept_prev += s->mask_prev[k] && moved(b, b->sum, s->before2, k);
+            *kept_prev += s->mask_prev[k] && moved(b, b->sum, s->before2, k, s->share_prev);
     float *t = s->prev2;
     s->prev2 = s->prev;
     s->prev = t;

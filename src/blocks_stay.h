@@ -20,6 +20,10 @@ typedef struct SettleBlocksStay {
     float *ref;      /* nb * 3: the block test's reference the previous picture left */
     uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
     uint8_t *mask_prev; /* nb: ... and the change before it */
+    float *tmp;         /* nb * 3: the light's fit's scratch */
+    int keyframe;       /* the last change came on the encoder's keyframe */
+    double share, share_prev; /* the share of their threshold its blocks moved by (1, or
+                                 SETTLE_BLOCK_AREA_SHARE: the split-line rule); the change before */
     int have_prev, have_prev2, have_ref, have_before, have_before2;
 } SettleBlocksStay;
 
@@ -32,7 +36,11 @@ void settle_blocks_stay_free(SettleBlocksStay *s);
  * it; for a change the lone-pair rule counted, b->lone_fired, the picture
  * before the pair's first; for a change that moved no block from that
  * picture, content that came over several pictures, the block test's
- * reference it was judged against), how many this picture still shows moved;
+ * reference it was judged against), how many this picture still shows moved
+ * (on a portrait picture, for a change on no keyframe, when fewer than half
+ * are, also counting those that are with the light since that picture taken
+ * out; for a change the split-line rule counted,
+ * b->area_fired, by SETTLE_BLOCK_AREA_SHARE of their threshold);
  * *kept_prev: the same for the change before it (against the picture before
  * that one);
  * *revert: this picture is

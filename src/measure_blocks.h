@@ -106,6 +106,7 @@ typedef struct SettleBlocks {
     int64_t calm;
     double lone_prev;
     int lone_fired;
+    int area_fired;    /* the split-line rule counted the picture judged last */
     uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
     uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */
     uint32_t med_n[SETTLE_BLOCK_LEVELS];
@@ -173,15 +174,26 @@ double settle_blocks_threshold(const SettleBlocks *b, int l);
 /* The threshold of a block whose picture (3 channel means) is ref: its
  * brightness level's, or the capture's while that level has no noise yet. */
 double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref);
+/* The light between the picture old (3 channel means a block) and the one
+ * judged last, b->sum, below the top band: sum = a * old + o for each
+ * channel, fitted as the block test fits its reference (least squares
+ * without the blocks far off, bounded); tmp holds 3 * nb floats. */
+void settle_blocks_light(const SettleBlocks *b, const float *old, float *tmp, double a[3], double o[3]);
 
 /* What each block did in the picture settle_blocks_frame judged last, a mark
  * per block: SETTLE_BLOCK_OVER over its threshold, SETTLE_BLOCK_TWICE over
  * twice it, SETTLE_BLOCK_FADING in a fade's run (the fade test),
- * SETTLE_BLOCK_LONE over it on a picture the lone-pair rule counted. mark: nb. */
+ * SETTLE_BLOCK_LONE over it on a picture the lone-pair rule counted,
+ * SETTLE_BLOCK_AREA in a split pair on a picture the split-line rule counted.
+ * mark: nb. */
 #define SETTLE_BLOCK_OVER 1
 #define SETTLE_BLOCK_TWICE 2
 #define SETTLE_BLOCK_FADING 4
 #define SETTLE_BLOCK_LONE 8 /* over its threshold on a picture the lone-pair rule counted */
+/* the share of its threshold over which a block counts in the split-line
+ * rule (src/measure_blocks.c) */
+#define SETTLE_BLOCK_AREA_SHARE 0.5
+#define SETTLE_BLOCK_AREA 16 /* in a split pair on a picture the split-line rule counted */
 void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark);
 
 /* The verdict settle_blocks_frame gives from such marks (where some blocks
