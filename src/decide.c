@@ -49,7 +49,7 @@
  * at most half as much as that frame did (its peak), and no block by
  * CONVERGE_PEAK times its threshold. On the nine accuracy grids a fade's
  * real last steps change as many pixels as the steps before (257's case021:
- * 45,885 against 44,340; 229's case053 79,042 against 80,392), or as much of
+ * 45,885 against 45,571; 229's case053 79,042 against 80,392), or as much of
  * the blocks (271's case062, a camera film into a dark page: 7,642 pixels
  * against 23,096, but a peak of 1.13 against 1.26); the refinements 5,690
  * against 20,368 pixels and 1.51 against 3.61 (277's case062), 8,867
@@ -827,16 +827,16 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
 /* On a clean phone picture, diff's and the block test's last changes only
  * refine a fade's last step (track_fade_refined), and the picture then
  * stays still BLOCK_QUIET_MIN: diff without them (SETTLE_T_DIFF_SOLID as it
- * was at the fade's end). --ignore animated and --settle keep their own
- * rules. 1 when taken. */
+ * was at the fade's end, when the measurement had started by then).
+ * --ignore animated and --settle keep their own rules. 1 when taken. */
 static int fade_refined(SettleDecide *d, int64_t frames)
 {
     const SettleSettings *s = d->s;
     const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
     if (!d->portrait || !d->blocks_on || !s->codec_filter || s->ignore_animated || s->settle > 0 ||
-        d->conv_from < 0 || d->conv_last <= d->conv_from || st->last_change <= d->conv_from ||
-        st->last_change > d->conv_last || d->conv_last >= frames - 1 ||
-        !(d->last_time - d->conv_last_time >= BLOCK_QUIET_MIN))
+        d->conv_from < 0 || d->before_conv.start_frame < 0 || d->conv_last <= d->conv_from ||
+        st->last_change <= d->conv_from || st->last_change > d->conv_last ||
+        d->conv_last >= frames - 1 || !(d->last_time - d->conv_last_time >= BLOCK_QUIET_MIN))
         return 0;
     d->tr[SETTLE_T_DIFF_SOLID] = d->before_conv;
     snprintf(d->reason, sizeof(d->reason),
