@@ -38,6 +38,26 @@
  * which diff without it is taken even with no frame still as measured after
  * its last change (desktop_recoded) */
 #define RECODE_TAIL 0.5
+/* An encoder coding frames from others lags a fade: its last steps are
+ * refined over the next frames (x264's B-frames), faintly and in a part of
+ * the area, the edges and coding blocks of what faded in, while a fade's
+ * own steps change its whole area each frame. A frame is such a refinement
+ * within CONVERGE_FRAMES of the end of a run of CONVERGE_RUN or more frames
+ * that both diff and the block test counted, when it moves no pixel beyond
+ * the strong level and no 4x4 square's mean, and changes at most
+ * 1/CONVERGE_PART of the pixels of the run's last frame and its blocks by
+ * at most half as much as that frame did (its peak), and no block by
+ * CONVERGE_PEAK times its threshold. On the nine accuracy grids a fade's
+ * real last steps change as many pixels as the steps before (257's case021:
+ * 45,885 against 45,571; 229's case053 79,042 against 80,392), or as much of
+ * the blocks (271's case062, a camera film into a dark page: 7,642 pixels
+ * against 23,096, but a peak of 1.13 against 1.26); the refinements 5,690
+ * against 20,368 pixels and 1.51 against 3.61 (277's case062), 8,867
+ * against 178,241 and 1.34 against 3.56 (269's case013) */
+#define CONVERGE_RUN 3
+#define CONVERGE_FRAMES 3
+#define CONVERGE_PART 3
+#define CONVERGE_PEAK 2.0
 /* The fewest changed pixels that can move a 16x16 block's mean by the block
  * test's floor of 10 levels (256 x 10 / 255): the blocks a few strong pixels
  * can account for (a caret's blink moves one block with 60) */
@@ -90,6 +110,12 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->last_still = -1;
     d->finish = d->solid_last = -1;
     d->still_first = 0;
+    d->fade_run = 0;
+    d->fade_run_pixels = d->conv_pixels = 0;
+    d->conv_from = d->conv_last = -1;
+    d->fade_run_peak = d->conv_peak = 0;
+    d->conv_last_time = NAN;
+    tracker_init(&d->before_conv, s->settle);
     d->solid_last_time = d->run_pause = d->finish_pause = NAN;
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_init(&d->tr[i], s->settle);
@@ -464,6 +490,43 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
     d->kept_end = d->late_recoded ? r->block_kept_prev : r->block_kept;
 }
 
+/* The frames after a fade that only refine its last step (CONVERGE_RUN);
+ * called before the trackers take the frame, so that SETTLE_T_DIFF_SOLID is
+ * kept as it was at the run's end. */
+static int refines(const SettleDecide *d, const SettleRecord *r, int64_t pixels, double peak)
+{
+    return r->strong <= d->refresh_limit && r->moved <= d->refresh_limit &&
+           r->diff * CONVERGE_PART <= pixels && r->block_peak < CONVERGE_PEAK &&
+           r->block_peak * 2 <= peak;
+}
+
+static void track_fade_refined(SettleDecide *d, const SettleRecord *r)
+{
+    int diff_change = !r->quiet[SETTLE_T_DIFF], both = diff_change && r->block_change;
+    if (d->fade_run >= CONVERGE_RUN &&
+        (!both || refines(d, r, d->fade_run_pixels, d->fade_run_peak))) {
+        d->conv_from = d->conv_last = r->index - 1;
+        d->conv_pixels = d->fade_run_pixels;
+        d->conv_peak = d->fade_run_peak;
+        d->before_conv = d->tr[SETTLE_T_DIFF_SOLID];
+        d->fade_run = 0;
+    }
+    if (d->conv_from >= 0 && (diff_change || block_content(r))) {
+        if (r->index - d->conv_from <= CONVERGE_FRAMES &&
+            refines(d, r, d->conv_pixels, d->conv_peak)) {
+            d->conv_last = r->index;
+            d->conv_last_time = r->time;
+            return;
+        }
+        d->conv_from = -1;
+    }
+    d->fade_run = both ? d->fade_run + 1 : 0;
+    if (both) {
+        d->fade_run_pixels = r->diff;
+        d->fade_run_peak = r->block_peak;
+    }
+}
+
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 {
     const SettleSettings *s = d->s;
@@ -527,6 +590,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_refresh = r->refresh;
     }
     track_late(d, r);
+    track_fade_refined(d, r);
 
     d->last_time = r->time;
     SettleHistory *hp = &d->ring[d->ring_pos];
@@ -760,6 +824,30 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
     return 1;
 }
 
+/* On a clean phone picture, diff's and the block test's last changes only
+ * refine a fade's last step (track_fade_refined), and the picture then
+ * stays still BLOCK_QUIET_MIN: diff without them (SETTLE_T_DIFF_SOLID as it
+ * was at the fade's end, when the measurement had started by then).
+ * --ignore animated and --settle keep their own rules. 1 when taken. */
+static int fade_refined(SettleDecide *d, int64_t frames)
+{
+    const SettleSettings *s = d->s;
+    const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
+    if (!d->portrait || !d->blocks_on || !s->codec_filter || s->ignore_animated || s->settle > 0 ||
+        d->conv_from < 0 || d->before_conv.start_frame < 0 || d->conv_last <= d->conv_from ||
+        st->last_change <= d->conv_from || st->last_change > d->conv_last ||
+        d->conv_last >= frames - 1 || !(d->last_time - d->conv_last_time >= BLOCK_QUIET_MIN))
+        return 0;
+    d->tr[SETTLE_T_DIFF_SOLID] = d->before_conv;
+    snprintf(d->reason, sizeof(d->reason),
+             "clean capture, re-encoded: diff's changes after frame %lld, the end of a fade, "
+             "only refine its last step (faint, at most a third of its last frame's pixels and "
+             "half its blocks' move, no block moved by %.0f times its threshold, within %d "
+             "frames: an encoder catching up) and are left out",
+             (long long)d->conv_from, CONVERGE_PEAK, CONVERGE_FRAMES);
+    return 1;
+}
+
 /* Why diff decides a clean capture. */
 static void clean_reason(SettleDecide *d, double floor, const char *after)
 {
@@ -901,6 +989,8 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
             note_keyframes(d);
         return blk;
     }
+    if (fade_refined(d, frames))
+        return SETTLE_T_DIFF_SOLID;
     if (desktop_recoded(d, sf, df, frames))
         return SETTLE_T_DIFF_SOLID;
     clean_reason(d, floor, after);

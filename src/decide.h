@@ -142,6 +142,18 @@ typedef struct SettleDecide {
     double solid_last_time;
     double run_pause;          /* the still time before its run of consecutive changes */
     double finish_pause;       /* run_pause when the frame `finish` came */
+    /* a fade's last steps refined by the encoder (fade_refined): frames in
+     * a row that both diff and the block test counted, with the last one's
+     * changed pixels and block peak; the last frame of such a run of CONVERGE_RUN or more
+     * (-1: none, or a change came after it that is no refinement), its
+     * pixels and peak, the last refinement after it and SETTLE_T_DIFF_SOLID as it
+     * was at the run's end */
+    int fade_run;
+    int64_t fade_run_pixels;
+    double fade_run_peak;
+    int64_t conv_from, conv_pixels, conv_last;
+    double conv_peak, conv_last_time;
+    SettleTracker before_conv;
     int still_first;           /* after SETTLE_T_DIFF_SOLID's last change: 0 nothing yet,
                                 * 1 a frame still as measured came first, 2 a change */
     char reason[400];          /* why the method was chosen */
