@@ -20,6 +20,10 @@ typedef struct SettleBlocksStay {
     float *ref;      /* nb * 3: the block test's reference the previous picture left */
     uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
     uint8_t *mask_prev; /* nb: ... and the change before it */
+    /* the blocks set in mask and mask_prev, in order, and how many: the
+     * pictures between two changes look at those blocks only */
+    int32_t *list, *list_prev;
+    int nlist, nlist_prev;
     float *tmp;         /* nb * 3: the light's fit's scratch */
     int keyframe;       /* the last change came on the encoder's keyframe */
     double share, share_prev; /* the share of their threshold its blocks moved by (1, or
