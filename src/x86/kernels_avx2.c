@@ -575,45 +575,60 @@ static inline __m256d block_pd(const float *p, int last)
  * s + +0.0 is s for any other s, NaN included. Four channels' chains of
  * additions in one register instead of one at a time: the loop is bound by
  * the latency of an addition, not by its work. */
+/* The sums of one block's x and y, each a lane a channel (FitSums' order:
+ * x, y, x * x, x * y, the count). */
+typedef struct FitSums {
+    __m256d s[5];
+} FitSums;
+
+static inline void fit_add(FitSums *f, __m256d x, __m256d y)
+{
+    f->s[0] = _mm256_add_pd(f->s[0], x);
+    f->s[1] = _mm256_add_pd(f->s[1], y);
+    f->s[2] = _mm256_add_pd(f->s[2], _mm256_mul_pd(x, x));
+    f->s[3] = _mm256_add_pd(f->s[3], _mm256_mul_pd(x, y));
+}
+
+/* ... the block only where its residual is within the bound: a block left
+ * out is +0.0 in x and y, so its square and product are +0.0 too */
+static inline void fit_add_within(FitSums *f, __m256d x, __m256d y, __m256d va, __m256d vo,
+                                  __m256d vl)
+{
+    const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    const __m256d r = _mm256_and_pd(_mm256_sub_pd(y, _mm256_add_pd(_mm256_mul_pd(va, x), vo)), absm);
+    const __m256d out = _mm256_cmp_pd(r, vl, _CMP_GT_OQ);
+    fit_add(f, _mm256_andnot_pd(out, x), _mm256_andnot_pd(out, y));
+    f->s[4] = _mm256_add_pd(f->s[4], _mm256_andnot_pd(out, _mm256_set1_pd(1.0)));
+}
+
 void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
                           const double *o, const double *lim, double s[5][3])
 {
-    __m256d sx = _mm256_setzero_pd(), sy = sx, sxx = sx, sxy = sx, sn = sx;
-    const __m256d one = _mm256_set1_pd(1.0);
+    FitSums f;
+    for (int i = 0; i < 5; i++)
+        f.s[i] = _mm256_setzero_pd();
+    /* the blocks before the last, whose fourth float lies in the arrays,
+     * then the last */
+    int k = 0;
     if (!lim) {
-        for (int k = 0; k < n; k++) {
-            const __m256d x = block_pd(ref + 3 * k, k == n - 1);
-            const __m256d y = block_pd(cur + 3 * k, k == n - 1);
-            sx = _mm256_add_pd(sx, x);
-            sy = _mm256_add_pd(sy, y);
-            sxx = _mm256_add_pd(sxx, _mm256_mul_pd(x, x));
-            sxy = _mm256_add_pd(sxy, _mm256_mul_pd(x, y));
-            sn = _mm256_add_pd(sn, one);
-        }
+        for (; k + 1 < n; k++)
+            fit_add(&f, block_pd(ref + 3 * k, 0), block_pd(cur + 3 * k, 0));
+        if (k < n)
+            fit_add(&f, block_pd(ref + 3 * k, 1), block_pd(cur + 3 * k, 1));
+        /* n ones added from +0.0: n, exactly */
+        f.s[4] = _mm256_set1_pd((double)(n > 0 ? n : 0));
     } else {
         const __m256d va = _mm256_setr_pd(a[0], a[1], a[2], 0);
         const __m256d vo = _mm256_setr_pd(o[0], o[1], o[2], 0);
         const __m256d vl = _mm256_setr_pd(lim[0], lim[1], lim[2], 0);
-        const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
-        for (int k = 0; k < n; k++) {
-            const __m256d x = block_pd(ref + 3 * k, k == n - 1);
-            const __m256d y = block_pd(cur + 3 * k, k == n - 1);
-            const __m256d r =
-                _mm256_and_pd(_mm256_sub_pd(y, _mm256_add_pd(_mm256_mul_pd(va, x), vo)), absm);
-            const __m256d out = _mm256_cmp_pd(r, vl, _CMP_GT_OQ);
-            sx = _mm256_add_pd(sx, _mm256_andnot_pd(out, x));
-            sy = _mm256_add_pd(sy, _mm256_andnot_pd(out, y));
-            sxx = _mm256_add_pd(sxx, _mm256_andnot_pd(out, _mm256_mul_pd(x, x)));
-            sxy = _mm256_add_pd(sxy, _mm256_andnot_pd(out, _mm256_mul_pd(x, y)));
-            sn = _mm256_add_pd(sn, _mm256_andnot_pd(out, one));
-        }
+        for (; k + 1 < n; k++)
+            fit_add_within(&f, block_pd(ref + 3 * k, 0), block_pd(cur + 3 * k, 0), va, vo, vl);
+        if (k < n)
+            fit_add_within(&f, block_pd(ref + 3 * k, 1), block_pd(cur + 3 * k, 1), va, vo, vl);
     }
     double t[5][4];
-    _mm256_storeu_pd(t[0], sx);
-    _mm256_storeu_pd(t[1], sy);
-    _mm256_storeu_pd(t[2], sxx);
-    _mm256_storeu_pd(t[3], sxy);
-    _mm256_storeu_pd(t[4], sn);
+    for (int i = 0; i < 5; i++)
+        _mm256_storeu_pd(t[i], f.s[i]);
     for (int i = 0; i < 5; i++)
         for (int c = 0; c < 3; c++)
             s[i][c] = t[i][c];
