@@ -16,13 +16,12 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
     s->before2 = malloc(n * sizeof(*s->before2));
     s->prev = malloc(n * sizeof(*s->prev));
     s->prev2 = malloc(n * sizeof(*s->prev2));
-    s->ref = malloc(n * sizeof(*s->ref));
     s->mask = calloc((size_t)nb, 1);
     s->mask_prev = calloc((size_t)nb, 1);
     s->list = malloc((size_t)nb * sizeof(*s->list));
     s->list_prev = malloc((size_t)nb * sizeof(*s->list_prev));
     s->tmp = malloc(n * sizeof(*s->tmp));
-    if (!s->tmp || !s->before || !s->before2 || !s->prev || !s->prev2 || !s->ref || !s->mask || !s->mask_prev ||
+    if (!s->tmp || !s->before || !s->before2 || !s->prev || !s->prev2 || !s->mask || !s->mask_prev ||
         !s->list || !s->list_prev) {
         settle_blocks_stay_free(s);
         return SETTLE_ERR_NOMEM;
@@ -36,7 +35,6 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     free(s->before2);
     free(s->prev);
     free(s->prev2);
-    free(s->ref);
     free(s->mask);
     free(s->mask_prev);
     free(s->list);
@@ -96,7 +94,7 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         for (int k = first; k < s->nb && !any; k++)
             any = moved(b, b->sum, was, k, s->share);
         if (!any && s->have_ref)
-            was = s->ref;
+            was = b->judged;
         memcpy(s->before, was, n * sizeof(*s->before));
         s->have_before = 1;
         s->keyframe = b->keyframe;
@@ -163,6 +161,5 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
     s->have_prev2 = s->have_prev;
     memcpy(s->prev, b->sum, n * sizeof(*s->prev));
     s->have_prev = 1;
-    memcpy(s->ref, b->ref, n * sizeof(*s->ref));
     s->have_ref = b->have_ref;
 }

@@ -112,6 +112,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     size_t n = (size_t)b->nb;
     b->sum = calloc(n * 3, sizeof(*b->sum));
     b->ref = calloc(n * 3, sizeof(*b->ref));
+    b->judged = calloc(n * 3, sizeof(*b->judged));
     b->last = calloc(n * 3, sizeof(*b->last));
     b->prev = calloc(n * 3, sizeof(*b->prev));
     b->step = calloc(n * 3, sizeof(*b->step));
@@ -132,7 +133,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->block_levels = settle_block_levels;
     b->block_residuals = settle_block_residuals;
     b->block_shares = settle_block_shares;
-    if (!b->bin ||
+    if (!b->bin || !b->judged ||
         !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
@@ -148,6 +149,8 @@ void settle_blocks_free(SettleBlocks *b)
 {
     free(b->sum);
     free(b->ref);
+    free(b->judged);
+    b->judged = NULL;
     free(b->last);
     free(b->prev);
     free(b->step);
@@ -726,6 +729,9 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
                 out->fading >= FADE_SHARE * out->opposed;
     lone_keep(b, out, lone);
     if (out->change || out->change_bar || out->fade) {
+        float *t = b->judged;
+        b->judged = b->ref;
+        b->ref = t;
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         return;

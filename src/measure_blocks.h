@@ -61,6 +61,8 @@ typedef struct SettleBlocks {
     int bar_rows;      /* rows of blocks judged apart at the top (0: none) */
     float *sum;        /* nb * 3: the current picture's block means */
     float *ref;        /* nb * 3: the reference */
+    float *judged;     /* nb * 3: on a picture judged a change or a fade, the reference it
+                        * was judged against (the reference then moves to the picture) */
     float *last;       /* nb * 3: the picture at the last change */
     float *prev;       /* nb * 3: the previous picture */
     float *step;       /* nb * 3: the previous picture's step from the one before,
