@@ -365,6 +365,9 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     *row_out = rmax;
 }
 
+/* settle_block_levels (b->block_levels) has these 8 levels of 32 */
+_Static_assert(SETTLE_BLOCK_LEVELS == 8, "the block levels' kernel has 8 levels");
+
 static int level_of(const float *ref)
 {
     int l = (int)((ref[0] + 2 * ref[1] + ref[2]) / 4 / (256.0 / SETTLE_BLOCK_LEVELS));
