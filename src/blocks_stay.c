@@ -16,11 +16,13 @@ int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
     s->before2 = malloc(n * sizeof(*s->before2));
     s->prev = malloc(n * sizeof(*s->prev));
     s->prev2 = malloc(n * sizeof(*s->prev2));
-    s->ref = malloc(n * sizeof(*s->ref));
     s->mask = calloc((size_t)nb, 1);
     s->mask_prev = calloc((size_t)nb, 1);
+    s->list = malloc((size_t)nb * sizeof(*s->list));
+    s->list_prev = malloc((size_t)nb * sizeof(*s->list_prev));
     s->tmp = malloc(n * sizeof(*s->tmp));
-    if (!s->tmp || !s->before || !s->before2 || !s->prev || !s->prev2 || !s->ref || !s->mask || !s->mask_prev) {
+    if (!s->tmp || !s->before || !s->before2 || !s->prev || !s->prev2 || !s->mask || !s->mask_prev ||
+        !s->list || !s->list_prev) {
         settle_blocks_stay_free(s);
         return SETTLE_ERR_NOMEM;
     }
@@ -33,9 +35,10 @@ void settle_blocks_stay_free(SettleBlocksStay *s)
     free(s->before2);
     free(s->prev);
     free(s->prev2);
-    free(s->ref);
     free(s->mask);
     free(s->mask_prev);
+    free(s->list);
+    free(s->list_prev);
     free(s->tmp);
     memset(s, 0, sizeof(*s));
 }
@@ -91,11 +94,15 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         for (int k = first; k < s->nb && !any; k++)
             any = moved(b, b->sum, was, k, s->share);
         if (!any && s->have_ref)
-            was = s->ref;
+            was = b->judged;
         memcpy(s->before, was, n * sizeof(*s->before));
         s->have_before = 1;
         s->keyframe = b->keyframe;
         memcpy(s->mask_prev, s->mask, (size_t)s->nb);
+        int32_t *l = s->list_prev;
+        s->list_prev = s->list;
+        s->list = l;
+        s->nlist_prev = s->nlist;
         int nmask = 0, back = 0;
         for (int k = 0; k < s->nb; k++) {
             s->mask[k] = k >= first && moved(b, b->sum, s->before, k, s->share);
@@ -112,13 +119,15 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             memset(s->mask, 0, (size_t)s->nb);
             s->share = s->share_prev;
         }
+        s->nlist = 0;
+        for (int k = first; k < s->nb; k++)
+            if (s->mask[k])
+                s->list[s->nlist++] = k;
     }
     if (s->have_before) {
-        int nmask = 0;
-        for (int k = first; k < s->nb; k++) {
-            *kept += s->mask[k] && moved(b, b->sum, s->before, k, s->share);
-            nmask += s->mask[k];
-        }
+        const int nmask = s->nlist;
+        for (int i = 0; i < nmask; i++)
+            *kept += moved(b, b->sum, s->before, s->list[i], s->share);
         /* a camera's exposure drifts, and a block that content moved
          * by little more than its threshold falls back under it against
          * the picture before the change while the content stays (seed
@@ -136,20 +145,21 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             double ga[3], go[3];
             settle_blocks_light(b, s->before, s->tmp, ga, go);
             *kept = 0;
-            for (int k = first; k < s->nb; k++)
-                *kept += s->mask[k] && (moved(b, b->sum, s->before, k, s->share) ||
-                                        moved_lit(b, b->sum, s->before, k, s->share, ga, go));
+            for (int i = 0; i < nmask; i++) {
+                const int k = s->list[i];
+                *kept += moved(b, b->sum, s->before, k, s->share) ||
+                         moved_lit(b, b->sum, s->before, k, s->share, ga, go);
+            }
         }
     }
     if (s->have_before2)
-        for (int k = first; k < s->nb; k++)
-            *kept_prev += s->mask_prev[k] && moved(b, b->sum, s->before2, k, s->share_prev);
+        for (int i = 0; i < s->nlist_prev; i++)
+            *kept_prev += moved(b, b->sum, s->before2, s->list_prev[i], s->share_prev);
     float *t = s->prev2;
     s->prev2 = s->prev;
     s->prev = t;
     s->have_prev2 = s->have_prev;
     memcpy(s->prev, b->sum, n * sizeof(*s->prev));
     s->have_prev = 1;
-    memcpy(s->ref, b->ref, n * sizeof(*s->ref));
     s->have_ref = b->have_ref;
 }

@@ -17,14 +17,18 @@ typedef struct SettleBlocksStay {
     float *before2;  /* nb * 3: the picture before the change before that */
     float *prev;     /* nb * 3: the previous picture */
     float *prev2;    /* nb * 3: the picture before it */
-    float *ref;      /* nb * 3: the block test's reference the previous picture left */
     uint8_t *mask;   /* nb: the blocks that last change moved over their threshold */
     uint8_t *mask_prev; /* nb: ... and the change before it */
+    /* the blocks set in mask and mask_prev, in order, and how many: the
+     * pictures between two changes look at those blocks only */
+    int32_t *list, *list_prev;
+    int nlist, nlist_prev;
     float *tmp;         /* nb * 3: the light's fit's scratch */
     int keyframe;       /* the last change came on the encoder's keyframe */
     double share, share_prev; /* the share of their threshold its blocks moved by (1, or
                                  SETTLE_BLOCK_AREA_SHARE: the split-line rule); the change before */
-    int have_prev, have_prev2, have_ref, have_before, have_before2;
+    int have_prev, have_prev2, have_before, have_before2;
+    int have_ref; /* the block test had a reference before this picture (on a change, b->judged) */
 } SettleBlocksStay;
 
 /* Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_stay_free is still safe). */

@@ -142,14 +142,23 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
     }
 }
 
-/* One row's changed pixels into the rectangle alone (box_only). */
+/* One row's changed pixels into the rectangle alone (box_only). The words
+ * are looked at four at a time from either end first: a camera film's rows
+ * change in their middle, between long still stretches (a dark surround). */
 static void box_row(SettleCells *g, const uint64_t *masks, int yy)
 {
     int cx0 = 0, cx1 = g->nx - 1;
+    while (cx0 + 4 <= g->nx &&
+           !((masks[cx0] | masks[cx0 + 1] | masks[cx0 + 2] | masks[cx0 + 3]) & PIXEL_BITS))
+        cx0 += 4;
     while (cx0 < g->nx && !(masks[cx0] & PIXEL_BITS))
         cx0++;
     if (cx0 == g->nx)
         return;
+    /* masks[cx0] has a changed pixel: the groups stop before it */
+    while (cx1 - 4 >= cx0 &&
+           !((masks[cx1] | masks[cx1 - 1] | masks[cx1 - 2] | masks[cx1 - 3]) & PIXEL_BITS))
+        cx1 -= 4;
     while (!(masks[cx1] & PIXEL_BITS))
         cx1--;
     int first = cx0 * SETTLE_CELL + __builtin_ctzll(masks[cx0] & PIXEL_BITS) / 3;

@@ -448,6 +448,46 @@ void settle_block_errors(const float *ref, const float *cur, int n, const double
         }
 }
 
+void settle_block_levels(const float *ref, int n, uint8_t *lvl)
+{
+    for (int k = 0; k < n; k++) {
+        const float *r = ref + 3 * k;
+        const int l = (int)((r[0] + 2 * r[1] + r[2]) / 4 / 32.0);
+        lvl[k] = (uint8_t)(l < 0 ? 0 : l > 7 ? 7 : l);
+    }
+}
+
+void settle_block_residuals(const float *err, int n, int bins, float *res, uint16_t *bin)
+{
+    for (int k = 0; k < n; k++) {
+        float m = fabsf(err[3 * k]);
+        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
+        m = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
+        const int i = (int)(m * 8);
+        res[k] = m;
+        bin[k] = (uint16_t)(i < 0 ? 0 : i >= bins ? bins - 1 : i);
+    }
+}
+
+double settle_block_shares(const float *res, const uint8_t *lvl, const double *thr, int n,
+                           float low, float *ratio, int counts[3])
+{
+    double peak = 0;
+    int below = 0, in = 0, over = 0;
+    for (int k = 0; k < n; k++) {
+        const float r = (float)(res[k] / thr[lvl[k]]);
+        ratio[k] = r;
+        below += r <= low;
+        in += r <= 1.0f;
+        over += r > 1.0f;
+        peak = r > peak ? r : peak;
+    }
+    counts[0] = below;
+    counts[1] = in;
+    counts[2] = over;
+    return peak;
+}
+
 /* A float as a signed key in the float order (-0 before +0), and back. */
 static inline int32_t float_key(float f)
 {
@@ -518,6 +558,9 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->box_means = settle_box_means;
     k->select_part = settle_select_part;
     k->block_errors = settle_block_errors;
+    k->block_levels = settle_block_levels;
+    k->block_residuals = settle_block_residuals;
+    k->block_shares = settle_block_shares;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -548,6 +591,9 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->count_row_changed = settle_count_row_changed_avx2;
         k->select_part = settle_select_part_avx2;
         k->block_errors = settle_block_errors_avx2;
+        k->block_levels = settle_block_levels_avx2;
+        k->block_residuals = settle_block_residuals_avx2;
+        k->block_shares = settle_block_shares_avx2;
     }
 #if SETTLE_AVX512
     if (flags & SETTLE_CPU_AVX512) {

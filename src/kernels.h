@@ -93,6 +93,26 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
 void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
 
+/* The block test's brightness levels of n blocks (three floats each, R G B):
+ * lvl[k] = (int)(((r + 2 * g) + b) / 4 / 32.0), the sum and the quarter in
+ * floats, the last division in doubles, clamped to 0 .. 7 (a value under 0,
+ * NaN or past int's range: 0). */
+void settle_block_levels(const float *ref, int n, uint8_t *lvl);
+
+/* The block test's residuals of n blocks from their errors (three floats
+ * each): res[k] = the largest of |err[3k]|, |err[3k + 1]|, |err[3k + 2]| (a
+ * NaN counts in the first channel only: m = |e0|, then |e| > m ? |e| : m),
+ * and bin[k] = (int)(res[k] * 8) (the product in floats) clamped to
+ * 0 .. bins - 1 (NaN or past int's range: 0). */
+void settle_block_residuals(const float *err, int n, int bins, float *res, uint16_t *bin);
+
+/* The block test's shares of n blocks: ratio[k] = (float)(res[k] /
+ * thr[lvl[k]]), the division in doubles; counts[0] the shares at most low,
+ * counts[1] those at most 1, counts[2] those over 1. Returns the largest
+ * share (the first of a tie; NaN never; 0 when none is over 0). */
+double settle_block_shares(const float *res, const uint8_t *lvl, const double *thr, int n,
+                           float low, float *ratio, int counts[3]);
+
 /* The most passes settle_select_part makes before it gives up. */
 #define SETTLE_SELECT_PASSES 64
 
@@ -227,6 +247,10 @@ typedef struct SettleKernels {
     int (*select_part)(const float *v, int32_t *keys, int n, int k, float *out);
     void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
+    void (*block_levels)(const float *ref, int n, uint8_t *lvl);
+    void (*block_residuals)(const float *err, int n, int bins, float *res, uint16_t *bin);
+    double (*block_shares)(const float *res, const uint8_t *lvl, const double *thr, int n,
+                           float low, float *ratio, int counts[3]);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

@@ -112,6 +112,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     size_t n = (size_t)b->nb;
     b->sum = calloc(n * 3, sizeof(*b->sum));
     b->ref = calloc(n * 3, sizeof(*b->ref));
+    b->judged = calloc(n * 3, sizeof(*b->judged));
     b->last = calloc(n * 3, sizeof(*b->last));
     b->prev = calloc(n * 3, sizeof(*b->prev));
     b->step = calloc(n * 3, sizeof(*b->step));
@@ -124,11 +125,16 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->keys = calloc(2 * (n + 8), sizeof(*b->keys));
+    b->bin = calloc(n, sizeof(*b->bin));
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
     b->select_part = settle_select_part;
     b->block_errors = settle_block_errors;
-    if (!b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
+    b->block_levels = settle_block_levels;
+    b->block_residuals = settle_block_residuals;
+    b->block_shares = settle_block_shares;
+    if (!b->bin || !b->judged ||
+        !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -143,6 +149,8 @@ void settle_blocks_free(SettleBlocks *b)
 {
     free(b->sum);
     free(b->ref);
+    free(b->judged);
+    b->judged = NULL;
     free(b->last);
     free(b->prev);
     free(b->step);
@@ -159,6 +167,8 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->colsum);
     free(b->keys);
     b->keys = NULL;
+    free(b->bin);
+    b->bin = NULL;
     b->sum = b->ref = b->last = b->prev = b->step = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
@@ -355,11 +365,8 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     *row_out = rmax;
 }
 
-static int res_bin(float r)
-{
-    int i = (int)(r * 8);
-    return i < 0 ? 0 : i >= SETTLE_BLOCK_RBINS ? SETTLE_BLOCK_RBINS - 1 : i;
-}
+/* settle_block_levels (b->block_levels) has these 8 levels of 32 */
+_Static_assert(SETTLE_BLOCK_LEVELS == 8, "the block levels' kernel has 8 levels");
 
 static int level_of(const float *ref)
 {
@@ -379,17 +386,15 @@ static int hist_rank(const uint32_t *h, uint32_t rank)
 }
 
 /* Each block's residual (the largest of its channels' errors err, in
- * b->res), and from them this frame's median residual per brightness level
- * learnt: one pass makes and counts them. */
+ * b->res) and its bin of an eighth of a level (b->block_residuals), and
+ * from them this frame's median residual per brightness level learnt. */
 static void learn_noise(SettleBlocks *b, const float *err)
 {
     uint32_t count[SETTLE_BLOCK_LEVELS] = { 0 }, all[SETTLE_BLOCK_RBINS] = { 0 };
     memset(b->frame_hist, 0, sizeof(b->frame_hist));
+    b->block_residuals(err, b->nb, SETTLE_BLOCK_RBINS, b->res, b->bin);
     for (int k = 0; k < b->nb; k++) {
-        float m = fabsf(err[3 * k]);
-        m = fabsf(err[3 * k + 1]) > m ? fabsf(err[3 * k + 1]) : m;
-        b->res[k] = fabsf(err[3 * k + 2]) > m ? fabsf(err[3 * k + 2]) : m;
-        int l = b->lvl[k], bin = res_bin(b->res[k]);
+        int l = b->lvl[k], bin = b->bin[k];
         b->frame_hist[l][bin]++;
         all[bin]++;
         count[l]++;
@@ -660,9 +665,9 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         b->have_ref = 1;
         return;
     }
-    /* the reference stays as it is until the verdict */
-    for (int k = 0; k < b->nb; k++)
-        b->lvl[k] = (uint8_t)level_of(b->ref + 3 * k);
+    /* the reference stays as it is until the verdict; its levels are
+     * level_of's (b->block_levels) */
+    b->block_levels(b->ref, b->nb, b->lvl);
     if (b->fade_on)
         fade_step(b, out);
     double gain, rows;
@@ -679,29 +684,30 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++)
         thr[l] = threshold(b, l);
     const float sixth = settle_float_below(SPREAD, 0);
-    int low = 0, in = 0, over = 0;
-    for (int k = 0; k < b->nb; k++) {
-        ratio[k] = (float)(b->res[k] / thr[b->lvl[k]]);
-        low += ratio[k] <= sixth;
-        in += ratio[k] <= 1.0f;
-        over |= ratio[k] > 1;
-    }
+    int counts[3];
+    double peak = b->block_shares(b->res, b->lvl, thr, b->nb, sixth, ratio, counts);
+    int over = counts[2] > 0;
     /* the frame's median share: over 1, the whole picture changed (content);
      * under it, what moved every block is the encoder or the light, and a
      * block must stand out of it. A scale of 1 leaves every share as it is
      * (x / 1 is x), so the shares are divided only by another. */
-    double scale = spread_scale(b, ratio, low, in);
+    double scale = spread_scale(b, ratio, counts[0], counts[1]);
     if (scale != 1) {
         over = 0;
+        peak = 0;
         for (int k = 0; k < b->nb; k++) {
             ratio[k] = (float)(ratio[k] / scale);
             over |= ratio[k] > 1;
+            peak = ratio[k] > peak ? ratio[k] : peak;
         }
     }
     if (over)
         recheck_last(b, ratio, scale, thr);
+    /* with no share over 1 (most frames of a camera film) the loop below
+     * would find the peak alone, which the shares' pass found */
+    out->peak = over ? 0 : peak;
     int lone = 0; /* blocks over their threshold below the top band */
-    for (int k = 0; k < b->nb; k++) {
+    for (int k = 0; k < b->nb && over; k++) {
         out->peak = ratio[k] > out->peak ? ratio[k] : out->peak;
         if (ratio[k] <= 1)
             continue;
@@ -726,6 +732,9 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
                 out->fading >= FADE_SHARE * out->opposed;
     lone_keep(b, out, lone);
     if (out->change || out->change_bar || out->fade) {
+        float *t = b->judged;
+        b->judged = b->ref;
+        b->ref = t;
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         return;

@@ -61,6 +61,8 @@ typedef struct SettleBlocks {
     int bar_rows;      /* rows of blocks judged apart at the top (0: none) */
     float *sum;        /* nb * 3: the current picture's block means */
     float *ref;        /* nb * 3: the reference */
+    float *judged;     /* nb * 3: on a picture judged a change or a fade, the reference it
+                        * was judged against (the reference then moves to the picture) */
     float *last;       /* nb * 3: the picture at the last change */
     float *prev;       /* nb * 3: the previous picture */
     float *step;       /* nb * 3: the previous picture's step from the one before,
@@ -88,6 +90,14 @@ typedef struct SettleBlocks {
      * the errors against the reference, a row at a time (as sum_rows) */
     void (*block_errors)(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
+    /* settle_block_levels, settle_block_residuals and settle_block_shares or
+     * faster kernels that give the same values: each block's level, its
+     * residual and its share of its threshold (as sum_rows) */
+    void (*block_levels)(const float *ref, int n, uint8_t *lvl);
+    void (*block_residuals)(const float *err, int n, int bins, float *res, uint16_t *bin);
+    double (*block_shares)(const float *res, const uint8_t *lvl, const double *thr, int n,
+                           float low, float *ratio, int counts[3]);
+    uint16_t *bin;     /* nb: each block's residual's bin (learn_noise) */
     int have_ref;
     /* the fade test runs (init: on a portrait picture, a phone's: landscape
      * captures, HDMI and desktop, keep the block test of before it) */

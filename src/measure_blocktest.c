@@ -56,6 +56,9 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     t->blocks.fit_sums = a->dsp->fit_sums;
     t->blocks.select_part = a->dsp->select_part;
     t->blocks.block_errors = a->dsp->block_errors;
+    t->blocks.block_levels = a->dsp->block_levels;
+    t->blocks.block_residuals = a->dsp->block_residuals;
+    t->blocks.block_shares = a->dsp->block_shares;
     if (settle_blocks_stay_init(&t->stay, t->blocks.nb) < 0)
         return SETTLE_ERR_NOMEM;
     return 0;

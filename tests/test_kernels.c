@@ -396,6 +396,102 @@ static void check_fit_sums(const SettleKernels *k, const char *path)
     print_message("%s: %ld fit_sums cases agree with the scalar reference\n", path, checks);
 }
 
+/* A float the block test's per-block kernels may meet: means and errors of
+ * every size, with ties at the levels' and bins' edges, and now and then a
+ * sign, a zero of either sign, a NaN, an infinity, a denormal or a value
+ * past int's range. */
+static float block_value(int i)
+{
+    static const float odd[] = { -0.0f, 0.0f, -1.5f, -300.0f, 3e9f, -3e9f, 1e-40f, 128.0f,
+                                 127.99999f, 255.0f, 63.875f, 63.874996f, 0.125f, 0.12499999f };
+    const uint32_t r = rnd();
+    if (r % 29 == 0)
+        return odd[rnd() % (sizeof(odd) / sizeof(*odd))];
+    if (r % 97 == 1)
+        return r & 64 ? NAN : (r & 128 ? INFINITY : -INFINITY);
+    if (r % 5 == 2)
+        return (float)(rnd() % 256) / 8.0f * (i % 2 ? 1.0f : -1.0f);
+    return (float)(rnd() % (256 * 4096)) / 4096.0f - (r % 3 == 0 ? 100.0f : 0.0f);
+}
+
+/* The block test's levels, residuals and shares: every length up to 100
+ * blocks (tails of every length after the steps), against the reference,
+ * and the reference against its definition. */
+static void check_block_stats(const SettleKernels *k, const char *path)
+{
+    enum { N = 100, BINS = 512 };
+    float ref[3 * N], res[N], res_k[N], ratio[N], ratio_k[N];
+    uint8_t lvl[N], lvl_k[N];
+    uint16_t bin[N], bin_k[N];
+    const double thr[][8] = { { 10, 10, 10, 10, 10, 10, 10, 10 },
+                              { 10, 12.5, 3.3333333333, 60, 0.1, 7, 1e-300, 1e300 } };
+    const float lows[] = { 1.0f / 6.0f, 0.16666667f, 1.0f, 0.0f };
+    long checks = 0;
+    for (int round = 0; round < 8; round++)
+        for (int n = 1; n <= N; n++) {
+            for (int i = 0; i < 3 * n; i++)
+                ref[i] = block_value(i);
+            memset(lvl_k, 0x55, sizeof(lvl_k));
+            memcpy(lvl, lvl_k, sizeof(lvl));
+            settle_block_levels(ref, n, lvl);
+            k->block_levels(ref, n, lvl_k);
+            if (memcmp(lvl, lvl_k, sizeof(lvl)))
+                fail_msg("block_levels %s: n %d round %d", path, n, round);
+            for (int i = 0; i < n; i++) {
+                const int l = (int)((ref[3 * i] + 2 * ref[3 * i + 1] + ref[3 * i + 2]) / 4 / 32.0);
+                assert_int_equal(lvl[i], l < 0 ? 0 : l > 7 ? 7 : l);
+            }
+            memset(res_k, 0x55, sizeof(res_k));
+            memset(bin_k, 0x55, sizeof(bin_k));
+            memcpy(res, res_k, sizeof(res));
+            memcpy(bin, bin_k, sizeof(bin));
+            settle_block_residuals(ref, n, BINS, res, bin);
+            k->block_residuals(ref, n, BINS, res_k, bin_k);
+            if (memcmp(res, res_k, sizeof(res)) || memcmp(bin, bin_k, sizeof(bin)))
+                fail_msg("block_residuals %s: n %d round %d", path, n, round);
+            for (int i = 0; i < n; i++) {
+                float m = fabsf(ref[3 * i]);
+                m = fabsf(ref[3 * i + 1]) > m ? fabsf(ref[3 * i + 1]) : m;
+                m = fabsf(ref[3 * i + 2]) > m ? fabsf(ref[3 * i + 2]) : m;
+                const int b = (int)(m * 8);
+                assert_memory_equal(&res[i], &m, sizeof(m));
+                assert_int_equal(bin[i], b < 0 ? 0 : b >= BINS ? BINS - 1 : b);
+            }
+            /* shares of the residuals (some NaN) at levels 0 to 7 */
+            for (int i = 0; i < n; i++)
+                lvl[i] = (uint8_t)(rnd() % 8);
+            for (size_t t = 0; t < sizeof(thr) / sizeof(*thr); t++)
+                for (size_t li = 0; li < sizeof(lows) / sizeof(*lows); li++) {
+                    int c[3], c_k[3];
+                    memset(ratio_k, 0x55, sizeof(ratio_k));
+                    memcpy(ratio, ratio_k, sizeof(ratio));
+                    const double p = settle_block_shares(res, lvl, thr[t], n, lows[li], ratio, c);
+                    const double p_k = k->block_shares(res, lvl, thr[t], n, lows[li], ratio_k, c_k);
+                    if (memcmp(ratio, ratio_k, sizeof(ratio)) || memcmp(c, c_k, sizeof(c)) ||
+                        memcmp(&p, &p_k, sizeof(p)))
+                        fail_msg("block_shares %s: n %d round %d thr %zu low %zu", path, n, round,
+                                 t, li);
+                    double want = 0;
+                    int below = 0, in = 0, over = 0;
+                    for (int i = 0; i < n; i++) {
+                        const float r = (float)(res[i] / thr[t][lvl[i]]);
+                        assert_memory_equal(&ratio[i], &r, sizeof(r));
+                        below += r <= lows[li];
+                        in += r <= 1.0f;
+                        over += r > 1;
+                        want = r > want ? r : want;
+                    }
+                    assert_int_equal(c[0], below);
+                    assert_int_equal(c[1], in);
+                    assert_int_equal(c[2], over);
+                    assert_memory_equal(&p, &want, sizeof(want));
+                    checks++;
+                }
+        }
+    print_message("%s: %ld block levels, residuals and shares cases agree with the scalar "
+                  "reference\n", path, checks);
+}
+
 /* The block test's errors: every row length up to 100 blocks (tails of
  * every length after the steps of 8), gains and offsets at their bounds and
  * between, means that round differently in floats and doubles. */
@@ -833,6 +929,10 @@ static void test_avx2(void **state)
     check_select_part(&k, "avx2");
     assert_ptr_not_equal(k.block_errors, settle_block_errors);
     check_block_errors(&k, "avx2");
+    assert_ptr_not_equal(k.block_levels, settle_block_levels);
+    assert_ptr_not_equal(k.block_residuals, settle_block_residuals);
+    assert_ptr_not_equal(k.block_shares, settle_block_shares);
+    check_block_stats(&k, "avx2");
     /* the reduction's own AVX2 version, not the SSE2 one, is checked */
     SettleKernels k2;
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
@@ -883,6 +983,10 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.select_part, settle_select_part);
     check_select_part(&k, "scalar");
     assert_ptr_equal(k.block_errors, settle_block_errors);
+    assert_ptr_equal(k.block_levels, settle_block_levels);
+    assert_ptr_equal(k.block_residuals, settle_block_residuals);
+    assert_ptr_equal(k.block_shares, settle_block_shares);
+    check_block_stats(&k, "scalar");
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

@@ -67,6 +67,40 @@ static void test_box_only(void **state)
     settle_cells_free(&box);
 }
 
+/* One row changed at two pixels, i <= j, at every pair of places: box_only's
+ * rectangle is theirs, whichever words of the row are empty on either side
+ * (the row's ends are looked for a few words at a time). */
+static void test_box_row_ends(void **state)
+{
+    (void)state;
+    enum { W = 16 * 13 - 5 };
+    SettleCells box;
+    assert_int_equal(settle_cells_init(&box, W, 1), 0);
+    box.box_only = 1;
+    uint64_t masks[16];
+    assert_true(box.nx <= 16);
+    for (int i = 0; i < W; i++)
+        for (int j = i; j < W; j++) {
+            settle_cells_clear(&box);
+            memset(masks, 0, sizeof(masks));
+            masks[i / SETTLE_CELL] |= 1ull << (3 * (i % SETTLE_CELL));
+            masks[j / SETTLE_CELL] |= 1ull << (3 * (j % SETTLE_CELL));
+            /* strong bits alone are no change */
+            masks[box.nx - 1] |= 2ull;
+            masks[0] |= 2ull << 3 * (SETTLE_CELL - 1);
+            settle_cells_masks(&box, masks, 0, 1);
+            assert_int_equal(box.box[0], i);
+            assert_int_equal(box.box[1], 0);
+            assert_int_equal(box.box[2], j + 1);
+            assert_int_equal(box.box[3], 1);
+        }
+    settle_cells_clear(&box);
+    memset(masks, 0, sizeof(masks));
+    settle_cells_masks(&box, masks, 0, 1);
+    assert_true(box.box[2] <= box.box[0]);
+    settle_cells_free(&box);
+}
+
 /* Sets cell (cx, cy)'s count of changed pixels. */
 static void put(SettleCells *g, int cx, int cy, int k)
 {
@@ -177,6 +211,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_only),
+        cmocka_unit_test(test_box_row_ends),
         cmocka_unit_test(test_local),
         cmocka_unit_test(test_sums),
     };

@@ -575,45 +575,60 @@ static inline __m256d block_pd(const float *p, int last)
  * s + +0.0 is s for any other s, NaN included. Four channels' chains of
  * additions in one register instead of one at a time: the loop is bound by
  * the latency of an addition, not by its work. */
+/* The sums of one block's x and y, each a lane a channel (FitSums' order:
+ * x, y, x * x, x * y, the count). */
+typedef struct FitSums {
+    __m256d s[5];
+} FitSums;
+
+static inline void fit_add(FitSums *f, __m256d x, __m256d y)
+{
+    f->s[0] = _mm256_add_pd(f->s[0], x);
+    f->s[1] = _mm256_add_pd(f->s[1], y);
+    f->s[2] = _mm256_add_pd(f->s[2], _mm256_mul_pd(x, x));
+    f->s[3] = _mm256_add_pd(f->s[3], _mm256_mul_pd(x, y));
+}
+
+/* ... the block only where its residual is within the bound: a block left
+ * out is +0.0 in x and y, so its square and product are +0.0 too */
+static inline void fit_add_within(FitSums *f, __m256d x, __m256d y, __m256d va, __m256d vo,
+                                  __m256d vl)
+{
+    const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    const __m256d r = _mm256_and_pd(_mm256_sub_pd(y, _mm256_add_pd(_mm256_mul_pd(va, x), vo)), absm);
+    const __m256d out = _mm256_cmp_pd(r, vl, _CMP_GT_OQ);
+    fit_add(f, _mm256_andnot_pd(out, x), _mm256_andnot_pd(out, y));
+    f->s[4] = _mm256_add_pd(f->s[4], _mm256_andnot_pd(out, _mm256_set1_pd(1.0)));
+}
+
 void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const double *a,
                           const double *o, const double *lim, double s[5][3])
 {
-    __m256d sx = _mm256_setzero_pd(), sy = sx, sxx = sx, sxy = sx, sn = sx;
-    const __m256d one = _mm256_set1_pd(1.0);
+    FitSums f;
+    for (int i = 0; i < 5; i++)
+        f.s[i] = _mm256_setzero_pd();
+    /* the blocks before the last, whose fourth float lies in the arrays,
+     * then the last */
+    int k = 0;
     if (!lim) {
-        for (int k = 0; k < n; k++) {
-            const __m256d x = block_pd(ref + 3 * k, k == n - 1);
-            const __m256d y = block_pd(cur + 3 * k, k == n - 1);
-            sx = _mm256_add_pd(sx, x);
-            sy = _mm256_add_pd(sy, y);
-            sxx = _mm256_add_pd(sxx, _mm256_mul_pd(x, x));
-            sxy = _mm256_add_pd(sxy, _mm256_mul_pd(x, y));
-            sn = _mm256_add_pd(sn, one);
-        }
+        for (; k + 1 < n; k++)
+            fit_add(&f, block_pd(ref + 3 * k, 0), block_pd(cur + 3 * k, 0));
+        if (k < n)
+            fit_add(&f, block_pd(ref + 3 * k, 1), block_pd(cur + 3 * k, 1));
+        /* n ones added from +0.0: n, exactly */
+        f.s[4] = _mm256_set1_pd((double)(n > 0 ? n : 0));
     } else {
         const __m256d va = _mm256_setr_pd(a[0], a[1], a[2], 0);
         const __m256d vo = _mm256_setr_pd(o[0], o[1], o[2], 0);
         const __m256d vl = _mm256_setr_pd(lim[0], lim[1], lim[2], 0);
-        const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
-        for (int k = 0; k < n; k++) {
-            const __m256d x = block_pd(ref + 3 * k, k == n - 1);
-            const __m256d y = block_pd(cur + 3 * k, k == n - 1);
-            const __m256d r =
-                _mm256_and_pd(_mm256_sub_pd(y, _mm256_add_pd(_mm256_mul_pd(va, x), vo)), absm);
-            const __m256d out = _mm256_cmp_pd(r, vl, _CMP_GT_OQ);
-            sx = _mm256_add_pd(sx, _mm256_andnot_pd(out, x));
-            sy = _mm256_add_pd(sy, _mm256_andnot_pd(out, y));
-            sxx = _mm256_add_pd(sxx, _mm256_andnot_pd(out, _mm256_mul_pd(x, x)));
-            sxy = _mm256_add_pd(sxy, _mm256_andnot_pd(out, _mm256_mul_pd(x, y)));
-            sn = _mm256_add_pd(sn, _mm256_andnot_pd(out, one));
-        }
+        for (; k + 1 < n; k++)
+            fit_add_within(&f, block_pd(ref + 3 * k, 0), block_pd(cur + 3 * k, 0), va, vo, vl);
+        if (k < n)
+            fit_add_within(&f, block_pd(ref + 3 * k, 1), block_pd(cur + 3 * k, 1), va, vo, vl);
     }
     double t[5][4];
-    _mm256_storeu_pd(t[0], sx);
-    _mm256_storeu_pd(t[1], sy);
-    _mm256_storeu_pd(t[2], sxx);
-    _mm256_storeu_pd(t[3], sxy);
-    _mm256_storeu_pd(t[4], sn);
+    for (int i = 0; i < 5; i++)
+        _mm256_storeu_pd(t[i], f.s[i]);
     for (int i = 0; i < 5; i++)
         for (int c = 0; c < 3; c++)
             s[i][c] = t[i][c];
@@ -830,4 +845,106 @@ void settle_block_errors_avx2(const float *ref, const float *cur, int n, const d
             if (err)
                 err[3 * i + c] = ch[c * n + i];
         }
+}
+
+/* 8 blocks' 24 floats (R G B each) as three vectors of a channel each: the
+ * channels repeat every 12 floats, so each channel's 8 are gathered from the
+ * three loads by two blends and a permutation (as settle_block_errors_avx2). */
+static inline void split_channels(const float *p, __m256 *c0, __m256 *c1, __m256 *c2)
+{
+    const __m256 e0 = _mm256_loadu_ps(p), e1 = _mm256_loadu_ps(p + 8),
+                 e2 = _mm256_loadu_ps(p + 16);
+    *c0 = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(e0, e1, 0x92), e2, 0x24),
+                                   _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    *c1 = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(e0, e1, 0x24), e2, 0x49),
+                                   _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    *c2 = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(e0, e1, 0x49), e2, 0x92),
+                                   _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
+/* 8 blocks a step. g + g is 2 * g; t * 0.25 is t / 4 (the same real value,
+ * rounded alike); the 32nd, exact in the reference's doubles, is exact in
+ * floats too but for a quarter under 2^-121, which truncates to 0 either
+ * way. cvttps gives INT_MIN for NaN and past int's range, as cvttsd does. */
+void settle_block_levels_avx2(const float *ref, int n, uint8_t *lvl)
+{
+    const __m256 quarter = _mm256_set1_ps(0.25f), th = _mm256_set1_ps(0.03125f);
+    const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(7);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256 r, g, b;
+        split_channels(ref + 3 * k, &r, &g, &b);
+        const __m256 t = _mm256_add_ps(_mm256_add_ps(r, _mm256_add_ps(g, g)), b);
+        __m256i l = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_mul_ps(t, quarter), th));
+        l = _mm256_min_epi32(_mm256_max_epi32(l, zero), top);
+        const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(l), _mm256_extracti128_si256(l, 1));
+        _mm_storel_epi64((__m128i *)(lvl + k), _mm_packus_epi16(w, w));
+    }
+    if (k < n)
+        settle_block_levels(ref + 3 * k, n - k, lvl + k);
+}
+
+/* 8 blocks a step; max_ps(a, b) is a > b ? a : b, the reference's test. */
+void settle_block_residuals_avx2(const float *err, int n, int bins, float *res, uint16_t *bin)
+{
+    const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 eight = _mm256_set1_ps(8.0f);
+    const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(bins - 1);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256 e0, e1, e2;
+        split_channels(err + 3 * k, &e0, &e1, &e2);
+        __m256 m = _mm256_and_ps(e0, absm);
+        m = _mm256_max_ps(_mm256_and_ps(e1, absm), m);
+        m = _mm256_max_ps(_mm256_and_ps(e2, absm), m);
+        _mm256_storeu_ps(res + k, m);
+        __m256i i = _mm256_cvttps_epi32(_mm256_mul_ps(m, eight));
+        i = _mm256_min_epi32(_mm256_max_epi32(i, zero), top);
+        _mm_storeu_si128((__m128i *)(bin + k),
+                         _mm_packus_epi32(_mm256_castsi256_si128(i), _mm256_extracti128_si256(i, 1)));
+    }
+    if (k < n)
+        settle_block_residuals(err + 3 * k, n - k, bins, res + k, bin + k);
+}
+
+/* 4 blocks a step: their thresholds gathered by level, the divisions in
+ * doubles, rounded to floats as the reference's cast; the counts from the
+ * comparisons' masks; the largest share a lane, then across the lanes (a
+ * share is never NaN-propagated: max_ps keeps the lane's when the share is
+ * not greater). */
+double settle_block_shares_avx2(const float *res, const uint8_t *lvl, const double *thr, int n,
+                                float low, float *ratio, int counts[3])
+{
+    const __m128 vlow = _mm_set1_ps(low), one = _mm_set1_ps(1.0f);
+    __m128 pk = _mm_setzero_ps();
+    int below = 0, in = 0, over = 0, k = 0;
+    for (; k + 4 <= n; k += 4) {
+        int32_t l4;
+        memcpy(&l4, lvl + k, sizeof(l4));
+        const __m128i idx = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(l4));
+        const __m256d t = _mm256_i32gather_pd(thr, idx, 8);
+        const __m128 q = _mm256_cvtpd_ps(_mm256_div_pd(_mm256_cvtps_pd(_mm_loadu_ps(res + k)), t));
+        _mm_storeu_ps(ratio + k, q);
+        below += _mm_popcnt_u32((unsigned)_mm_movemask_ps(_mm_cmp_ps(q, vlow, _CMP_LE_OQ)));
+        in += _mm_popcnt_u32((unsigned)_mm_movemask_ps(_mm_cmp_ps(q, one, _CMP_LE_OQ)));
+        over += _mm_popcnt_u32((unsigned)_mm_movemask_ps(_mm_cmp_ps(q, one, _CMP_GT_OQ)));
+        pk = _mm_max_ps(q, pk);
+    }
+    float lanes[4];
+    _mm_storeu_ps(lanes, pk);
+    double peak = 0;
+    for (int i = 0; i < 4; i++)
+        peak = lanes[i] > peak ? lanes[i] : peak;
+    if (k < n) {
+        int c[3];
+        const double p = settle_block_shares(res + k, lvl + k, thr, n - k, low, ratio + k, c);
+        peak = p > peak ? p : peak;
+        below += c[0];
+        in += c[1];
+        over += c[2];
+    }
+    counts[0] = below;
+    counts[1] = in;
+    counts[2] = over;
+    return peak;
 }

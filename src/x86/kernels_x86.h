@@ -64,6 +64,10 @@ void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const doubl
 int settle_select_part_avx2(const float *v, int32_t *keys, int n, int k, float *out);
 void settle_block_errors_avx2(const float *ref, const float *cur, int n, const double *a,
                               const double *o, float *err, float *ch);
+void settle_block_levels_avx2(const float *ref, int n, uint8_t *lvl);
+void settle_block_residuals_avx2(const float *err, int n, int bins, float *res, uint16_t *bin);
+double settle_block_shares_avx2(const float *res, const uint8_t *lvl, const double *thr, int n,
+                                float low, float *ratio, int counts[3]);
 
 /* Bits 0, 3, 6 ... 45: the first byte of each of 16 RGB24 pixels in 48 bytes. */
 #define SETTLE_PIXEL_STARTS 0x249249249249ull
