@@ -426,6 +426,45 @@ static int convert(Decoder *d, const AVFrame *f)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
+/* Asks for the n bytes of a row read soon, a cache line at a time: the
+ * camera test's rows (luma_frame), far apart (every LUMA_STEP_ALL-th),
+ * beyond what the processor's prefetcher follows, were each a wait on memory
+ * (the counts were 2.7 % of startup-test-elmo's samples for a sixteenth of
+ * its rows); so were the reduction's (reduce_rows). */
+static void prefetch_row(const uint8_t *row, int n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    for (int x = 0; x < n; x += 64)
+        __builtin_prefetch(row + x);
+#else
+    (void)row;
+    (void)n;
+#endif
+}
+
+/* Rows of the reduction at a time, between which the next band's rows are
+ * asked for (reduce_rows). */
+#define REDUCE_STEP 4
+
+/* dh rows of a plane reduced by F, REDUCE_STEP rows at a time, each step
+ * followed by the F * REDUCE_STEP rows of next (nh rows reduced; NULL none)
+ * asked for: the next band's, which the decoder wrote on another core. Its
+ * rows are far from the caches, and the processor's prefetcher stops at each
+ * page's end: asked for this way they arrive while this band is converted
+ * and measured, instead of each page waiting for them in turn. */
+static void reduce_rows(const SettleKernels *k, uint8_t *dst, ptrdiff_t dstride,
+                        const uint8_t *src, ptrdiff_t sstride, int dw, int dh, int F,
+                        const uint8_t *next, int nh)
+{
+    for (int y = 0; y < dh; y += REDUCE_STEP) {
+        const int rows = dh - y < REDUCE_STEP ? dh - y : REDUCE_STEP;
+        k->reduce_plane(dst + (ptrdiff_t)y * dstride, dstride, src + (ptrdiff_t)y * F * sstride,
+                        sstride, dw, rows, F);
+        for (int r = y * F; next && r < (y + rows) * F && r < nh * F; r++)
+            prefetch_row(next + (ptrdiff_t)r * sstride, dw * F);
+    }
+}
+
 /* Band y0 (bh rows) of the picture reduced by F, as 4:2:0 again: its
  * planes box-averaged by F x F (a chroma sample then covers the 2F x 2F
  * pixels it covered before, reduced), then converted. The reduced size is
@@ -435,12 +474,19 @@ static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
     const SettleKernels *k = &d->c->dsp;
     const int F = d->F, cw = d->w / 2, ch = (bh + 1) / 2, cf = F;
     uint8_t *ry = d->red, *ru = ry + d->red_ys * BAND, *rv = ru + d->red_cs * (BAND / 2);
-    k->reduce_plane(ry, d->red_ys, f->data[0] + (ptrdiff_t)y0 * F * f->linesize[0],
-                    f->linesize[0], d->w, bh, F);
-    k->reduce_plane(ru, d->red_cs, f->data[1] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[1],
-                    f->linesize[1], cw, ch, cf);
-    k->reduce_plane(rv, d->red_cs, f->data[2] + (ptrdiff_t)(y0 / 2) * cf * f->linesize[2],
-                    f->linesize[2], cw, ch, cf);
+    /* the next band, when it is converted too */
+    const int y1 = y0 + BAND, next = y1 < d->h && d->pending[y1 / BAND];
+    const int nh = next ? (d->h - y1 < BAND ? d->h - y1 : BAND) : 0, nch = (nh + 1) / 2;
+    const uint8_t *src[3], *nsrc[3] = { NULL, NULL, NULL };
+    for (int p = 0; p < 3; p++) {
+        const int r0 = p ? y0 / 2 * cf : y0 * F, r1 = p ? y1 / 2 * cf : y1 * F;
+        src[p] = f->data[p] + (ptrdiff_t)r0 * f->linesize[p];
+        if (next)
+            nsrc[p] = f->data[p] + (ptrdiff_t)r1 * f->linesize[p];
+    }
+    reduce_rows(k, ry, d->red_ys, src[0], f->linesize[0], d->w, bh, F, nsrc[0], nh);
+    reduce_rows(k, ru, d->red_cs, src[1], f->linesize[1], cw, ch, cf, nsrc[1], nch);
+    reduce_rows(k, rv, d->red_cs, src[2], f->linesize[2], cw, ch, cf, nsrc[2], nch);
     k->yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride, ry, d->red_ys, ru, d->red_cs, rv,
                   d->red_cs, d->w, bh, &d->coef);
 }
@@ -565,21 +611,6 @@ static double limit_for(const Decoder *d, int w, int h)
                : s->diff_threshold;
 }
 
-
-/* Asks for a row the camera test reads next: its rows are far apart (every
- * LUMA_STEP_ALL-th), beyond what the processor's prefetcher follows, and
- * each was a wait on memory (the counts were 2.7 % of startup-test-elmo's
- * samples for a sixteenth of its rows). */
-static void prefetch_row(const uint8_t *row, int n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    for (int x = 0; x < n; x += 64)
-        __builtin_prefetch(row + x);
-#else
-    (void)row;
-    (void)n;
-#endif
-}
 
 /* Row y of plane p of prev, or of the probe's last held frame (held: prev
  * is its properties). */

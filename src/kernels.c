@@ -163,6 +163,11 @@ int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n)
     return first;
 }
 
+void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    memcpy(dst, src, n);
+}
+
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
@@ -554,6 +559,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->reduce_plane = settle_reduce_plane;
     k->count_row_changed = settle_count_row_changed;
     k->row_first_diff = settle_row_first_diff;
+    k->copy_stream = settle_copy_stream;
     k->fit_sums = settle_fit_sums;
     k->box_means = settle_box_means;
     k->select_part = settle_select_part;
@@ -573,6 +579,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->reduce_plane = settle_reduce_plane_sse2;
         k->count_row_changed = settle_count_row_changed_sse2;
         k->row_first_diff = settle_row_first_diff_sse2;
+        k->copy_stream = settle_copy_stream_sse2;
         k->box_means = settle_box_means_sse2;
     }
     if (flags & SETTLE_CPU_SSSE3)

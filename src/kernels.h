@@ -193,6 +193,12 @@ int settle_count_row_changed(const uint8_t *a, const uint8_t *b, int n, int tol,
  * they are equal (memcmp, with the place). */
 int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n);
 
+/* n bytes from src to dst (not overlapping), as memcpy, for a copy that is
+ * seldom read again soon: the vector versions write past the caches
+ * (non-temporal stores, fenced before they return), so that the copy neither
+ * reads dst's lines first nor evicts what the caches hold. */
+void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n);
+
 /* Where one row changed, 16 pixels a word: for i = 0 .. w - 1, bit 3 * (i % 16)
  * of masks[i / 16] is set when pixel i's largest per-channel difference
  * between rows a and b (RGB24) exceeds tol (the rule of
@@ -241,6 +247,7 @@ typedef struct SettleKernels {
     int (*count_row_changed)(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                              int *last);
     int (*row_first_diff)(const uint8_t *a, const uint8_t *b, int n);
+    void (*copy_stream)(uint8_t *dst, const uint8_t *src, size_t n);
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
     void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);

@@ -159,8 +159,8 @@ static int later(Pixels *p, int entropy)
 static void copy_rows(Pixels *p, const uint8_t *src, int y0, int rows)
 {
     const size_t row = (size_t)p->w * 3;
-    memcpy(p->ring + ((size_t)p->ring_pos * (size_t)p->h + (size_t)y0) * row, src,
-           (size_t)rows * row);
+    p->dsp->copy_stream(p->ring + ((size_t)p->ring_pos * (size_t)p->h + (size_t)y0) * row, src,
+                        (size_t)rows * row);
 }
 
 static int pixels_band(void *priv, const SettleMeasureBand *b)

@@ -309,6 +309,36 @@ static void check_row_first_diff(const SettleKernels *k, const char *path)
     print_message("row_first_diff %s: %ld rows agree\n", path, checks);
 }
 
+/* The streamed copy: every length up to 300, from every source and
+ * destination offset within 16 bytes, neither byte before nor after the
+ * destination's written. */
+static void check_copy_stream(const SettleKernels *k, const char *path)
+{
+    enum { N = 300, OFF = 16 };
+    uint8_t *src = malloc(N + OFF), *dst = malloc(N + 3 * OFF), *want = malloc(N + 3 * OFF);
+    assert_non_null(src);
+    assert_non_null(dst);
+    assert_non_null(want);
+    long checks = 0;
+    for (int n = 0; n <= N; n++)
+        for (int so = 0; so < OFF; so += 5)
+            for (int dof = 0; dof < OFF; dof++) {
+                for (int x = 0; x < N + OFF; x++)
+                    src[x] = (uint8_t)rnd();
+                for (int x = 0; x < N + 3 * OFF; x++)
+                    dst[x] = want[x] = (uint8_t)rnd();
+                memcpy(want + OFF + dof, src + so, (size_t)n);
+                k->copy_stream(dst + OFF + dof, src + so, (size_t)n);
+                if (memcmp(dst, want, N + 3 * OFF))
+                    fail_msg("copy_stream %s: %d bytes, offsets %d and %d", path, n, so, dof);
+                checks++;
+            }
+    free(src);
+    free(dst);
+    free(want);
+    print_message("copy_stream %s: %ld copies agree\n", path, checks);
+}
+
 /* Column sums of random rows: every width up to 100 (tails of every length)
  * and some wider, at odd offsets, with row counts from 1 to past 257 (where
  * the 16-bit sums wrap). */
@@ -888,6 +918,8 @@ static void test_sse2(void **state)
     check(&k, "sse2");
     assert_ptr_not_equal(k.row_first_diff, settle_row_first_diff);
     check_row_first_diff(&k, "sse2");
+    assert_ptr_not_equal(k.copy_stream, settle_copy_stream);
+    check_copy_stream(&k, "sse2");
     check_sum_rows(&k, "sse2");
     assert_ptr_not_equal(k.box_means, settle_box_means);
     check_box_means(&k, "sse2");
@@ -922,6 +954,7 @@ static void test_avx2(void **state)
     settle_kernels_init(&k_sse2, SETTLE_CPU_SSE2);
     assert_ptr_not_equal(k.row_first_diff, k_sse2.row_first_diff);
     check_row_first_diff(&k, "avx2");
+    check_copy_stream(&k, "avx2");
     check_sum_rows(&k, "avx2");
     assert_ptr_not_equal(k.fit_sums, settle_fit_sums);
     check_fit_sums(&k, "avx2");
@@ -980,6 +1013,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     assert_ptr_equal(k.fit_sums, settle_fit_sums);
     assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
+    assert_ptr_equal(k.copy_stream, settle_copy_stream);
     assert_ptr_equal(k.select_part, settle_select_part);
     check_select_part(&k, "scalar");
     assert_ptr_equal(k.block_errors, settle_block_errors);
