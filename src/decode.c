@@ -426,22 +426,6 @@ static int convert(Decoder *d, const AVFrame *f)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
-/* Asks for the n bytes of a row read soon, a cache line at a time: the
- * camera test's rows (luma_frame), far apart (every LUMA_STEP_ALL-th),
- * beyond what the processor's prefetcher follows, were each a wait on memory
- * (the counts were 2.7 % of startup-test-elmo's samples for a sixteenth of
- * its rows); so were the reduction's (reduce_rows). */
-static void prefetch_row(const uint8_t *row, int n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    for (int x = 0; x < n; x += 64)
-        __builtin_prefetch(row + x);
-#else
-    (void)row;
-    (void)n;
-#endif
-}
-
 /* Rows of the reduction at a time, between which the next band's rows are
  * asked for (reduce_rows). */
 #define REDUCE_STEP 4
@@ -461,7 +445,7 @@ static void reduce_rows(const SettleKernels *k, uint8_t *dst, ptrdiff_t dstride,
         k->reduce_plane(dst + (ptrdiff_t)y * dstride, dstride, src + (ptrdiff_t)y * F * sstride,
                         sstride, dw, rows, F);
         for (int r = y * F; next && r < (y + rows) * F && r < nh * F; r++)
-            prefetch_row(next + (ptrdiff_t)r * sstride, dw * F);
+            settle_prefetch(next + (ptrdiff_t)r * sstride, (size_t)dw * F);
     }
 }
 
@@ -654,8 +638,9 @@ static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFra
         for (int y = 0; y < ph; y += step) {
             int a, b;
             if (y + step < ph) {
-                prefetch_row(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p], pw);
-                prefetch_row(prev_row(d, prev, held, p, y + step), pw);
+                settle_prefetch(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p],
+                                (size_t)pw);
+                settle_prefetch(prev_row(d, prev, held, p, y + step), (size_t)pw);
             }
             int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
                                                 prev_row(d, prev, held, p, y), pw, tol[p], &a,

@@ -282,4 +282,20 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
                         uint8_t *fresh, uint64_t *masks, SettleDelta *out);
 
+/* Asks for the n bytes from p, a cache line at a time, to be read soon:
+ * rows far apart (the camera test's every LUMA_STEP_ALL-th, src/decode.c) or
+ * read after other work (the reduction's next band, the picture as measured,
+ * written a picture ago and since pushed out of the nearest caches), which
+ * the processor's own prefetcher does not foresee. */
+static inline void settle_prefetch(const void *p, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    for (size_t x = 0; x < n; x += 64)
+        __builtin_prefetch((const uint8_t *)p + x);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 #endif

@@ -242,20 +242,6 @@ static int measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride)
     return 0;
 }
 
-/* Asks for the n bytes from p, read once the source has filled the band's
- * rows (fill): the picture as measured, written a picture ago and since
- * pushed out of the nearest caches, arrives meanwhile. */
-static void prefetch_rows(const uint8_t *p, size_t n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    for (size_t x = 0; x < n; x += 64)
-        __builtin_prefetch(p + x);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
 /* A later picture: only the bands that may have changed. */
 static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
@@ -280,7 +266,7 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
                 continue;
         }
         if (fill) {
-            prefetch_rows(m->prev + (size_t)y0 * m->w * 3, (size_t)bh * m->w * 3);
+            settle_prefetch(m->prev + (size_t)y0 * m->w * 3, (size_t)bh * m->w * 3);
             if ((ret = fill(fill_opaque, top, bottom)) < 0)
                 return ret;
         }
