@@ -519,9 +519,7 @@ int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out)
     for (int i = 0; i < n; i++)
         cur[i] = float_key(v[i]);
     for (int pass = 0; pass < SETTLE_SELECT_PASSES; pass++) {
-        const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
-        const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
-        const int32_t p = lo > mid ? lo : mid;
+        const int32_t p = settle_select_pivot(cur, n);
         int below = 0, above = 0;
         for (int i = 0; i < n; i++) {
             const int32_t x = cur[i];
@@ -530,15 +528,7 @@ int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out)
             other[above] = x;
             above += x > p;
         }
-        if (k < below) {
-            n = below;
-        } else if (k >= n - above) {
-            k -= n - above;
-            n = above;
-            int32_t *t = cur;
-            cur = other;
-            other = t;
-        } else {
+        if (settle_select_narrow(&cur, &other, &n, &k, below, above)) {
             *out = key_float(p);
             return 0;
         }

@@ -125,6 +125,38 @@ double settle_block_shares(const float *res, const uint8_t *lvl, const double *t
  * badly pass after pass: the caller selects otherwise). */
 int settle_select_part(const float *v, int32_t *keys, int n, int k, float *out);
 
+/* settle_select_part's pivot: the median of the keys first, in the middle
+ * and last of the n in cur. */
+static inline int32_t settle_select_pivot(const int32_t *cur, int n)
+{
+    const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
+    const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
+    return lo > mid ? lo : mid;
+}
+
+/* After a pass of settle_select_part (below keys under the pivot at the
+ * start of *cur, above keys over it at the start of *other): the k-th of
+ * the *n keys is the pivot (returns 1), or the search goes on among the
+ * keys below it or, with k, n and the two arrays changed, those above it
+ * (returns 0). */
+static inline int settle_select_narrow(int32_t **cur, int32_t **other, int *n, int *k, int below,
+                                       int above)
+{
+    if (*k < below) {
+        *n = below;
+        return 0;
+    }
+    if (*k >= *n - above) {
+        *k -= *n - above;
+        *n = above;
+        int32_t *t = *cur;
+        *cur = *other;
+        *other = t;
+        return 0;
+    }
+    return 1;
+}
+
 /* The conversion of 8-bit Y'CbCr to RGB, as 16-bit fixed point: settle's
  * own, so that its RGB is the same on every CPU and FFmpeg version. */
 typedef struct SettleYuvCoef {

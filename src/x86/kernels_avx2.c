@@ -760,9 +760,7 @@ int settle_select_part_avx2(const float *v, int32_t *keys, int n, int k, float *
         _mm256_storeu_si256((__m256i *)(cur + i), _mm256_xor_si256(x, flip));
     }
     for (int pass = 0; pass < SETTLE_SELECT_PASSES; pass++) {
-        const int32_t a = cur[0], b = cur[n / 2], c = cur[n - 1];
-        const int32_t lo = a < b ? a : b, hi = a < b ? b : a, mid = hi < c ? hi : c;
-        const int32_t p = lo > mid ? lo : mid;
+        const int32_t p = settle_select_pivot(cur, n);
         const __m256i pv = _mm256_set1_epi32(p);
         int below = 0, above = 0;
         for (int i = 0; i < n; i += 8) {
@@ -777,15 +775,7 @@ int settle_select_part_avx2(const float *v, int32_t *keys, int n, int k, float *
             below += _mm_popcnt_u32(lt);
             above += _mm_popcnt_u32(gt);
         }
-        if (k < below) {
-            n = below;
-        } else if (k >= n - above) {
-            k -= n - above;
-            n = above;
-            int32_t *t = cur;
-            cur = other;
-            other = t;
-        } else {
+        if (settle_select_narrow(&cur, &other, &n, &k, below, above)) {
             const int32_t key = p < 0 ? p ^ 0x7fffffff : p;
             memcpy(out, &key, sizeof(*out));
             return 0;
