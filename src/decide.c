@@ -128,7 +128,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->strong_block_time = d->strong_block_peak = NAN;
     d->strong_block_diff = 0;
     d->strong_block_refresh = 0;
-    d->late = -1;
+    d->late = d->late_end = -1;
     d->late_time = d->late_peak = NAN;
     d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
     d->late_refresh = d->late_recoded = 0;
@@ -457,6 +457,13 @@ int settle_decide_reads_entropy(const SettleDecide *d, int64_t index, int keyfra
            (keyframe || key_ahead || index - d->last_key < REFRESH_FOLLOWERS);
 }
 
+/* Whether two rectangles (x, y, w, h) share a pixel. */
+static int boxes_meet(const int a[4], const int b[4])
+{
+    return a[2] > 0 && a[3] > 0 && b[2] > 0 && b[3] > 0 && a[0] < b[0] + b[2] &&
+           b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+}
+
 /* The late-content rule's frame (d->late) and how many of its blocks stay. */
 static void track_late(SettleDecide *d, const SettleRecord *r)
 {
@@ -475,7 +482,8 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
         d->late_recoded = 0;
     if (r->block_change && !r->block_revert &&
         (!r->refresh || r->time - d->block_last_time >= REFRESH_PAUSE)) {
-        d->late = r->index;
+        d->late = d->late_end = r->index;
+        memcpy(d->late_box, r->box, sizeof(d->late_box));
         d->late_time = r->time;
         d->late_peak = r->block_peak;
         d->late_blocks = r->blocks_changed;
@@ -484,6 +492,17 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
         d->late_refresh = r->refresh;
     } else if (r->block_change && !r->block_revert && late_last) {
         d->late_recoded = 1;
+    } else if (r->block_fade && d->late >= 0 && d->late_end == r->index - 1 &&
+               r->diff * 2 >= d->late_diff && boxes_meet(r->box, d->late_box)) {
+        /* content fading in, frame after frame, right after the late change
+         * and where it was, each step as large (a row that appears, then
+         * fades in over 150 ms on a phone filmed by a camera: its steps are
+         * under diff's threshold, and the block test takes them for a fade,
+         * not a change): the same content, which ends with the fade. A
+         * recorder re-coding the page after its last change fades too, but
+         * all over the picture and ever fainter (browsertime's
+         * sitespeed_android: from 1,799 pixels to 55 in 10 frames) */
+        d->late_end = r->index;
     }
     if (r->block_change)
         d->block_last_time = r->time;
@@ -713,7 +732,8 @@ static int late_content(const SettleDecide *d, int64_t df, int64_t bf, int64_t f
                         const SettleTracker *bt, double bquiet)
 {
     return d->portrait && d->blocks_on && d->late > df && df < frames && bf < frames &&
-           bt->last_change == d->late && bquiet >= BLOCK_QUIET_MIN && d->late_moved > 0 &&
+           (bt->last_change == d->late || bt->last_change == d->late_end) &&
+           bquiet >= BLOCK_QUIET_MIN && d->late_moved > 0 &&
            d->kept_end * 2 >= d->late_moved;
 }
 
@@ -739,6 +759,13 @@ static void late_reason(SettleDecide *d, int64_t df, double bquiet)
              "%.1f s: the block test counts it",
              d->late_time, (long long)d->late, (long long)df, (long long)d->late_blocks,
              d->late_peak, what, bquiet);
+    if (d->late_end > d->late) {
+        size_t len = strlen(d->reason);
+        snprintf(d->reason + len, sizeof(d->reason) - len,
+                 "; that content then faded in, frame after frame, to frame %lld (steps under "
+                 "diff's threshold)",
+                 (long long)d->late_end);
+    }
 }
 
 /* On a clean phone picture, the block test's decision without the

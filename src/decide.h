@@ -97,8 +97,13 @@ typedef struct SettleDecide {
      * rule; kept_end: of those blocks, the ones the last frame still shows
      * moved (late_recoded: the block test's last change is such a refresh
      * right after that frame, so they are read from the change before the
-     * last); block_last_time: the time of the block test's last change */
-    int64_t late;
+     * last); block_last_time: the time of the block test's last change;
+     * late_end: the last frame of the content fading in that follows that
+     * change frame by frame (block_fade) in its place and by as many
+     * pixels, else the change's own frame; late_box: the change's
+     * rectangle (SettleRecord's box) */
+    int64_t late, late_end;
+    int late_box[4];
     double late_time, late_peak;
     int64_t late_blocks, late_moved, late_diff, kept_end;
     int late_refresh, late_recoded;
@@ -156,7 +161,7 @@ typedef struct SettleDecide {
     SettleTracker before_conv;
     int still_first;           /* after SETTLE_T_DIFF_SOLID's last change: 0 nothing yet,
                                 * 1 a frame still as measured came first, 2 a change */
-    char reason[400];          /* why the method was chosen */
+    char reason[512];          /* why the method was chosen */
     /* a reduced picture (SettleSettings.scale) hides the noise the floor
      * measures: the decoder's verdict on the full-size luma instead, 1
      * camera-like, 0 clean, -1 none (the floor decides), with its floor
