@@ -650,9 +650,9 @@ static int luma_compared(LumaStats *L, const AVFrame *cur, const AVFrame *prev)
 
 /* The rows of cur from luma row top (even) to bottom of every plane, every
  * rstep-th of the luma and every (rstep / 2)-th of the chroma, compared with
- * prev's into *part. */
+ * prev's into *part; ahead: each row's next asked for as it is compared. */
 static void luma_rows(Decoder *d, LumaPart *part, const AVFrame *cur, const AVFrame *prev,
-                      int held, int rstep, int top, int bottom)
+                      int held, int rstep, int top, int bottom, int ahead)
 {
     /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
      * times in BT.601 and 709), so chroma counts beyond half the tolerance */
@@ -663,7 +663,7 @@ static void luma_rows(Decoder *d, LumaPart *part, const AVFrame *cur, const AVFr
         int64_t n = 0;
         for (int y = ((top >> sh) + step - 1) / step * step; y < r1; y += step) {
             int a, b;
-            if (y + step < r1) {
+            if (ahead && y + step < r1) {
                 settle_prefetch(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p],
                                 (size_t)pw);
                 settle_prefetch(prev_row(d, prev, held, p, y + step), (size_t)pw);
@@ -726,7 +726,7 @@ static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFra
     const int rstep = probing ? LUMA_STEP : LUMA_STEP_ALL;
     LumaPart part;
     luma_part_init(&part, cur);
-    luma_rows(d, &part, cur, prev, held, rstep, 0, cur->height);
+    luma_rows(d, &part, cur, prev, held, rstep, 0, cur->height, 1);
     int64_t box;
     const int64_t count = luma_count(&part, rstep, &box);
     if (probing && count) {
@@ -754,7 +754,19 @@ static void luma_band(Decoder *d, int k)
 {
     const int top = k * BAND * d->F;
     const int bottom = ((k + 1) * BAND < d->h ? (k + 1) * BAND : d->h) * d->F;
-    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, top, bottom);
+    /* the frame before's rows of the next band, which nothing else reads:
+     * the reduction asks for this frame's (reduce_rows) */
+    if ((k + 1) * BAND < d->h && d->pending[k + 1]) {
+        const AVFrame *prev = d->lprev;
+        for (int p = 0; p < 3; p++) {
+            const int sh = p ? 1 : 0, step = LUMA_STEP_ALL >> sh;
+            const int r1 = (((k + 2) * BAND < d->h ? (k + 2) * BAND : d->h) * d->F + sh) >> sh;
+            for (int y = ((bottom >> sh) + step - 1) / step * step; y < r1; y += step)
+                settle_prefetch(prev->data[p] + (ptrdiff_t)y * prev->linesize[p],
+                                (size_t)((prev->width + sh) >> sh));
+        }
+    }
+    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, top, bottom, 0);
 }
 
 /* The picture being counted band by band (Decoder.lon) into d->luma, with
@@ -768,7 +780,8 @@ static void luma_finish(Decoder *d)
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         if (d->pending[k])
             luma_band(d, k);
-    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, d->h * d->F, d->prev->height);
+    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, d->h * d->F, d->prev->height,
+              1);
     int64_t box;
     const int64_t count = luma_count(&d->lpart, LUMA_STEP_ALL, &box);
     luma_add(d, &d->luma, count, box, d->prev->width, d->prev->height);
