@@ -170,10 +170,11 @@ void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
 
 /* Row y of a band from its first difference fx on (settle_update_band), its
  * counts added to out. */
-static void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
-                      uint8_t *prev, ptrdiff_t pstride, int w, int y, int fx, int tol,
-                      int strong_tol, const uint8_t *marker, int mtol,
-                      uint32_t band_hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
+static inline void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
+                             uint8_t *prev, ptrdiff_t pstride, int w, int y, int fx, int tol,
+                             int strong_tol, const uint8_t *marker, int mtol,
+                             uint32_t band_hist[SETTLE_HIST_BINS], uint64_t *masks,
+                             SettleDelta *out)
 {
     /* The row from its first difference on, from the step of 32 pixels (two
      * words of masks) it falls in, so that the vector kernels leave no tail
