@@ -86,6 +86,13 @@ typedef struct LumaStats {
     double limit;        /* the diff threshold in pixels for the frames compared */
 } LumaStats;
 
+/* A frame's counts of the camera test so far (luma_rows): each plane's
+ * changed samples and the box around them. */
+typedef struct LumaPart {
+    int64_t n[3];
+    int x0, x1, y0, y1;
+} LumaPart;
+
 /* A packet read: its time, and from its first byte whether it is a
  * keyframe and whether it shows a frame. */
 typedef struct AheadInfo {
@@ -117,6 +124,12 @@ typedef struct Decoder {
     int all_changed;             /* every band (a scaled picture, or the first) */
     uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
     int lazy;                    /* this picture's bands wait for fill_rows */
+    /* a reduced reading's camera test on the picture d->prev holds against
+     * the one before (lprev), band by band as fill_rows reduces it, while
+     * the band's rows are near (luma_band; lon: being counted, into lpart) */
+    AVFrame *lprev;
+    LumaPart lpart;
+    int lon;
     SettleYuvCoef coef;          /* of this picture, for settle's own conversion */
     int coef_key;                /* the matrix and range coef is for; -1 none */
     AVPacket *pkt;
@@ -354,6 +367,10 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
 
 static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
                        int probing, int held);
+static int luma_compared(LumaStats *L, const AVFrame *cur, const AVFrame *prev);
+static void luma_part_init(LumaPart *part, const AVFrame *cur);
+static void luma_band(Decoder *d, int k);
+static void luma_finish(Decoder *d);
 
 /* What the probe measured of a frame it held (convert): its changed bands
  * against the frame before at the reduction chosen. */
@@ -366,6 +383,7 @@ typedef struct ProbeMeasured {
  * as it came (pm). */
 static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
 {
+    luma_finish(d);
     d->all_changed = pm->first;
     d->lazy = yuv_coef(d, f);
     d->full_pending = 1;
@@ -379,6 +397,7 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
 
 static int convert(Decoder *d, const AVFrame *f)
 {
+    luma_finish(d);
     int same = f->width == d->sw && f->height == d->sh && bandable(f) &&
                (d->F == 1 || yuv_coef(d, f));
     int have_prev = same && d->prev->data[0] && d->prev->format == f->format &&
@@ -403,8 +422,8 @@ static int convert(Decoder *d, const AVFrame *f)
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
-    if (d->F > 1 && have_prev)
-        luma_frame(d, &d->luma, f, d->prev, 0, 0);
+    /* the camera test's counts, band by band as fill_rows reduces it */
+    const int later = d->F > 1 && have_prev && luma_compared(&d->luma, f, d->prev);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
@@ -421,6 +440,11 @@ static int convert(Decoder *d, const AVFrame *f)
         uint8_t *dst[4] = { d->rgb + (size_t)y0 * d->stride, NULL, NULL, NULL };
         int dst_stride[4] = { d->stride, 0, 0, 0 };
         sws_scale(*sp, src, f->linesize, 0, bh, dst, dst_stride);
+    }
+    if (later) {
+        av_frame_move_ref(d->lprev, d->prev);
+        luma_part_init(&d->lpart, f);
+        d->lon = 1;
     }
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
@@ -487,6 +511,8 @@ static int fill_rows(void *opaque, int top, int bottom)
         d->pending[k] = 0;
         const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         if (d->F > 1) {
+            if (d->lon)
+                luma_band(d, k);
             fill_reduced(d, f, y0, bh);
             continue;
         }
@@ -604,40 +630,40 @@ static const uint8_t *prev_row(const Decoder *d, const AVFrame *prev, int held, 
                 : prev->data[p] + (ptrdiff_t)y * prev->linesize[p];
 }
 
-/* One frame's full-size luma change against the frame before (keyframes,
- * where an encoder re-codes the picture, left out), into L: the probe's
- * (probing: more rows, strong changes left out; prev may be the last frame
- * it holds, held) or the whole capture's. limit: the diff threshold in pixels. */
-static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
-                       int probing, int held)
+/* Whether frame cur is compared with prev in L (keyframes, where an encoder
+ * re-codes the picture, left out), with room for its count. */
+static int luma_compared(LumaStats *L, const AVFrame *cur, const AVFrame *prev)
 {
     if (cur->key_frame || cur->pict_type == AV_PICTURE_TYPE_I || cur->width != prev->width ||
         cur->height != prev->height || cur->format != prev->format)
-        return;
+        return 0;
     if (L->n == L->cap) {
         int64_t cap = L->cap ? 2 * L->cap : 256;
         int64_t *grown = realloc(L->count, (size_t)cap * sizeof(*grown));
         if (!grown)
-            return; /* the frames compared so far decide */
+            return 0; /* the frames compared so far decide */
         L->count = grown;
         L->cap = cap;
     }
-    /* the threshold of the full-size picture compared, whether or not the
-     * reading has begun (a --diff-threshold in per cent needs its size) */
-    const double limit = L->limit = limit_for(d, cur->width, cur->height);
+    return 1;
+}
+
+/* The rows of cur from luma row top (even) to bottom of every plane, every
+ * rstep-th of the luma and every (rstep / 2)-th of the chroma, compared with
+ * prev's into *part; ahead: each row's next asked for as it is compared. */
+static void luma_rows(Decoder *d, LumaPart *part, const AVFrame *cur, const AVFrame *prev,
+                      int held, int rstep, int top, int bottom, int ahead)
+{
     /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
      * times in BT.601 and 709), so chroma counts beyond half the tolerance */
     const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
-    const int rstep = probing ? LUMA_STEP : LUMA_STEP_ALL;
-    int64_t count = 0;
-    int x0 = cur->width, x1 = -1, y0 = -1, y1 = -1;
     for (int p = 0; p < 3; p++) {
-        const int sh = p ? 1 : 0, pw = (cur->width + sh) >> sh, ph = (cur->height + sh) >> sh;
-        const int step = rstep >> sh;
+        const int sh = p ? 1 : 0, pw = (cur->width + sh) >> sh, step = rstep >> sh;
+        const int r1 = (bottom + sh) >> sh;
         int64_t n = 0;
-        for (int y = 0; y < ph; y += step) {
+        for (int y = ((top >> sh) + step - 1) / step * step; y < r1; y += step) {
             int a, b;
-            if (y + step < ph) {
+            if (ahead && y + step < r1) {
                 settle_prefetch(cur->data[p] + (ptrdiff_t)(y + step) * cur->linesize[p],
                                 (size_t)pw);
                 settle_prefetch(prev_row(d, prev, held, p, y + step), (size_t)pw);
@@ -648,17 +674,63 @@ static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFra
             if (!k)
                 continue;
             n += k;
-            x0 = a << sh < x0 ? a << sh : x0;
-            x1 = (b << sh) + sh > x1 ? (b << sh) + sh : x1;
-            y0 = y0 < 0 || y << sh < y0 ? y << sh : y0;
-            y1 = (y << sh) + sh > y1 ? (y << sh) + sh : y1;
+            part->x0 = a << sh < part->x0 ? a << sh : part->x0;
+            part->x1 = (b << sh) + sh > part->x1 ? (b << sh) + sh : part->x1;
+            part->y0 = part->y0 < 0 || y << sh < part->y0 ? y << sh : part->y0;
+            part->y1 = (y << sh) + sh > part->y1 ? (y << sh) + sh : part->y1;
         }
+        part->n[p] += n;
+    }
+}
+
+static void luma_part_init(LumaPart *part, const AVFrame *cur)
+{
+    *part = (LumaPart){ .x0 = cur->width, .x1 = -1, .y0 = -1, .y1 = -1 };
+}
+
+/* The counts of part: the largest of the planes' changed samples, each
+ * standing for the pixels of its rows skipped (rstep), and the box around
+ * them. */
+static int64_t luma_count(const LumaPart *part, int rstep, int64_t *box)
+{
+    int64_t count = 0;
+    for (int p = 0; p < 3; p++) {
+        const int sh = p ? 1 : 0;
         /* each sample counted stands for step rows of (1 << sh) x (1 << sh) pixels */
-        n *= (int64_t)step << (2 * sh);
+        const int64_t n = part->n[p] * ((int64_t)(rstep >> sh) << (2 * sh));
         count = n > count ? n : count;
     }
-    const int64_t box = count ? (int64_t)(x1 - x0 + 1) * (y1 - y0 + rstep) : 0;
+    *box = count ? (int64_t)(part->x1 - part->x0 + 1) * (part->y1 - part->y0 + rstep) : 0;
+    return count;
+}
+
+/* A frame's count (see luma_count) of w x h pixels into L. */
+static void luma_add(Decoder *d, LumaStats *L, int64_t count, int64_t box, int w, int h)
+{
+    /* the threshold of the full-size picture compared, whether or not the
+     * reading has begun (a --diff-threshold in per cent needs its size) */
+    const double limit = L->limit = limit_for(d, w, h);
+    L->local += count > limit / 4 && box * 16 < (int64_t)w * h;
+    L->count[L->n++] = count;
+}
+
+/* One frame's full-size luma change against the frame before (keyframes,
+ * where an encoder re-codes the picture, left out), into L: the probe's
+ * (probing: more rows, strong changes left out; prev may be the last frame
+ * it holds, held) or the whole capture's. limit: the diff threshold in pixels. */
+static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
+                       int probing, int held)
+{
+    if (!luma_compared(L, cur, prev))
+        return;
+    const int rstep = probing ? LUMA_STEP : LUMA_STEP_ALL;
+    LumaPart part;
+    luma_part_init(&part, cur);
+    luma_rows(d, &part, cur, prev, held, rstep, 0, cur->height, 1);
+    int64_t box;
+    const int64_t count = luma_count(&part, rstep, &box);
     if (probing && count) {
+        const double limit = limit_for(d, cur->width, cur->height);
         int64_t strong = 0;
         for (int y = 0; y < cur->height; y += rstep) {
             int a, b;
@@ -668,12 +740,52 @@ static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFra
         }
         const double share = (double)cur->width * cur->height / 500, faint = limit / 10;
         if ((double)strong * rstep > (share < faint ? share : faint)) {
+            L->limit = limit;
             L->strong++;
             return;
         }
     }
-    L->local += count > limit / 4 && box * 16 < (int64_t)cur->width * cur->height;
-    L->count[L->n++] = count;
+    luma_add(d, L, count, box, cur->width, cur->height);
+}
+
+/* The camera test's rows of band k of the picture d->prev holds, against
+ * d->lprev's (a reduced reading's: see Decoder.lon). */
+static void luma_band(Decoder *d, int k)
+{
+    const int top = k * BAND * d->F;
+    const int bottom = ((k + 1) * BAND < d->h ? (k + 1) * BAND : d->h) * d->F;
+    /* the frame before's rows of the next band, which nothing else reads:
+     * the reduction asks for this frame's (reduce_rows) */
+    if ((k + 1) * BAND < d->h && d->pending[k + 1]) {
+        const AVFrame *prev = d->lprev;
+        for (int p = 0; p < 3; p++) {
+            const int sh = p ? 1 : 0, step = LUMA_STEP_ALL >> sh;
+            const int r1 = (((k + 2) * BAND < d->h ? (k + 2) * BAND : d->h) * d->F + sh) >> sh;
+            for (int y = ((bottom >> sh) + step - 1) / step * step; y < r1; y += step)
+                settle_prefetch(prev->data[p] + (ptrdiff_t)y * prev->linesize[p],
+                                (size_t)((prev->width + sh) >> sh));
+        }
+    }
+    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, top, bottom, 0);
+}
+
+/* The picture being counted band by band (Decoder.lon) into d->luma, with
+ * the bands fill_rows did not reach (outside the measured rectangle) and
+ * the rows below the reduced picture's. */
+static void luma_finish(Decoder *d)
+{
+    if (!d->lon)
+        return;
+    d->lon = 0;
+    for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
+        if (d->pending[k])
+            luma_band(d, k);
+    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, d->h * d->F, d->prev->height,
+              1);
+    int64_t box;
+    const int64_t count = luma_count(&d->lpart, LUMA_STEP_ALL, &box);
+    luma_add(d, &d->luma, count, box, d->prev->width, d->prev->height);
+    av_frame_unref(d->lprev);
 }
 
 static int cmp_count(const void *a, const void *b)
@@ -1297,6 +1409,7 @@ static void close_decoder(Decoder *d)
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);
     av_frame_free(&d->prev);
+    av_frame_free(&d->lprev);
     av_frame_free(&d->frame);
     av_packet_free(&d->pkt);
     void *pool = d->dec ? d->dec->opaque : NULL;
@@ -1414,8 +1527,9 @@ static int open_codec(Decoder *d, AVStream *vs)
     d->pkt = av_packet_alloc();
     d->frame = av_frame_alloc();
     d->prev = av_frame_alloc();
+    d->lprev = av_frame_alloc();
     d->probe_last = av_frame_alloc();
-    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->probe_last)
+    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->lprev || !d->probe_last)
         return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
     if ((ret = avcodec_parameters_to_context(d->dec, par)) < 0)
         return fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");
@@ -1618,6 +1732,7 @@ static int judge_reduced(Decoder *d, char *why, size_t len)
 {
     SettleContext *c = d->c;
     double floor;
+    luma_finish(d);
     int camera = luma_camera(d, &floor);
     if (d->F <= 1 || !d->begun || c->state != SETTLE_STATE_RUNNING)
         return 0;

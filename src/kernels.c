@@ -168,6 +168,41 @@ void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
     memcpy(dst, src, n);
 }
 
+/* Row y of a band from its first difference fx on (settle_update_band), its
+ * counts added to out. */
+static inline void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
+                             uint8_t *prev, ptrdiff_t pstride, int w, int y, int fx, int tol,
+                             int strong_tol, const uint8_t *marker, int mtol,
+                             uint32_t band_hist[SETTLE_HIST_BINS], uint64_t *masks,
+                             SettleDelta *out)
+{
+    /* The row from its first difference on, from the step of 32 pixels (two
+     * words of masks) it falls in, so that the vector kernels leave no tail
+     * but the row's own: the pixels before it are equal in cur and prev, so
+     * they move nothing in the histogram, count nothing, and their masks'
+     * bits are 0. The row is then read once up to there, not twice (here and
+     * in delta_rgb's own comparison). A camera film's dark surround is a
+     * good part of each row (startup-test-elmo reduced: its first 720 of
+     * 1,920 bytes equal on average). A start within the last 32 pixels goes
+     * back to a multiple of 16 that leaves 32 or more, so that the vector
+     * kernels take the row's tail in one overlapping step rather than the
+     * reference's loop: the pixels it adds are equal too. */
+    const size_t words = ((size_t)w + 15) / 16;
+    int x0 = fx / 3 / 32 * 32;
+    if (w - x0 < 32)
+        x0 = w >= 32 ? (w - 32) / 16 * 16 : 0;
+    uint64_t *mrow = masks ? masks + y * words : NULL;
+    if (mrow)
+        memset(mrow, 0, (size_t)x0 / 16 * sizeof(*mrow));
+    SettleDelta d;
+    k->delta_rgb(cur + y * cstride + 3 * x0, cstride, prev + y * pstride + 3 * x0, pstride,
+                 w - x0, 1, tol, strong_tol, marker, mtol, band_hist,
+                 mrow ? mrow + x0 / 16 : NULL, &d);
+    out->changed += d.changed;
+    out->strong += d.strong;
+    out->marker += d.marker;
+}
+
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
@@ -181,7 +216,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
      * the histogram costs about 2.6 times counting a pixel afresh (meson test
      * --benchmark), so a band where more than about 3/8 of the pixels changed
      * is counted afresh. */
-    int changed_rows = 0, probed = 0;
+    int changed_rows = 0, listed = 0, probed = 0;
     int rows[SETTLE_BAND_MAX], first[SETTLE_BAND_MAX];
     int64_t differ = 0;
     if (h > SETTLE_BAND_MAX) { /* not a band: no sampling, the plain incremental kernel */
@@ -198,6 +233,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
      * difference, nothing moved, never afresh */
     int afresh = band_hist && fresh && *fresh;
     if (!afresh) {
+        out->changed = out->strong = out->marker = out->differ = 0;
         for (int y = 0; y < h; y++) {
             const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
             const int fx = k->row_first_diff(pc, pp, (int)row);
@@ -206,9 +242,18 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
                     memset(masks + y * words, 0, words * sizeof(*masks));
                 continue;
             }
-            first[changed_rows] = fx;
-            rows[changed_rows++] = y;
-            if ((changed_rows - 1) % 4 || !band_hist)
+            if (!band_hist) {
+                /* nothing to decide: the row's delta at once, while its
+                 * rows of cur and prev are in the nearest cache (a band of
+                 * both is more than it holds) */
+                delta_row(k, cur, cstride, prev, pstride, w, y, fx, tol, strong_tol, marker,
+                          mtol, NULL, masks, out);
+                changed_rows++;
+                continue;
+            }
+            first[listed] = fx;
+            rows[listed++] = y;
+            if (changed_rows++ % 4)
                 continue;
             probed++;
             /* without branches: whether a sampled pixel differs is a coin
@@ -217,7 +262,6 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
             for (size_t x = (size_t)fx / 24 * 24; x < row; x += 24)
                 differ += ((pc[x] ^ pp[x]) | (pc[x + 1] ^ pp[x + 1]) | (pc[x + 2] ^ pp[x + 2])) != 0;
         }
-        out->changed = out->strong = out->marker = out->differ = 0;
         out->rows = changed_rows;
         if (!changed_rows)
             return;
@@ -228,34 +272,9 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     if (band_hist)
         memcpy(old, band_hist, sizeof(old));
     if (!afresh) {
-        for (int i = 0; i < changed_rows; i++) {
-            /* The row from its first difference on, from the step of 32
-             * pixels (two words of masks) it falls in, so that the vector
-             * kernels leave no tail but the row's own: the pixels before it
-             * are equal in cur and prev, so they move nothing in the
-             * histogram, count nothing, and their masks' bits are 0. The row
-             * is then read once up to there, not twice (here and in
-             * delta_rgb's own comparison). A camera film's dark surround is a
-             * good part of each row (startup-test-elmo reduced: its first 720
-             * of 1,920 bytes equal on average). A start within the last 32
-             * pixels goes back to a multiple of 16 that leaves 32 or more,
-             * so that the vector kernels take the row's tail in one
-             * overlapping step rather than the reference's loop: the
-             * pixels it adds are equal too. */
-            int x0 = first[i] / 3 / 32 * 32;
-            if (w - x0 < 32)
-                x0 = w >= 32 ? (w - 32) / 16 * 16 : 0;
-            uint64_t *mrow = masks ? masks + rows[i] * words : NULL;
-            if (mrow)
-                memset(mrow, 0, (size_t)x0 / 16 * sizeof(*mrow));
-            SettleDelta d;
-            k->delta_rgb(cur + rows[i] * cstride + 3 * x0, cstride,
-                         prev + rows[i] * pstride + 3 * x0, pstride, w - x0, 1, tol, strong_tol,
-                         marker, mtol, band_hist, mrow ? mrow + x0 / 16 : NULL, &d);
-            out->changed += d.changed;
-            out->strong += d.strong;
-            out->marker += d.marker;
-        }
+        for (int i = 0; i < listed; i++)
+            delta_row(k, cur, cstride, prev, pstride, w, rows[i], first[i], tol, strong_tol,
+                      marker, mtol, band_hist, masks, out);
         if (fresh)
             *fresh = 0;
     } else {
