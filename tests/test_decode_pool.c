@@ -2,7 +2,8 @@
 /* The decoder's buffers from settle's pool (src/decode_pool.c): every
  * frame of the sample decodes to the same samples as with libavcodec's own
  * pool, in buffers of the same sizes and rows; frames held meanwhile (as
- * the kept pictures hold them) are never written again.
+ * the kept pictures hold them) are never written again; the mapped planes
+ * do not all start at the same offset in a page (the caches' sets).
  * Args: the source tree (for testdata/sample-startup.mp4). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@ typedef struct Run {
     uint32_t crc[MAXF];     /* of each frame's visible samples */
     size_t size[MAXF][4];   /* its buffers' sizes */
     int linesize[MAXF][4];
+    unsigned page_off[MAXF]; /* where its luma plane starts in a 4 KiB page */
     int pooled;             /* settle's pool took the frames */
 } Run;
 
@@ -68,6 +70,7 @@ static void decode(const char *path, int pool, Run *run)
                 run->size[run->n][k] = f->buf[k] ? f->buf[k]->size : 0;
                 run->linesize[run->n][k] = f->linesize[k];
             }
+            run->page_off[run->n] = (unsigned)((uintptr_t)f->data[0] % 4096);
             if (run->n % HELD == 0)
                 held[nheld++] = av_frame_clone(f);
             run->n++;
@@ -103,6 +106,21 @@ static void test_same_frames(void **state)
 #if defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
     assert_true(b->pooled);
 #endif
+    /* the sample's luma planes (480x270 pixels, over 64 KiB) are mapped:
+     * the pool's buffers, in turn, start at different offsets */
+    if (b->pooled) {
+        unsigned seen[MAXF];
+        int nseen = 0;
+        for (int i = 0; i < b->n; i++) {
+            int k = 0;
+            while (k < nseen && seen[k] != b->page_off[i])
+                k++;
+            if (k == nseen)
+                seen[nseen++] = b->page_off[i];
+            assert_int_equal(b->page_off[i] % 64, 0);
+        }
+        assert_true(nseen >= 3);
+    }
     for (int i = 0; i < a->n; i++) {
         if (a->crc[i] != b->crc[i])
             fail_msg("frame %d differs", i);
