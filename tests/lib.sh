@@ -48,6 +48,18 @@ wrapped() {
   fi
 }
 
+# film_scratch PROGRAM: for a test that makes its films with the ffmpeg
+# program (skips, 77, without it): settle, PROGRAM wrapped (see wrapped), and
+# tmp, a scratch folder removed on exit, which becomes the current one.
+film_scratch() {
+  command -v ffmpeg >/dev/null || { echo "1..0 # SKIP no ffmpeg program"; exit 77; }
+  settle=$(realpath "$1")
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  settle=$(wrapped "$settle" "$tmp")
+  cd "$tmp" || exit 1
+}
+
 # need_encoders ENCODER...: skips the test (exit 77, a TAP skip line) unless
 # the ffmpeg program is installed with every ENCODER (as `ffmpeg -encoders`
 # names it). Uses $tmp.

@@ -11,12 +11,7 @@
 # ffmpeg program (skips, 77, without it). Args: the settle program.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v ffmpeg >/dev/null || { echo "1..0 # SKIP no ffmpeg program"; exit 77; }
-settle=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-settle=$(wrapped "$settle" "$tmp")
-cd "$tmp" || exit 1
+film_scratch "$1"
 
 # 136 rows: 8 bands of 16 and a last one of 8, reduced or not
 ffmpeg -nostdin -v error -f lavfi -i "testsrc2=size=208x136:rate=10:duration=3" \
