@@ -99,8 +99,8 @@ typedef struct SettleDecide {
      * right after that frame, so they are read from the change before the
      * last); block_last_time: the time of the block test's last change;
      * late_end: the last frame of the content fading in that follows that
-     * change frame by frame (block_fade) in its place and by as many
-     * pixels, else the change's own frame; late_box: the change's
+     * change frame by frame (block_fade) in its place and by at least
+     * half its pixels, else the change's own frame; late_box: the change's
      * rectangle (SettleRecord's box) */
     int64_t late, late_end;
     int late_box[4];
