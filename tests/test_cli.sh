@@ -170,6 +170,18 @@ one_line_naming "help of an unknown command" "help: unknown command 'nosuch'"
 [ ! -s "$tmp/out" ]
 check $? "help nosuch prints no general help on stdout"
 
+# options after the capture, as most people type them: taken as options, not
+# as more captures; after "--" a name that starts with "-" is a capture
+expect_exit "options after the capture" 0 "$settle" analyze "$sample" -q --json "$tmp/after.json" --csv "$tmp/after.csv"
+[ -s "$tmp/after.json" ] && [ -s "$tmp/after.csv" ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] &&
+  grep -q '"stable_frame":75' "$tmp/after.json"
+check $? "options after the capture: both outputs written, nothing said: $(head -c 300 "$tmp/err")"
+cp "$sample" "$tmp/-dash.mp4"
+(cd "$tmp" && "$settle" analyze -q --json dash.json -- -dash.mp4 >out 2>err)
+check $? "a capture named -dash.mp4 after --: $(head -c 300 "$tmp/err")"
+grep -q '"stable_frame":75' "$tmp/dash.json"
+check $? "the capture after -- analysed"
+
 # a batch on two workers (test_batch.sh has the rest of batches; it is left out
 # of the valgrind pass, so this is where memcheck sees the workers' threads)
 mkdir -p "$tmp/two"

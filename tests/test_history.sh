@@ -23,6 +23,12 @@ check $? "says 48 added: $(cat "$tmp/err")"
 expect_exit "add them again" 0 "$settle" history add h.db h.jsonl
 grep -q "0 results added, 48 already stored, 48 in all" "$tmp/err"
 check $? "adding twice is harmless: $(cat "$tmp/err")"
+expect_exit "add with its option after the files" 0 "$settle" history add h.db h.jsonl -q
+[ ! -s "$tmp/err" ]
+check $? "-q after DB RESULT is an option: $(cat "$tmp/err")"
+expect_exit "trend with its options after the store" 0 "$settle" trend h.db --format json -q
+head -1 "$tmp/out" | grep -q '^{'
+check $? "--format json after DB: $(head -c 200 "$tmp/out")"
 expect_exit "list" 0 "$settle" history list h.db
 [ "$(wc -l <"$tmp/out")" -eq 48 ] && cmp -s <(sort "$tmp/out") <(sort h.jsonl)
 check $? "list gives back the 48 results as added"

@@ -1449,7 +1449,7 @@ static int parse_args(Batch *b, AnalyzeArgs *a, int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while (!ret && (c = getopt_long(argc, argv, "+:qvho:j:", longopts, NULL)) != -1)
+    while (!ret && (c = getopt_long(argc, argv, ":qvho:j:", longopts, NULL)) != -1)
         ret = parse_option(b, a, c, argv, longopts, ntable);
     free(longopts);
     if (ret)

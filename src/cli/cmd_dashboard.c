@@ -69,7 +69,7 @@ static int parse_args(int argc, char **argv, DashArgs *a, SeriesSet *set,
     };
     int c, r;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
         if ((r = series_option(c, optarg, set, ts)) != 0) {
             if (r != 1)
                 return r;

@@ -112,7 +112,7 @@ static int history_add(int argc, char **argv)
     Adder a = { 0 };
     int quiet = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
         switch (c) {
         case OPT_REPORT: a.report = optarg; break;
         case OPT_FRAMES: a.frames = optarg; break;

@@ -215,7 +215,7 @@ static int parse_args(int argc, char **argv, TrendArgs *a, SeriesSet *set,
     const char *by = "test,device";
     int c, r;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
         if ((r = series_option(c, optarg, set, ts)) != 0) {
             if (r != 1)
                 return r;
