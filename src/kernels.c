@@ -78,18 +78,16 @@ static inline int near_color(const uint8_t *p, const uint8_t *m, int tol)
     return abs(p[0] - m[0]) <= tol && abs(p[1] - m[1]) <= tol && abs(p[2] - m[2]) <= tol;
 }
 
-/* settle_delta_rgb, the changed pixels copied into dst (prev, or NULL: none). */
-static inline void delta_rgb(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                             ptrdiff_t pstride, uint8_t *dst, int w, int h, int tol,
-                             int strong_tol, const uint8_t *marker, int mtol,
-                             uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
+void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
+                      int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
+                      uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
 {
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
     uint32_t *hr = hist, *hg = hist ? hist + 256 : NULL, *hb = hist ? hist + 512 : NULL;
     const size_t row = (size_t)w * 3, words = ((size_t)w + 15) / 16;
     for (int y = 0; y < h; y++) {
-        const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-        uint8_t *pd = dst ? dst + y * pstride : NULL;
+        const uint8_t *pc = cur + y * cstride;
+        uint8_t *pp = prev + y * pstride;
         /* a screen recording is mostly unchanged rows */
         if (!memcmp(pc, pp, row)) {
             if (masks)
@@ -125,31 +123,13 @@ static inline void delta_rgb(const uint8_t *cur, ptrdiff_t cstride, const uint8_
             }
             if (marker)
                 mk += near_color(pc + x, marker, mtol) - near_color(pp + x, marker, mtol);
-            if (pd)
-                pd[x] = (uint8_t)r, pd[x + 1] = (uint8_t)g, pd[x + 2] = (uint8_t)b;
+            pp[x] = (uint8_t)r, pp[x + 1] = (uint8_t)g, pp[x + 2] = (uint8_t)b;
         }
     }
     out->changed = changed;
     out->strong = big;
     out->marker = mk;
     out->rows = rows;
-}
-
-void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
-                      int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
-                      uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
-{
-    delta_rgb(cur, cstride, prev, pstride, prev, w, h, tol, strong_tol, marker, mtol, hist, masks,
-              out);
-}
-
-void settle_delta_rgb_keep(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                           uint64_t *masks, SettleDelta *out)
-{
-    delta_rgb(cur, cstride, prev, pstride, NULL, w, h, tol, strong_tol, marker, mtol, hist, masks,
-              out);
 }
 
 void settle_renew_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
@@ -216,14 +196,6 @@ static inline void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff
         memset(mrow, 0, (size_t)x0 / 16 * sizeof(*mrow));
     SettleDelta d;
     uint8_t *pp = prev + y * pstride + 3 * x0;
-    if (scratch && k->delta_rgb_keep) {
-        k->delta_rgb_keep(cur + y * cstride + 3 * x0, cstride, pp, pstride, w - x0, 1, tol,
-                          strong_tol, marker, mtol, band_hist, mrow ? mrow + x0 / 16 : NULL, &d);
-        out->changed += d.changed;
-        out->strong += d.strong;
-        out->marker += d.marker;
-        return;
-    }
     if (scratch) {
         /* prev is another's picture: the row's copy is made cur instead */
         memcpy(scratch, pp, (size_t)(w - x0) * 3);
@@ -619,7 +591,6 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->histogram_rgb = settle_histogram_rgb;
     k->count_color = settle_count_color;
     k->delta_rgb = settle_delta_rgb;
-    k->delta_rgb_keep = settle_delta_rgb_keep;
     k->renew_rgb = settle_renew_rgb;
     k->sum_rows = settle_sum_rows;
     k->change_masks = settle_change_masks;
@@ -641,7 +612,6 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->histogram_rgb = settle_histogram_rgb_x4;
         k->count_color = settle_count_color_sse2;
         k->delta_rgb = settle_delta_rgb_sse2;
-        k->delta_rgb_keep = NULL; /* settle_update_band: the SSE2 kernel on copies */
         k->renew_rgb = settle_renew_rgb_sse2;
         k->sum_rows = settle_sum_rows_sse2;
         k->change_masks = settle_change_masks_sse2;
@@ -657,7 +627,6 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->count_changed = settle_count_changed_avx2;
         k->count_color = settle_count_color_avx2;
         k->delta_rgb = settle_delta_rgb_avx2;
-        k->delta_rgb_keep = settle_delta_rgb_keep_avx2;
         k->renew_rgb = settle_renew_rgb_avx2;
         k->sum_rows = settle_sum_rows_avx2;
         k->change_masks = settle_change_masks_avx2;

@@ -50,13 +50,6 @@ void settle_delta_rgb(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrd
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out);
 
-/* settle_delta_rgb that leaves prev as it is (another's picture): the same
- * counts, histogram, marker count and masks, nothing copied. */
-void settle_delta_rgb_keep(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                           uint64_t *masks, SettleDelta *out);
-
 /* A band counted afresh, in one pass: settle_count_changed of cur against
  * prev (out->changed, out->strong), the rows and the pixels in which any byte
  * differs (out->rows, out->differ; out->marker is 0), each row's change masks
@@ -272,12 +265,6 @@ typedef struct SettleKernels {
     void (*delta_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, const uint8_t *marker, int mtol,
                       uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out);
-    /* NULL where this CPU has none: settle_update_band then runs delta_rgb
-     * on copies of prev's rows */
-    void (*delta_rgb_keep)(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                           uint64_t *masks, SettleDelta *out);
     void (*renew_rgb)(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev, ptrdiff_t pstride,
                       int w, int h, int tol, int strong_tol, uint32_t hist[SETTLE_HIST_BINS],
                       uint64_t *masks, SettleDelta *out);

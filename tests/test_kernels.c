@@ -264,32 +264,6 @@ static void check(const SettleKernels *k, const char *path)
                 fail_msg("delta_rgb %s marker %d: histogram", what, m);
             if (memcmp(p_ref, p_k, (size_t)(stride * h)))
                 fail_msg("delta_rgb %s marker %d: previous picture", what, m);
-            /* the kernel that leaves prev as it is, the reference's and k's
-             * (when it has one): the same, prev untouched */
-            for (int j = 0; j < 2; j++) {
-                void (*keep)(const uint8_t *, ptrdiff_t, const uint8_t *, ptrdiff_t, int, int,
-                             int, int, const uint8_t *, int, uint32_t *, uint64_t *,
-                             SettleDelta *) = j ? k->delta_rgb_keep : settle_delta_rgb_keep;
-                if (!keep)
-                    continue;
-                memcpy(p_k, prev, (size_t)(stride * h));
-                memset(h_k, 0, sizeof(h_k));
-                ref->histogram_rgb(prev, stride, w, h, h_k);
-                memset(&d_k, 0xa5, sizeof(d_k));
-                memset(mk_k, 0x5a, sizeof(mk_k));
-                keep(cur, stride, p_k, stride, w, h, tol, stol, mk, mtol, m < 2 ? h_k : NULL,
-                     m ? mk_k : NULL, &d_k);
-                if (m >= 2)
-                    memcpy(h_k, h_ref, sizeof(h_ref));
-                if ((m && memcmp(mk_ref, mk_k, sizeof(mk_ref))) || d_ref.changed != d_k.changed ||
-                    d_ref.strong != d_k.strong || d_ref.marker != d_k.marker ||
-                    d_ref.rows != d_k.rows || memcmp(h_ref, h_k, sizeof(h_ref)))
-                    fail_msg("delta_rgb_keep %s (%s) marker %d: differs from delta_rgb", what,
-                             j ? "k" : "reference", m);
-                if (memcmp(prev, p_k, (size_t)(stride * h)))
-                    fail_msg("delta_rgb_keep %s (%s) marker %d: wrote prev", what,
-                             j ? "k" : "reference", m);
-            }
         }
         checks++;
     }
@@ -1035,7 +1009,6 @@ static void test_env_scalar(void **state)
     settle_kernels_init(&k, settle_cpu_flags());
     assert_ptr_equal(k.count_changed, settle_count_changed);
     assert_ptr_equal(k.delta_rgb, settle_delta_rgb);
-    assert_ptr_equal(k.delta_rgb_keep, settle_delta_rgb_keep);
     assert_ptr_equal(k.change_masks, settle_change_masks);
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     assert_ptr_equal(k.fit_sums, settle_fit_sums);

@@ -164,15 +164,15 @@ static inline void tail_words(uint64_t lo, uint64_t hi, int n, uint64_t *m)
     }
 }
 
-/* delta_rgb on the 32 pixels at pc, pp (their vectors a0-a2, b0-b2): the
- * counts added, the histogram (unless hist is NULL) and marker moved, dst
- * (pp, or NULL: none) made pc, the two mask words into m unless m is NULL. */
-static inline void delta32ab(const uint8_t *pc, const uint8_t *pp, uint8_t *dst, __m256i a0,
-                             __m256i a1, __m256i a2, __m256i b0, __m256i b1, __m256i b2,
-                             __m256i t, __m256i st, const uint8_t *marker, int mtol,
-                             uint32_t hist[SETTLE_HIST_BINS], uint64_t *m, int64_t *changed,
-                             int64_t *big, int64_t *mk)
+/* delta_rgb on the 32 pixels at pc, pp: the counts added, the histogram
+ * (unless hist is NULL) and marker moved, pp made pc, the two mask words
+ * into m unless m is NULL. */
+static inline void delta32(const uint8_t *pc, uint8_t *pp, __m256i t, __m256i st,
+                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
+                           uint64_t *m, int64_t *changed, int64_t *big, int64_t *mk)
 {
+    const __m256i a0 = load(pc), a1 = load(pc + 32), a2 = load(pc + 64);
+    const __m256i b0 = load(pp), b1 = load(pp + 32), b2 = load(pp + 64);
     /* most steps of a changed row are the same in both (a camera film's
      * re-coded areas, a screen's caret): told by one test of the bytes'
      * differences before their masks are made */
@@ -197,45 +197,28 @@ static inline void delta32ab(const uint8_t *pc, const uint8_t *pp, uint8_t *dst,
         *mk += move_marker(settle_any3(~same.hi & SETTLE_BYTES48), pc + 48, pp + 48, marker,
                            mtol);
     }
-    if (dst) {
-        _mm256_storeu_si256((__m256i *)dst, a0);
-        _mm256_storeu_si256((__m256i *)(dst + 32), a1);
-        _mm256_storeu_si256((__m256i *)(dst + 64), a2);
+    _mm256_storeu_si256((__m256i *)pp, a0);
+    _mm256_storeu_si256((__m256i *)(pp + 32), a1);
+    _mm256_storeu_si256((__m256i *)(pp + 64), a2);
+}
+
+void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
+                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
+                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
+                           uint64_t *masks, SettleDelta *out)
+{
+    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255) {
+        settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, hist,
+                         masks, out);
+        return;
     }
-}
-
-static inline void delta32(const uint8_t *pc, const uint8_t *pp, uint8_t *dst, __m256i t,
-                           __m256i st, const uint8_t *marker, int mtol,
-                           uint32_t hist[SETTLE_HIST_BINS], uint64_t *m, int64_t *changed,
-                           int64_t *big, int64_t *mk)
-{
-    delta32ab(pc, pp, dst, load(pc), load(pc + 32), load(pc + 64), load(pp), load(pp + 32),
-              load(pp + 64), t, st, marker, mtol, hist, m, changed, big, mk);
-}
-
-/* 96 bytes of 0xff, then 96 of 0: a step's first n bytes chosen from 96 - n. */
-static const uint8_t lead_bytes[192] = {
-    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-};
-
-/* delta_rgb's rows; dst: prev made cur (prev itself), or NULL (delta_rgb_keep). */
-static inline void delta_rows(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                              ptrdiff_t pstride, uint8_t *dst, int w, int h, int tol,
-                              int strong_tol, const uint8_t *marker, int mtol,
-                              uint32_t hist[SETTLE_HIST_BINS], uint64_t *masks, SettleDelta *out)
-{
     const __m256i t = _mm256_set1_epi8((char)tol), st = _mm256_set1_epi8((char)strong_tol);
     const int body = w & ~31;
     const size_t words = ((size_t)w + 15) / 16;
     int64_t changed = 0, big = 0, mk = 0, rows = 0;
     for (int y = 0; y < h; y++) {
-        const uint8_t *pc = cur + y * cstride, *pp = prev + y * pstride;
-        uint8_t *pd = dst ? dst + y * pstride : NULL;
+        const uint8_t *pc = cur + y * cstride;
+        uint8_t *pp = prev + y * pstride;
         uint64_t *mrow = masks ? masks + y * words : NULL;
         if (!memcmp(pc, pp, (size_t)w * 3)) {
             if (mrow)
@@ -245,41 +228,25 @@ static inline void delta_rows(const uint8_t *cur, ptrdiff_t cstride, const uint8
         rows++;
         /* the step twice, so that each is compiled for its own case */
         for (int x = 0; x < body && hist; x += 32)
-            delta32(pc + 3 * x, pp + 3 * x, pd ? pd + 3 * x : NULL, t, st, marker, mtol, hist,
-                    mrow ? mrow + x / 16 : NULL, &changed, &big, &mk);
+            delta32(pc + 3 * x, pp + 3 * x, t, st, marker, mtol, hist, mrow ? mrow + x / 16 : NULL,
+                    &changed, &big, &mk);
         for (int x = 0; x < body && !hist; x += 32)
-            delta32(pc + 3 * x, pp + 3 * x, pd ? pd + 3 * x : NULL, t, st, marker, mtol, NULL,
-                    mrow ? mrow + x / 16 : NULL, &changed, &big, &mk);
+            delta32(pc + 3 * x, pp + 3 * x, t, st, marker, mtol, NULL, mrow ? mrow + x / 16 : NULL,
+                    &changed, &big, &mk);
         if (body < w && body) {
             /* The row's last 32 pixels, overlapping the body: its pixels
-             * there are taken as equal in pc and pp (pp was made pc above,
-             * or its bytes there are pc's: lead_bytes), so they move
-             * nothing, count nothing and set no bit; the tail's are taken
-             * as the reference takes them. */
-            const uint8_t *tc = pc + 3 * (w - 32), *tp = pp + 3 * (w - 32);
-            const __m256i a0 = load(tc), a1 = load(tc + 32), a2 = load(tc + 64);
-            __m256i b0 = load(tp), b1 = load(tp + 32), b2 = load(tp + 64);
-            if (!dst) {
-                const uint8_t *lead = lead_bytes + 96 - 3 * (32 - (w - body));
-                b0 = _mm256_blendv_epi8(b0, a0, load(lead));
-                b1 = _mm256_blendv_epi8(b1, a1, load(lead + 32));
-                b2 = _mm256_blendv_epi8(b2, a2, load(lead + 64));
-            }
+             * there are equal in pc and pp by now (pp was made pc above), so
+             * they move nothing, count nothing and set no bit; the tail's
+             * are taken as the reference takes them. */
             uint64_t m[2];
-            delta32ab(tc, tp, pd ? pd + 3 * (w - 32) : NULL, a0, a1, a2, b0, b1, b2, t, st,
-                      marker, mtol, hist, m, &changed, &big, &mk);
+            delta32(pc + 3 * (w - 32), pp + 3 * (w - 32), t, st, marker, mtol, hist, m, &changed,
+                    &big, &mk);
             if (mrow)
                 tail_words(m[0], m[1], w - body, mrow + body / 16);
         } else if (body < w) {
             SettleDelta d;
-            if (dst)
-                settle_delta_rgb(pc + 3 * body, cstride, pd + 3 * body, pstride, w - body, 1, tol,
-                                 strong_tol, marker, mtol, hist, mrow ? mrow + body / 16 : NULL,
-                                 &d);
-            else
-                settle_delta_rgb_keep(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1,
-                                      tol, strong_tol, marker, mtol, hist,
-                                      mrow ? mrow + body / 16 : NULL, &d);
+            settle_delta_rgb(pc + 3 * body, cstride, pp + 3 * body, pstride, w - body, 1, tol,
+                             strong_tol, marker, mtol, hist, mrow ? mrow + body / 16 : NULL, &d);
             changed += d.changed;
             big += d.strong;
             mk += d.marker;
@@ -289,32 +256,6 @@ static inline void delta_rows(const uint8_t *cur, ptrdiff_t cstride, const uint8
     out->strong = big;
     out->marker = mk;
     out->rows = rows;
-}
-
-void settle_delta_rgb_avx2(const uint8_t *cur, ptrdiff_t cstride, uint8_t *prev,
-                           ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                           const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                           uint64_t *masks, SettleDelta *out)
-{
-    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
-        settle_delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, hist,
-                         masks, out);
-    else
-        delta_rows(cur, cstride, prev, pstride, prev, w, h, tol, strong_tol, marker, mtol, hist,
-                   masks, out);
-}
-
-void settle_delta_rgb_keep_avx2(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                                ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                                const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                                uint64_t *masks, SettleDelta *out)
-{
-    if (tol < 0 || tol > 255 || strong_tol < 0 || strong_tol > 255)
-        settle_delta_rgb_keep(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol,
-                              hist, masks, out);
-    else
-        delta_rows(cur, cstride, prev, pstride, NULL, w, h, tol, strong_tol, marker, mtol, hist,
-                   masks, out);
 }
 
 /* renew_rgb's counts on the 32 pixels at pc, pp (added to acc; the

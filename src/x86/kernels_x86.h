@@ -43,10 +43,6 @@ int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n);
 void settle_copy_stream_sse2(uint8_t *dst, const uint8_t *src, size_t n);
 void settle_box_means_sse2(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
 SETTLE_X86_DECLARE(avx2)
-void settle_delta_rgb_keep_avx2(const uint8_t *cur, ptrdiff_t cstride, const uint8_t *prev,
-                                ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
-                                const uint8_t *marker, int mtol, uint32_t hist[SETTLE_HIST_BINS],
-                                uint64_t *masks, SettleDelta *out);
 void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
                             ptrdiff_t ystride, const uint8_t *u, ptrdiff_t ustride,
                             const uint8_t *v, ptrdiff_t vstride, int w, int h,
