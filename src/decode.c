@@ -23,10 +23,6 @@
 
 /* Frames decoded ahead of the analysis: bounded, so memory stays constant. */
 #define QUEUE 4
-/* The most pictures in settle's rotating buffers (Decoder.pool): the
- * longest window the analysis keeps pictures for (LATER_MAX in
- * src/measure_pixels.c) and its spare, this picture and the one before. */
-#define RGB_POOL 16
 
 /* A VP8 film whose entropy only the codec refresh filter reads
  * (settle_frame_entropy): its packets are read AHEAD_SPARE shown frames
@@ -138,22 +134,8 @@ typedef struct Decoder {
     int coef_key;                /* the matrix and range coef is for; -1 none */
     AVPacket *pkt;
     AVFrame *frame;
-    /* The pictures as converted, in rotating buffers (pool, npool of them),
-     * so that the analysis reads the picture before as it was instead of a
-     * copy of it (settle_send_picture_bands' before): rgb is this picture's
-     * (pool[cur]), pool[last] the one before's; none is rewritten while the
-     * analysis keeps its picture (settle_picture_kept). held[i]: the picture
-     * (numbered as npic) whose rows pool[i] holds whole, -1 none; ver[k]: the
-     * last picture that changed band k; stale[k]: band k of rgb is to be
-     * copied from pool[last] (it did not change, but did since rgb's
-     * picture), by fill_rows or at once. */
     uint8_t *rgb;
     int stride;          /* of rgb, in bytes */
-    uint8_t *pool[RGB_POOL];
-    int64_t held[RGB_POOL];
-    int npool, cur, last;
-    int64_t npic, *ver;
-    uint8_t *stale;
     int stream;
     int w, h;            /* analysis size: the first frame's */
     int begun;
@@ -517,68 +499,13 @@ static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
                   d->red_cs, d->w, bh, &d->coef);
 }
 
-/* Band k of the picture before (pool[last]) into rgb: it did not change. */
-static void copy_band(Decoder *d, int k)
-{
-    const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-    memcpy(d->rgb + (size_t)y0 * d->stride, d->pool[d->last] + (size_t)y0 * d->stride,
-           (size_t)bh * d->stride);
-    d->stale[k] = 0;
-}
-
-/* The buffer for the next picture (Decoder.pool): of those that the
- * analysis does not keep, other than the last picture's, the one with the
- * latest picture (the fewest bands to copy), or a new one. */
-static int next_buffer(Decoder *d)
-{
-    const size_t size = (size_t)d->stride * d->h + 64;
-    int pick = -1;
-    for (int i = 0; i < d->npool; i++)
-        if (i != d->cur && !settle_picture_kept(d->c, d->pool[i], size) &&
-            (pick < 0 || d->held[i] > d->held[pick]))
-            pick = i;
-    if (pick < 0) {
-        if (d->npool == RGB_POOL || !(d->pool[d->npool] = av_mallocz(size)))
-            return SETTLE_ERR_NOMEM;
-        d->held[d->npool] = -1;
-        pick = d->npool++;
-    }
-    d->last = d->cur;
-    d->cur = pick;
-    d->rgb = d->pool[pick];
-    d->npic++;
-    return 0;
-}
-
-/* Once convert() has run: the bands this picture changed, and those of its
- * buffer to copy from the picture before's (at once where no fill_rows
- * converts the picture). */
-static void mark_bands(Decoder *d)
-{
-    const int64_t was = d->held[d->cur];
-    for (int k = 0; k < (d->h + BAND - 1) / BAND; k++) {
-        if (d->all_changed || d->changed[k] || d->last < 0) {
-            d->ver[k] = d->npic;
-            d->stale[k] = 0;
-            continue;
-        }
-        d->stale[k] = d->ver[k] > was;
-        if (d->stale[k] && !d->lazy)
-            copy_band(d, k);
-    }
-    d->held[d->cur] = d->npic;
-}
-
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
- * the picture, which d->prev holds once convert() has run (and copies its
- * stale ones). */
+ * the picture, which d->prev holds once convert() has run. */
 static int fill_rows(void *opaque, int top, int bottom)
 {
     Decoder *d = opaque;
     const AVFrame *f = d->prev;
     for (int k = top / BAND; k <= bottom / BAND; k++) {
-        if (d->stale[k])
-            copy_band(d, k);
         if (!d->pending[k])
             continue;
         d->pending[k] = 0;
@@ -1271,22 +1198,18 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         /* swscale's vector code may write past a row's last pixel: padding
          * keeps that out of the next row, which a band may not rewrite */
         d->stride = FFALIGN(d->w * 3, 64) + 64;
+        d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        d->stale = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        d->ver = av_calloc((size_t)(d->h + BAND - 1) / BAND, sizeof(*d->ver));
-        d->cur = d->last = -1;
-        d->npic = -1;
-        if (!d->changed || !d->pending || !d->stale || !d->ver)
+        if (!d->rgb || !d->changed || !d->pending)
             return SETTLE_ERR_NOMEM;
     } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
                    "scaling to the first size", d->path, d->sw, d->sh, f->width, f->height);
         d->size_warned = 1;
     }
-    if ((ret = next_buffer(d)) < 0 || (ret = pm ? convert_probed(d, f, pm) : convert(d, f)) < 0)
+    if ((ret = pm ? convert_probed(d, f, pm) : convert(d, f)) < 0)
         return ret;
-    mark_bands(d);
 
     double t;
     if (f->best_effort_timestamp != AV_NOPTS_VALUE)
@@ -1302,14 +1225,8 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         .keyframe = f->key_frame || f->pict_type == AV_PICTURE_TYPE_I,
         .duration = dur,
     };
-    const uint8_t *before = d->last >= 0 && d->held[d->last] == d->npic - 1 ? d->pool[d->last]
-                                                                          : NULL;
     ret = settle_send_picture_bands(c, &p, d->all_changed ? NULL : d->changed, BAND,
-                                    d->lazy ? fill_rows : NULL, d, before, 1);
-    /* the picture whole, whatever the analysis read of it: the next one's
-     * buffer may copy its bands */
-    if (d->lazy)
-        fill_rows(d, 0, d->h - 1);
+                                    d->lazy ? fill_rows : NULL, d);
     if (ret >= 0 && c->s.progress_cb)
         c->s.progress_cb(c->s.progress_opaque, c->n ? t - c->t0 : 0, d->declared, c->n);
     return ret;
@@ -1485,11 +1402,7 @@ static void close_decoder(Decoder *d)
     av_freep(&d->probe_bands);
     av_freep(&d->red);
     av_freep(&d->full);
-    for (int i = 0; i < d->npool; i++)
-        av_freep(&d->pool[i]);
-    d->rgb = NULL;
-    av_freep(&d->stale);
-    av_freep(&d->ver);
+    av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
     sws_freeContext(d->sws);

@@ -144,18 +144,9 @@ int settle_settings_scalable(const SettleSettings *s);
 /* settle_send_picture for a source that knows which bands of band_h rows
  * changed since its previous picture: changed[i] for band i; the others are
  * not looked at. changed == NULL: every band may have changed. fill (see
- * measure.h), when given, readies rows before they are read. A source whose
- * pictures are rotating buffers: kept, p->rgb stays as it is until the next
- * picture is sent, and after while settle_picture_kept says so; before (NULL:
- * none), the buffer of the picture sent before, still as it was
- * (settle_measure_picture). */
+ * measure.h), when given, readies rows before they are read. */
 int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
-                              int band_h, SettleFillRows fill, void *fill_opaque,
-                              const uint8_t *before, int kept);
-
-/* Whether the analysis still reads a kept picture in the n bytes from base:
- * the source leaves them as they are. */
-int settle_picture_kept(const SettleContext *c, const uint8_t *base, size_t n);
+                              int band_h, SettleFillRows fill, void *fill_opaque);
 
 /* After the last picture (settle_keep_pictures): keeps the capture's last
  * frame, the picture last sent, whose rows fill readies (when given). */

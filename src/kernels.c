@@ -174,7 +174,7 @@ static inline void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff
                              uint8_t *prev, ptrdiff_t pstride, int w, int y, int fx, int tol,
                              int strong_tol, const uint8_t *marker, int mtol,
                              uint32_t band_hist[SETTLE_HIST_BINS], uint64_t *masks,
-                             uint8_t *scratch, SettleDelta *out)
+                             SettleDelta *out)
 {
     /* The row from its first difference on, from the step of 32 pixels (two
      * words of masks) it falls in, so that the vector kernels leave no tail
@@ -195,14 +195,9 @@ static inline void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff
     if (mrow)
         memset(mrow, 0, (size_t)x0 / 16 * sizeof(*mrow));
     SettleDelta d;
-    uint8_t *pp = prev + y * pstride + 3 * x0;
-    if (scratch) {
-        /* prev is another's picture: the row's copy is made cur instead */
-        memcpy(scratch, pp, (size_t)(w - x0) * 3);
-        pp = scratch;
-    }
-    k->delta_rgb(cur + y * cstride + 3 * x0, cstride, pp, pstride, w - x0, 1, tol, strong_tol,
-                 marker, mtol, band_hist, mrow ? mrow + x0 / 16 : NULL, &d);
+    k->delta_rgb(cur + y * cstride + 3 * x0, cstride, prev + y * pstride + 3 * x0, pstride,
+                 w - x0, 1, tol, strong_tol, marker, mtol, band_hist,
+                 mrow ? mrow + x0 / 16 : NULL, &d);
     out->changed += d.changed;
     out->strong += d.strong;
     out->marker += d.marker;
@@ -212,7 +207,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        uint8_t *fresh, uint64_t *masks, uint8_t *scratch, SettleDelta *out)
+                        uint8_t *fresh, uint64_t *masks, SettleDelta *out)
 {
     const size_t row = (size_t)w * 3, words = ((size_t)w + 15) / 16;
     uint32_t old[SETTLE_HIST_BINS];
@@ -228,23 +223,6 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
         uint32_t before[SETTLE_HIST_BINS];
         if (band_hist)
             memcpy(before, band_hist, sizeof(before));
-        if (scratch) { /* prev left as it is: a row at a time, from its copy */
-            SettleDelta d;
-            *out = (SettleDelta){ 0 };
-            for (int y = 0; y < h; y++) {
-                memcpy(scratch, prev + y * pstride, row);
-                k->delta_rgb(cur + y * cstride, cstride, scratch, (ptrdiff_t)row, w, 1, tol,
-                             strong_tol, marker, mtol, band_hist, masks ? masks + y * words : NULL,
-                             &d);
-                out->changed += d.changed;
-                out->strong += d.strong;
-                out->marker += d.marker;
-                out->rows += d.rows;
-            }
-            for (int i = 0; i < SETTLE_HIST_BINS && band_hist; i++)
-                hist[i] += band_hist[i] - before[i];
-            return;
-        }
         k->delta_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, marker, mtol, band_hist,
                      masks, out);
         for (int i = 0; i < SETTLE_HIST_BINS && band_hist; i++)
@@ -269,7 +247,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
                  * rows of cur and prev are in the nearest cache (a band of
                  * both is more than it holds) */
                 delta_row(k, cur, cstride, prev, pstride, w, y, fx, tol, strong_tol, marker,
-                          mtol, NULL, masks, scratch, out);
+                          mtol, NULL, masks, out);
                 changed_rows++;
                 continue;
             }
@@ -296,7 +274,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
     if (!afresh) {
         for (int i = 0; i < listed; i++)
             delta_row(k, cur, cstride, prev, pstride, w, rows[i], first[i], tol, strong_tol,
-                      marker, mtol, band_hist, masks, scratch, out);
+                      marker, mtol, band_hist, masks, out);
         if (fresh)
             *fresh = 0;
     } else {
@@ -304,15 +282,7 @@ void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cs
                                         k->count_color(prev, pstride, w, h, marker, mtol)
                                   : 0;
         memset(band_hist, 0, SETTLE_HIST_BINS * sizeof(*band_hist));
-        if (scratch) { /* prev is another's picture: the band's copy is made cur */
-            for (int y = 0; y < h; y++)
-                memcpy(scratch + y * row, prev + y * pstride, row);
-            k->renew_rgb(cur, cstride, scratch, (ptrdiff_t)row, w, h, tol, strong_tol, band_hist,
-                         masks, out);
-        } else {
-            k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, band_hist, masks,
-                         out);
-        }
+        k->renew_rgb(cur, cstride, prev, pstride, w, h, tol, strong_tol, band_hist, masks, out);
         out->marker = mk;
         /* still mostly changed: counted afresh again next time, unlooked */
         if (fresh)

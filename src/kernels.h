@@ -307,14 +307,12 @@ void settle_kernels_init(SettleKernels *k, unsigned flags);
  * so that where the picture changed costs no second reading. band_hist NULL
  * (hist is then not read): no histogram is kept, the changed rows are
  * counted and copied (the same counts, masks and copy) and *fresh is only
- * cleared. scratch (NULL: none) of h * w * 3 bytes: prev is another's
- * picture, left as it is (the same counts, masks and histograms, from copies
- * of its changed rows in scratch). */
+ * cleared. */
 void settle_update_band(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
                         uint8_t *prev, ptrdiff_t pstride, int w, int h, int tol, int strong_tol,
                         const uint8_t *marker, int mtol,
                         uint32_t band_hist[SETTLE_HIST_BINS], uint32_t hist[SETTLE_HIST_BINS],
-                        uint8_t *fresh, uint64_t *masks, uint8_t *scratch, SettleDelta *out);
+                        uint8_t *fresh, uint64_t *masks, SettleDelta *out);
 
 /* Asks for the n bytes from p, a cache line at a time, to be read soon:
  * rows far apart (the camera test's every LUMA_STEP_ALL-th, src/decode.c) or

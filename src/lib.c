@@ -528,7 +528,7 @@ int settle_keep_pictures(SettleContext *c, int on)
 
 int settle_send_picture(SettleContext *c, const SettlePicture *p)
 {
-    return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL, NULL, 0);
+    return settle_send_picture_bands(c, p, NULL, 0, NULL, NULL);
 }
 
 /* A reduced picture's measures in full-size pixels: each of its pixels
@@ -543,14 +543,8 @@ static void scale_record(SettleRecord *r, int scale)
         r->box[i] *= scale;
 }
 
-int settle_picture_kept(const SettleContext *c, const uint8_t *base, size_t n)
-{
-    return settle_measure_holds(&c->measure, base, n);
-}
-
 int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const uint8_t *changed,
-                              int band_h, SettleFillRows fill, void *fill_opaque,
-                              const uint8_t *before, int kept)
+                              int band_h, SettleFillRows fill, void *fill_opaque)
 {
     if (!c || !p || !p->rgb)
         return SETTLE_ERR_INVAL;
@@ -582,7 +576,7 @@ int settle_send_picture_bands(SettleContext *c, const SettlePicture *p, const ui
                             ? SETTLE_ENTROPY_LATER
                             : 0;
     ret = settle_measure_picture(&c->measure, p->rgb, p->stride, c->n == 0, changed, band_h, fill,
-                                 fill_opaque, entropy, before, kept, &r);
+                                 fill_opaque, entropy, &r);
     if (ret < 0)
         return ret;
     if (c->scale > 1)

@@ -4,7 +4,6 @@
  * where the source says it may have changed, every measure module of the
  * table seeing each band while its rows are in the cache.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,11 +132,10 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
     m->h = h;
     m->npix = (int64_t)w * h;
     int nbands = (h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
-    m->prev_ok = 0;
-    m->last = NULL;
+    m->prev = malloc((size_t)w * h * 3);
     m->dirty = calloc((size_t)nbands, 1);
     m->masks = calloc((size_t)SETTLE_BAND_ROWS * ((w + 15) / 16), sizeof(*m->masks));
-    if (!m->dirty || !m->masks)
+    if (!m->prev || !m->dirty || !m->masks)
         return SETTLE_ERR_NOMEM;
     int ret = set_prefilter(m);
     if (ret < 0)
@@ -222,8 +220,8 @@ static int send_band(SettleMeasure *m, const SettleMeasureBand *b)
     return 0;
 }
 
-/* The first picture: every band, then the reference picture (own: copied). */
-static int measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int own)
+/* The first picture: every band, then the reference picture. */
+static int measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride)
 {
     int nbands = (m->h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
     for (int i = 0; i < nbands; i++) {
@@ -231,25 +229,23 @@ static int measure_whole(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride,
         int rows = m->h - y0 < SETTLE_BAND_ROWS ? m->h - y0 : SETTLE_BAND_ROWS;
         ptrdiff_t bs;
         const uint8_t *band = band_pixels(m, rgb, stride, y0, rows, &bs);
-        uint8_t *prev = own ? m->prev + (size_t)y0 * m->w * 3 : NULL;
+        uint8_t *prev = m->prev + (size_t)y0 * m->w * 3;
         SettleMeasureBand b = { .first = 1, .i = i, .y0 = y0, .rows = rows, .cur = band,
                                 .cstride = bs, .prev = prev, .pstride = (ptrdiff_t)m->w * 3,
-                                .own = own, .dirty = m->dirty + i };
+                                .dirty = m->dirty + i };
         int ret = send_band(m, &b);
         if (ret < 0)
             return ret;
-        for (int y = 0; y < rows && own; y++)
+        for (int y = 0; y < rows; y++)
             memcpy(prev + (size_t)y * m->w * 3, band + y * bs, (size_t)m->w * 3);
     }
     return 0;
 }
 
-/* A later picture: only the bands that may have changed, against prev
- * (pstride bytes a row; own: the stage's copy). */
+/* A later picture: only the bands that may have changed. */
 static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque, int entropy, uint8_t *prev, ptrdiff_t pstride,
-                           int own)
+                           void *fill_opaque, int entropy)
 {
     int ret;
     if (changed && band_h < 1)
@@ -270,80 +266,37 @@ static int measure_changes(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t strid
                 continue;
         }
         if (fill) {
-            for (int y = 0; y < bh; y++)
-                settle_prefetch(prev + y0 * pstride + y * pstride, (size_t)m->w * 3);
+            settle_prefetch(m->prev + (size_t)y0 * m->w * 3, (size_t)bh * m->w * 3);
             if ((ret = fill(fill_opaque, top, bottom)) < 0)
                 return ret;
         }
         ptrdiff_t bs;
         const uint8_t *band = band_pixels(m, rgb, stride, y0, bh, &bs);
         SettleMeasureBand b = { .first = 0, .i = i, .y0 = y0, .rows = bh, .cur = band,
-                                .cstride = bs, .prev = prev + y0 * pstride, .pstride = pstride,
-                                .own = own, .dirty = m->dirty + i, .masks = m->masks,
-                                .entropy = entropy };
+                                .cstride = bs, .prev = m->prev + (size_t)y0 * m->w * 3,
+                                .pstride = (ptrdiff_t)m->w * 3, .dirty = m->dirty + i,
+                                .masks = m->masks, .entropy = entropy };
         if ((ret = send_band(m, &b)) < 0)
             return ret;
     }
     return 0;
 }
 
-/* The stage's own copy of the previous picture, up to date: made from the
- * last picture, kept, when it was measured without one. */
-static int own_prev(SettleMeasure *m, int first)
-{
-    const size_t row = (size_t)m->w * 3;
-    if (!m->prev && !(m->prev = malloc(row * (size_t)m->h)))
-        return SETTLE_ERR_NOMEM;
-    if (first || m->prev_ok)
-        return 0;
-    if (!m->last || !m->last_kept)
-        return SETTLE_ERR_STATE; /* an error ended the last picture's measure */
-    const ptrdiff_t ls = m->last_stride;
-    const uint8_t *last = m->last + m->cy * ls + (ptrdiff_t)m->cx * 3;
-    for (int y = 0; y < m->h; y++)
-        memcpy(m->prev + (size_t)y * row, last + y * ls, row);
-    m->prev_ok = 1;
-    return 0;
-}
-
 int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int first,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque, int entropy, const uint8_t *before, int kept,
-                           SettleRecord *r)
+                           void *fill_opaque, int entropy, SettleRecord *r)
 {
-    const uint8_t *base = rgb;
-    const ptrdiff_t offset = m->cy * stride + (ptrdiff_t)m->cx * 3;
-    rgb += offset;
-    /* the previous picture: the source's, when it is the last one as it was
-     * (then no copy is written); else the stage's own copy. With --ignore or
-     * --blur the picture as measured is not the source's: always a copy. */
-    const int own = m->prefilter || !(first ? kept
-                                            : before && before == m->last && m->last_kept &&
-                                                  stride == m->last_stride);
-    int ret;
-    if (own && (ret = own_prev(m, first)) < 0)
-        return ret;
+    rgb += m->cy * stride + (ptrdiff_t)m->cx * 3;
     for (int k = 0; k < m->nmod; k++)
         if (m->mod[k].active && m->mod[k].mod->begin)
             m->mod[k].mod->begin(m->mod[k].priv, first);
-    /* the source's rows, read only where own is 0 */
-    uint8_t *prev = own ? m->prev : (uint8_t *)(uintptr_t)(before + offset);
-    const ptrdiff_t pstride = own ? (ptrdiff_t)m->w * 3 : stride;
-    ret = first ? measure_whole(m, rgb, stride, own)
-                : measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque, entropy,
-                                  prev, pstride, own);
-    m->last = base;
-    m->last_stride = stride;
-    m->last_kept = kept;
-    m->prev_ok = own;
-    if (ret < 0) {
-        m->last = NULL;
+    int ret = first ? measure_whole(m, rgb, stride)
+                    : measure_changes(m, rgb, stride, changed, band_h, fill, fill_opaque,
+                                      entropy);
+    if (ret < 0)
         return ret;
-    }
     SettleMeasureFrame f = { .first = first, .rgb = rgb, .stride = stride,
-                             .dirty = first ? NULL : m->dirty,
-                             .measured = own ? m->prev : rgb,
-                             .mstride = own ? (ptrdiff_t)m->w * 3 : stride, .kept = !own,
+                             .dirty = first ? NULL : m->dirty, .measured = m->prev,
                              .entropy = first ? 1 : entropy, .index = r->index, .start = -1 };
     for (int k = 0; k < m->nmod; k++) {
         const SettleMeasureSlot *slot = &m->mod[k];

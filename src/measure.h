@@ -37,15 +37,7 @@ typedef struct SettleMeasure {
     int fw, fh;                /* the whole picture */
     int cx, cy, w, h;          /* the measured rectangle (--crop) */
     int64_t npix;
-    /* The previous picture as measured: the stage's own copy (prev, packed
-     * RGB24, kept up to date while prev_ok), or the source's picture itself
-     * when the source keeps each picture as it is until the next one is sent
-     * (kept; then no copy is written): last, the last picture's buffer. */
-    uint8_t *prev;
-    int prev_ok;
-    const uint8_t *last;
-    int last_kept;
-    ptrdiff_t last_stride;
+    uint8_t *prev;             /* previous picture, packed RGB24, as measured */
     uint8_t *dirty;            /* per band: differs from the previous picture */
     uint64_t *masks;           /* a band's rows' change masks (SettleMeasureBand.masks) */
 
@@ -88,20 +80,11 @@ int settle_measure_set_region(SettleMeasure *m, int x, int y, int w, int h,
  * the rows a band reads before it reads them. entropy: the picture's entropy
  * is read (else r->entropy is NaN and no colour histogram is kept for it), or
  * SETTLE_ENTROPY_LATER: perhaps read later (r->entropy may be NaN until
- * settle_measure_entropy measures it). kept: rgb stays as it is until the
- * next picture is sent, and after while settle_measure_holds says so; before
- * (NULL: none): the buffer of the picture sent before, kept, still as it was
- * (the source's pictures as rotating buffers: no copy of the picture as
- * measured is then written, where no --ignore or --blur prepares it).
- * Returns 0, fill's error or SETTLE_ERR_NOMEM. */
+ * settle_measure_entropy measures it).
+ * Returns 0 or fill's error. */
 int settle_measure_picture(SettleMeasure *m, const uint8_t *rgb, ptrdiff_t stride, int first,
                            const uint8_t *changed, int band_h, SettleFillRows fill,
-                           void *fill_opaque, int entropy, const uint8_t *before, int kept,
-                           SettleRecord *r);
-
-/* Whether the stage still reads a picture kept in the n bytes from base
- * (settle_measure_picture's kept: a picture whose entropy may be asked for). */
-int settle_measure_holds(const SettleMeasure *m, const uint8_t *base, size_t n);
+                           void *fill_opaque, int entropy, SettleRecord *r);
 
 /* The same picture once the decide stage judged it: start, start_time and
  * started as in SettleMeasureFrame. Returns 0 or a module's error. */

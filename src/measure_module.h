@@ -67,9 +67,6 @@ typedef struct SettleMeasureBand {
     ptrdiff_t cstride;
     uint8_t *prev;          /* the previous picture's rows (first: not yet written) */
     ptrdiff_t pstride;
-    /* prev is the stage's own copy, which "pixels" makes cur's rows; else
-     * (0) the previous picture itself in the source's buffer, left as it is */
-    int own;
     uint8_t *dirty;         /* out: 1 when any pixel of the band differs from the previous */
     /* later pictures: each row's change masks, (w + 15) / 16 words a row, the
      * rows one after the other (settle_change_masks), written by "pixels" in
@@ -93,10 +90,8 @@ typedef struct SettleMeasureFrame {
     ptrdiff_t stride;
     const uint8_t *dirty;   /* per band: differs from the previous picture (first: NULL) */
     /* the picture as its bands were measured (after --ignore and --blur),
-     * mstride bytes a row, and whether its entropy is read */
+     * w * 3 bytes a row, and whether its entropy is read */
     const uint8_t *measured;
-    ptrdiff_t mstride;      /* of measured */
-    int kept;               /* measured stays as it is while settle_measure_holds says so */
     int entropy;
     int64_t index;          /* the record's */
     /* after the decide stage (the decided callback): the start the visual

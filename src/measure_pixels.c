@@ -3,20 +3,18 @@
  * The measure module "pixels": changed pixels, strongly changed pixels, the
  * colour histogram's entropy and the start marker's share. The four come from
  * one pass of one kernel over each band that may have changed
- * (settle_update_band), which also moves the previous picture forward (when
- * it is the stage's copy, not the source's picture itself), so they are one
- * module: apart they would read every changed band up to four times. The
- * histogram is kept per band, so a still band costs nothing; on a picture
- * whose entropy nobody reads (settle_frame_entropy) it is not kept, and the
- * bands that changed meanwhile are counted afresh on the next one that is
- * read. A picture whose entropy the decide stage may read once it judged a
- * later one (SETTLE_ENTROPY_LATER: the refresh filter's window before a
- * keyframe) is kept instead (the source's picture itself where the source
- * keeps it, else a copy), and its histogram counted only if asked, when the
- * picture before changed most of its bands (a camera film's): there the
- * upkeep on the frames around each keyframe costs far more than the few
- * counts asked for; a screen's few changed rows cost little to keep and a
- * copy of the whole picture more.
+ * (settle_update_band), which also moves the previous picture forward, so
+ * they are one module: apart they would read every changed band up to four
+ * times. The histogram is kept per band, so a still band costs nothing; on a
+ * picture whose entropy nobody reads (settle_frame_entropy) it is not kept,
+ * and the bands that changed meanwhile are counted afresh on the next one
+ * that is read. A picture whose entropy the decide stage may read once it
+ * judged a later one (SETTLE_ENTROPY_LATER: the refresh filter's window
+ * before a keyframe) is kept as a copy instead, and its histogram counted
+ * only if asked, when the picture before changed most of its bands (a
+ * camera film's): there the upkeep on the frames around each keyframe costs
+ * far more than the few counts asked for; a screen's few changed rows cost
+ * little to keep and a copy of the whole picture more.
  */
 #include <limits.h>
 #include <math.h>
@@ -56,21 +54,15 @@ typedef struct Pixels {
     uint8_t *stale;            /* per band: changed while no histogram was kept */
     int nstale;
     int64_t diff, strong;      /* this picture's, summed over its bands */
-    /* SETTLE_ENTROPY_LATER: the last picture (measured, mstride bytes a
-     * row, its record's index) and it and the window's pictures before it
-     * (ring_at, ring_stride; their indexes in ring_index, -1 none): the
-     * source's pictures themselves where it keeps them (SettleMeasureFrame's
-     * kept), else copies in ring (nring of w * h * 3 bytes; a band is copied
-     * as it is measured, while its rows are in the cache: copied[i]) */
+    /* SETTLE_ENTROPY_LATER: the last picture (measured, its record's index)
+     * and copies of it and of the window's pictures before it (ring, nring
+     * of w * h * 3 bytes, their indexes in ring_index, -1 none; a band is
+     * copied as it is measured, while its rows are in the cache: copied[i]) */
     const uint8_t *measured;
-    ptrdiff_t mstride;
     int64_t index;
     uint8_t *ring, *copied;
-    const uint8_t *ring_at[LATER_MAX + 1];
-    ptrdiff_t ring_stride[LATER_MAX + 1];
     int64_t ring_index[LATER_MAX + 1];
     int nring, ring_pos, ring_failed;
-    uint8_t *scratch;          /* a band's rows of the source's previous picture, made cur's */
     int later;                 /* this picture is kept for later: -1 not known yet */
     int changed_bands;         /* this picture's bands with a changed row */
     int busy;                  /* the picture before changed more than half its bands */
@@ -142,16 +134,15 @@ static void band_whole(Pixels *p, const SettleMeasureBand *b)
                                                p->o.marker_rgb, p->o.marker_tolerance);
 }
 
-/* Whether this picture, whose entropy may be read later, is kept for later
- * (own: as a copy, the copies allocated the first time), else its
- * histogram is kept. */
-static int later(Pixels *p, int entropy, int own)
+/* Whether this picture, whose entropy may be read later, is kept as a copy
+ * (the copies allocated the first time), else its histogram is kept. */
+static int later(Pixels *p, int entropy)
 {
     if (p->later >= 0)
         return p->later;
     p->later = entropy == SETTLE_ENTROPY_LATER && p->busy && p->o.window <= LATER_MAX &&
-               !(own && p->ring_failed);
-    if (p->later && own && !p->ring) {
+               !p->ring_failed;
+    if (p->later && !p->ring) {
         p->ring = malloc((size_t)p->nring * (size_t)p->npix * 3);
         p->ring_failed = !p->ring;
         p->later = !p->ring_failed;
@@ -181,10 +172,7 @@ static int pixels_band(void *priv, const SettleMeasureBand *b)
     }
     /* a band changed while no histogram was kept is counted afresh once
      * the picture's bands are through (pixels_picture) */
-    if (!b->own && !p->scratch &&
-        !(p->scratch = malloc((size_t)SETTLE_BAND_ROWS * (size_t)p->w * 3)))
-        return SETTLE_ERR_NOMEM;
-    const int keep = b->entropy && !later(p, b->entropy, b->own) && !p->stale[b->i];
+    const int keep = b->entropy && !later(p, b->entropy) && !p->stale[b->i];
     if (!keep && !p->stale[b->i]) {
         p->stale[b->i] = 1;
         p->nstale++;
@@ -194,13 +182,13 @@ static int pixels_band(void *priv, const SettleMeasureBand *b)
                        p->o.tolerance, p->o.strong, p->use_marker ? p->o.marker_rgb : NULL,
                        p->o.marker_tolerance,
                        keep ? p->band_hist + (size_t)b->i * SETTLE_HIST_BINS : NULL, p->hist,
-                       p->fresh + b->i, b->masks, b->own ? NULL : p->scratch, &dl);
+                       p->fresh + b->i, b->masks, &dl);
     p->diff += dl.changed;
     p->strong += dl.strong;
     p->marker_count += dl.marker;
     *b->dirty = dl.rows > 0;
     p->changed_bands += dl.rows > 0;
-    if (p->later > 0 && b->own) {
+    if (p->later > 0) {
         copy_rows(p, b->prev, b->y0, b->rows); /* prev is the band as measured now */
         p->copied[b->i] = 1;
     }
@@ -220,7 +208,8 @@ static void recount(Pixels *p, const SettleMeasureFrame *f)
         memset(bh, 0, SETTLE_HIST_BINS * sizeof(*bh));
         const int y0 = i * SETTLE_BAND_ROWS;
         const int rows = h - y0 < SETTLE_BAND_ROWS ? h - y0 : SETTLE_BAND_ROWS;
-        p->dsp->histogram_rgb(f->measured + y0 * f->mstride, f->mstride, p->w, rows, bh);
+        p->dsp->histogram_rgb(f->measured + (size_t)y0 * p->w * 3, (ptrdiff_t)p->w * 3, p->w,
+                              rows, bh);
         for (int k = 0; k < SETTLE_HIST_BINS; k++)
             p->hist[k] += bh[k] - old[k];
         p->stale[i] = 0;
@@ -240,26 +229,17 @@ static int pixels_picture(void *priv, const SettleMeasureFrame *f, SettleRecord 
     r->diff += p->diff;
     r->strong += p->strong;
     p->measured = f->measured;
-    p->mstride = f->mstride;
     p->index = f->index;
-    const int copy = !f->first && later(p, f->entropy, !f->kept);
+    const int copy = !f->first && later(p, f->entropy);
     p->busy = 2 * p->changed_bands > p->nbands;
-    if (copy && f->kept) {
-        /* the source keeps the picture while settle_measure_holds says so */
-        p->ring_at[p->ring_pos] = f->measured;
-        p->ring_stride[p->ring_pos] = f->mstride;
-    } else if (copy) {
+    if (copy) {
         /* the bands the source said were still, from the picture as measured */
         for (int i = 0; i < p->nbands; i++) {
             const int y0 = i * SETTLE_BAND_ROWS;
             if (!p->copied[i])
-                copy_rows(p, f->measured + y0 * f->mstride, y0,
+                copy_rows(p, f->measured + (size_t)y0 * p->w * 3, y0,
                           p->h - y0 < SETTLE_BAND_ROWS ? p->h - y0 : SETTLE_BAND_ROWS);
         }
-        p->ring_at[p->ring_pos] = p->ring + (size_t)p->ring_pos * (size_t)p->npix * 3;
-        p->ring_stride[p->ring_pos] = (ptrdiff_t)p->w * 3;
-    }
-    if (copy) {
         p->ring_index[p->ring_pos] = f->index;
         p->ring_pos = (p->ring_pos + 1) % p->nring;
         r->entropy = NAN;
@@ -279,7 +259,6 @@ static void pixels_close(void *priv)
 {
     Pixels *p = priv;
     free(p->ring);
-    free(p->scratch);
     free(p->copied);
     free(p->band_hist);
     free(p->fresh);
@@ -305,16 +284,17 @@ double settle_measure_entropy(const SettleMeasure *m, int64_t index)
         return NAN;
     if (index == p->index) {
         /* the last picture: its bands changed meanwhile counted afresh */
-        const SettleMeasureFrame f = { .measured = p->measured, .mstride = p->mstride };
+        const SettleMeasureFrame f = { .measured = p->measured };
         if (p->nstale)
             recount(p, &f);
         return settle_histogram_entropy(p->hist, SETTLE_HIST_BINS);
     }
-    for (int i = 0; i < p->nring; i++) {
+    const size_t bytes = (size_t)p->npix * 3;
+    for (int i = 0; p->ring && i < p->nring; i++) {
         if (p->ring_index[i] != index)
             continue;
         uint32_t hist[SETTLE_HIST_BINS] = { 0 };
-        p->dsp->histogram_rgb(p->ring_at[i], p->ring_stride[i], p->w, p->h, hist);
+        p->dsp->histogram_rgb(p->ring + (size_t)i * bytes, (ptrdiff_t)p->w * 3, p->w, p->h, hist);
         /* the masked pixels are black in every picture: out of the histogram */
         hist[0] -= (uint32_t)p->mask_pix;
         hist[256] -= (uint32_t)p->mask_pix;
@@ -322,15 +302,4 @@ double settle_measure_entropy(const SettleMeasure *m, int64_t index)
         return settle_histogram_entropy(hist, SETTLE_HIST_BINS);
     }
     return NAN;
-}
-
-int settle_measure_holds(const SettleMeasure *m, const uint8_t *base, size_t n)
-{
-    const Pixels *p = settle_measure_state(m, &settle_module_pixels);
-    for (int i = 0; p && i < p->nring; i++) {
-        const uintptr_t at = (uintptr_t)p->ring_at[i], b = (uintptr_t)base;
-        if (p->ring_index[i] >= 0 && at >= b && at < b + n)
-            return 1;
-    }
-    return 0;
 }

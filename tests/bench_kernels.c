@@ -114,7 +114,7 @@ static void run(const SettleKernels *k, const char *path, uint8_t *cur, uint8_t 
                 SettleDelta d;
                 settle_update_band(k, cur + (size_t)b * 16 * W * 3, W * 3,
                                    prev + (size_t)b * 16 * W * 3, W * 3, W, bh, 5, 96, NULL, 0,
-                                   bands[b], hist, NULL, NULL, NULL, &d);
+                                   bands[b], hist, NULL, NULL, &d);
                 sink += d.changed;
             }
             bspent += now() - t;

@@ -110,8 +110,7 @@ static void test_stage(void **state)
     fill(rgb, W, H, 40);
     SettleRecord r;
     memset(&r, 0, sizeof(r));
-    assert_int_equal(
-        settle_measure_picture(&m, rgb, W * 3, 1, NULL, 0, NULL, NULL, 1, NULL, 0, &r), 0);
+    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 1, NULL, 0, NULL, NULL, 1, &r), 0);
     assert_int_equal(settle_measure_decided(&m, rgb, W * 3, 1, 0, 0, 1, &r), 0);
     assert_int_equal(r.diff, 0);
     assert_near(r.entropy, log2(3), 1e-9); /* one colour: one bin of each channel */
@@ -120,8 +119,7 @@ static void test_stage(void **state)
         memset(rgb + (size_t)y * W * 3 + 20 * 3, 200, 10 * 3);
     memset(&r, 0, sizeof(r));
     r.index = 1;
-    assert_int_equal(
-        settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, 1, NULL, 0, &r), 0);
+    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, 1, &r), 0);
     assert_int_equal(settle_measure_decided(&m, rgb, W * 3, 0, 0, 0, 1, &r), 0);
     assert_int_equal(r.diff, 60);
     assert_int_equal(r.strong, 60);
@@ -136,8 +134,7 @@ static void test_stage(void **state)
     /* the same picture again: nothing changed */
     memset(&r, 0, sizeof(r));
     r.index = 2;
-    assert_int_equal(
-        settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, 1, NULL, 0, &r), 0);
+    assert_int_equal(settle_measure_picture(&m, rgb, W * 3, 0, NULL, 0, NULL, NULL, 1, &r), 0);
     assert_int_equal(r.diff, 0);
     assert_int_equal(r.box[2], 0);
     settle_measure_free(&m);
@@ -178,7 +175,7 @@ static void test_entropy_later(void **state)
             memset(&r, 0, sizeof(r));
             r.index = i;
             assert_int_equal(settle_measure_picture(&m[k], rgb, W * 3, i == 0, NULL, 0, NULL, NULL,
-                                                    k ? SETTLE_ENTROPY_LATER : 1, NULL, 0, &r),
+                                                    k ? SETTLE_ENTROPY_LATER : 1, &r),
                              0);
             (k ? later : eager)[i] = r.entropy;
         }
@@ -199,103 +196,6 @@ static void test_entropy_later(void **state)
     free(rgb);
 }
 
-/* One picture of the rotating test: every band drawn anew from seed in a
- * few levels, or left as the picture before (changed[band] 0), by turns. */
-static void rotating_picture(uint8_t *rgb, const uint8_t *before, int w, int h, int i,
-                             unsigned *seed, uint8_t *changed)
-{
-    const int nb = (h + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS;
-    for (int k = 0; k < nb; k++) {
-        /* whole pictures changed (a camera's), then a few bands, then none */
-        changed[k] = i == 0 || i % 7 < 4 || (i % 7 == 5 && k % 3 == 1);
-        const int y0 = k * SETTLE_BAND_ROWS;
-        const int y1 = y0 + SETTLE_BAND_ROWS < h ? y0 + SETTLE_BAND_ROWS : h;
-        for (int j = y0 * w * 3; j < y1 * w * 3; j++) {
-            *seed = *seed * 1103515245u + 12345u;
-            rgb[j] = changed[k] ? (uint8_t)(i * 3 + (*seed >> 16) % (4 + i % 9)) : before[j];
-        }
-    }
-}
-
-/* The source's pictures as rotating buffers (settle_measure_picture's kept
- * and before): the same records and later entropies as pictures sent in
- * one buffer, with the whole picture measured or a crop of it, the entropy
- * read on every picture or perhaps later; the buffers are left as they are,
- * and one the stage holds (settle_measure_holds) is not reused. A picture
- * sent without before in the middle is measured against the stage's copy. */
-static void test_rotating(void **state)
-{
-    (void)state;
-    enum { W = 72, H = 70, N = 30, K = 9 };
-    SettleSettings s;
-    settle_default_settings(&s); /* a window of 5 */
-    SettleKernels dsp;
-    settle_kernels_init(&dsp, settle_cpu_flags());
-    const SettleMeasureSetup setup = { .diff_limit = 100, .mobile = 0 };
-    const size_t size = (size_t)W * H * 3;
-    uint8_t *one = malloc(size), *pool = malloc(size * K), *copy = malloc(size * K);
-    uint8_t changed[(H + SETTLE_BAND_ROWS - 1) / SETTLE_BAND_ROWS];
-    assert_non_null(one);
-    assert_non_null(pool);
-    assert_non_null(copy);
-    for (int run = 0; run < 4; run++) {
-        const int entropy = run % 2 ? SETTLE_ENTROPY_LATER : 1, crop = run / 2;
-        SettleMeasure m[2];
-        memset(m, 0, sizeof(m));
-        double e[2][N];
-        SettleRecord r[2][N];
-        for (int k = 0; k < 2; k++) {
-            assert_int_equal(settle_measure_begin(&m[k], &s, &dsp, W, H), 0);
-            assert_int_equal(settle_measure_set_region(&m[k], crop ? 5 : 0, crop ? 9 : 0,
-                                                       crop ? 50 : W, crop ? 52 : H, &setup), 0);
-        }
-        unsigned seed = 11, seed2 = 11;
-        int cur = -1;
-        for (int i = 0; i < N; i++) {
-            rotating_picture(one, one, W, H, i, &seed, changed);
-            /* the next buffer: not the last picture's, not one the stage holds */
-            int next = -1;
-            for (int b = 0; b < K && next < 0; b++)
-                if (b != cur && !settle_measure_holds(&m[1], pool + b * size, size))
-                    next = b;
-            assert_true(next >= 0);
-            const uint8_t *before = cur >= 0 && i != 17 ? pool + cur * size : NULL;
-            rotating_picture(pool + next * size, cur >= 0 ? pool + cur * size : one, W, H, i,
-                             &seed2, changed);
-            memcpy(copy, pool, size * K);
-            for (int k = 0; k < 2; k++) {
-                SettleRecord *rk = &r[k][i];
-                memset(rk, 0, sizeof(*rk));
-                rk->index = i;
-                const uint8_t *rgb = k ? pool + next * size : one;
-                assert_int_equal(settle_measure_picture(&m[k], rgb, W * 3, i == 0,
-                                                        i ? changed : NULL, SETTLE_BAND_ROWS, NULL,
-                                                        NULL, i ? entropy : 1, k ? before : NULL,
-                                                        k, rk),
-                                 0);
-            }
-            assert_memory_equal(copy, pool, size * K); /* no buffer written */
-            cur = next;
-            for (int k = 0; k < 2; k++)
-                for (int j = i; j >= 0 && j >= i - s.window; j--)
-                    e[k][j] = settle_measure_entropy(&m[k], j);
-            for (int j = i; j >= 0 && j >= i - s.window; j--)
-                assert_true(e[0][j] == e[1][j] || (isnan(e[0][j]) && isnan(e[1][j])));
-            assert_int_equal(r[0][i].diff, r[1][i].diff);
-            assert_int_equal(r[0][i].strong, r[1][i].strong);
-            assert_true(r[0][i].entropy == r[1][i].entropy ||
-                        (isnan(r[0][i].entropy) && isnan(r[1][i].entropy)));
-            assert_true(r[0][i].block_peak == r[1][i].block_peak);
-            assert_int_equal(r[0][i].blocks_changed, r[1][i].blocks_changed);
-        }
-        settle_measure_free(&m[0]);
-        settle_measure_free(&m[1]);
-    }
-    free(one);
-    free(pool);
-    free(copy);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,7 +203,6 @@ int main(void)
         cmocka_unit_test(test_range),
         cmocka_unit_test(test_stage),
         cmocka_unit_test(test_entropy_later),
-        cmocka_unit_test(test_rotating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
