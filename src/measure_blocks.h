@@ -112,6 +112,7 @@ typedef struct SettleBlocks {
     int lone_on;
     int keyframe;      /* the picture to judge is the encoder's keyframe (the caller sets it) */
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
+    uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes */
     int lone_pos;
     int64_t calm;
     double lone_prev;
