@@ -83,8 +83,9 @@
 # dark camera film (x264 with B-frames, GOP 60) whose late line straddles two
 # rows of blocks, four split pairs at 0.59-0.86 of their threshold, 8
 # pictures after the keyframe, whose re-code (0.40) would keep it from
-# standing out 2.25 times: the split-line rule's window leaves its keyframes
-# out (seed 283; on main before accuracy33, frame 56 for 68, 0.48 s early).
+# standing out 2.25 times: the split-line rule's window counts a keyframe
+# by what the reference, following the picture, left of it (seed 283; on
+# main before accuracy33, frame 56 for 68, 0.48 s early).
 # Args: the settle program, make_grid.
 set -u
 . "$(dirname "$0")/lib.sh"
