@@ -112,6 +112,7 @@ typedef struct SettleBlocks {
     int lone_on;
     int keyframe;      /* the picture to judge is the encoder's keyframe (the caller sets it) */
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
+    uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes */
     int lone_pos;
     int64_t calm;
     double lone_prev;
@@ -194,7 +195,8 @@ void settle_blocks_light(const SettleBlocks *b, const float *old, float *tmp, do
  * per block: SETTLE_BLOCK_OVER over its threshold, SETTLE_BLOCK_TWICE over
  * twice it, SETTLE_BLOCK_FADING in a fade's run (the fade test),
  * SETTLE_BLOCK_LONE over it on a picture the lone-pair rule counted,
- * SETTLE_BLOCK_AREA in a split pair on a picture the split-line rule counted.
+ * SETTLE_BLOCK_AREA in a split pair, or in a run of blocks along one row, on a
+ * picture the split-line rule counted.
  * mark: nb. */
 #define SETTLE_BLOCK_OVER 1
 #define SETTLE_BLOCK_TWICE 2
@@ -203,7 +205,7 @@ void settle_blocks_light(const SettleBlocks *b, const float *old, float *tmp, do
 /* the share of its threshold over which a block counts in the split-line
  * rule (src/measure_blocks.c) */
 #define SETTLE_BLOCK_AREA_SHARE 0.5
-#define SETTLE_BLOCK_AREA 16 /* in a split pair on a picture the split-line rule counted */
+#define SETTLE_BLOCK_AREA 16 /* in a split pair or a row's run on a picture the split-line rule counted */
 void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark);
 
 /* The verdict settle_blocks_frame gives from such marks (where some blocks
