@@ -112,6 +112,41 @@
  * a keyframe stand out of the pictures before it while it carries the
  * re-code (seed 271's case074, VP8: 3.6 times, three blocks side by side,
  * one short of a line) */
+/* Two lights: a phone filmed in a lit room shows the screen's own light and
+ * the room's, reflected; mains flicker and auto exposure move the room's
+ * offset about 3.6 times the screen's, so one gain and offset per channel
+ * over both leave the room's blocks a level or two under and the screen's
+ * over, split at the phone's edges: enough to tip a dark page's blocks
+ * (the grid's camera, tests/grid.c film; seed 281's case095). The screen is
+ * the box of the blocks content filled (over twice their threshold with a
+ * neighbour over its own, in changes of under a quarter of the picture),
+ * without TWO_CUT of them at each side, once there were TWO_SEEN; the room
+ * is the rest below the top band. While both hold an eighth of the blocks
+ * and TWO_GROUP, each gets its own gain and offset per channel on every
+ * picture. Once TWO_LIT pictures judged no change showed the two lights
+ * TWO_APART levels apart in a channel at the screen's mean, in a capture of
+ * a camera's noise (TWO_NOISE), the capture has two lights: from then on
+ * they replace the whole picture's fit (no longer made) on every picture
+ * whose screen's second round kept over half of its blocks (no change
+ * filled the box). A screen recording has one light (a still picture fits
+ * both groups alike) and little noise: it keeps the one fit. */
+#define TWO_SEEN 16
+#define TWO_CUT 0.03
+#define TWO_GROUP 16
+#define TWO_APART 1.0
+#define TWO_LIT 3
+/* ... the capture's noise (noise_all) over TWO_NOISE levels: a camera's. A
+ * screen recording's block residuals, re-coded by its encoder (VP8 at low
+ * rates re-codes a still page so that its parts drift apart by a level),
+ * stay under an eighth of a level at the median (the lowest bin, 1/16) */
+#define TWO_NOISE 0.125
+/* The box grows to the phone's outline: on every TWO_EVERY-th picture that
+ * took two lights, each block's error against the room's light is measured
+ * against the two lights' difference (follow_row); the blocks that followed
+ * the screen's light, TWO_FOLLOW squared levels of difference seen at
+ * least, are the phone's, blank parts included. */
+#define TWO_EVERY 4
+#define TWO_FOLLOW 30.0
 
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
 
@@ -144,9 +179,15 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->run = calloc(n, sizeof(*b->run));
     b->hold = calloc(n, sizeof(*b->hold));
     b->lvl = calloc(n, sizeof(*b->lvl));
+    b->seen_x = calloc((size_t)b->bw, sizeof(*b->seen_x));
+    b->seen_y = calloc((size_t)b->bh, sizeof(*b->seen_y));
+    b->follow = calloc(2 * n, sizeof(*b->follow));
+    b->line = calloc((size_t)b->bw + (size_t)b->bh, sizeof(*b->line));
+    b->filled[0] = b->box[0] = 1;
+    b->filled[2] = b->box[2] = 0;
     b->moved = calloc(n * 3, sizeof(*b->moved));
     b->res = calloc(n * 4, sizeof(*b->res)); /* the residual, then 3 per-channel errors */
-    b->scratch = calloc(n + 3 * (size_t)b->bw, sizeof(*b->scratch));
+    b->scratch = calloc(n + 6 * (size_t)b->bw, sizeof(*b->scratch));
     /* one more than the sums: block_row reads the last column's as a word */
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->keys = calloc(2 * (n + 8), sizeof(*b->keys));
@@ -159,7 +200,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->block_residuals = settle_block_residuals;
     b->block_shares = settle_block_shares;
     if (!b->bin || !b->judged ||
-        !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
+        !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->seen_x || !b->seen_y || !b->follow || !b->line || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -183,6 +224,13 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->hold);
     b->hold = NULL;
     free(b->lvl);
+    free(b->seen_x);
+    free(b->seen_y);
+    b->seen_x = b->seen_y = NULL;
+    free(b->follow);
+    b->follow = NULL;
+    free(b->line);
+    b->line = NULL;
     free(b->moved);
     b->run = NULL;
     b->lvl = NULL;
@@ -279,6 +327,43 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* The bound of a fit's second round from one channel's residuals res (n,
+ * made absolute here): 3 median residuals, at least 1. When more than half
+ * of the residuals are below a third, so is the median, and the bound is 1
+ * without the selection (they are counted as they are made). */
+static double fit_bound(const SettleBlocks *b, float *res, int n)
+{
+    const float third = settle_float_below(3.0, 1);
+    int small = 0;
+    for (int k = 0; k < n; k++) {
+        res[k] = fabsf(res[k]);
+        small += res[k] <= third;
+    }
+    double lim = small > n / 2 ? 1.0 : 3.0 * settle_select_with(b->select_part, b->keys, res, n, n / 2);
+    return lim < 1.0 ? 1.0 : lim;
+}
+
+/* Each channel's gain and offset from its sums s (x, y, xx, xy, blocks),
+ * bounded; a channel of under 4 blocks keeps a and o as they are. */
+static void fit_solve(double s[5][3], double a[3], double o[3])
+{
+    for (int c = 0; c < 3; c++) {
+        const double sx = s[0][c], sy = s[1][c], sxx = s[2][c], sxy = s[3][c], n = s[4][c];
+        if (n < 4)
+            continue;
+        double var = sxx / n - (sx / n) * (sx / n);
+        if (var < 16) { /* a flat picture: an offset says as much */
+            a[c] = 1;
+            o[c] = (sy - sx) / n;
+        } else {
+            a[c] = (sxy / n - (sx / n) * (sy / n)) / var;
+            o[c] = sy / n - a[c] * sx / n;
+        }
+        a[c] = clampd(a[c], GAIN_LO, GAIN_HI);
+        o[c] = clampd(o[c], -OFFSET_MAX, OFFSET_MAX);
+    }
+}
+
 /* cur = a * ref + b for each channel c over blocks [from, nb): least
  * squares, again without the blocks more than 3 median residuals off,
  * bounded; tmp holds 3 * nb floats. The three channels' fits are
@@ -294,42 +379,15 @@ static void fit_channels(const SettleBlocks *b, const float *ref, float *tmp, in
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             b->block_errors(ref + 3 * (size_t)from, b->sum + 3 * (size_t)from, nk, a, o, NULL, tmp);
-            for (int c = 0; c < 3; c++) {
-                /* the bound is 3 median residuals, at least 1: when more
-                 * than half of the residuals are below a third, so is the
-                 * median, and the bound is 1 without the selection (they
-                 * are counted as they are made) */
-                const float third = settle_float_below(3.0, 1);
-                float *res = tmp + (size_t)c * nk;
-                int small = 0;
-                for (int k = 0; k < nk; k++) {
-                    res[k] = fabsf(res[k]);
-                    small += res[k] <= third;
-                }
-                lim[c] = small > nk / 2 ? 1.0 : 3.0 * settle_select_with(b->select_part, b->keys, res, nk, nk / 2);
-                lim[c] = lim[c] < 1.0 ? 1.0 : lim[c];
-            }
+            for (int c = 0; c < 3; c++)
+                lim[c] = fit_bound(b, tmp + (size_t)c * nk, nk);
         }
         b->fit_sums(ref + 3 * (size_t)from, b->sum + 3 * (size_t)from, nk, a, o,
                     pass ? lim : NULL, s);
         /* pass 0 counts every block, the same for each channel */
         if (pass == 0 && s[4][0] < 4)
             break;
-        for (int c = 0; c < 3; c++) {
-            const double sx = s[0][c], sy = s[1][c], sxx = s[2][c], sxy = s[3][c], n = s[4][c];
-            if (n < 4)
-                continue;
-            double var = sxx / n - (sx / n) * (sx / n);
-            if (var < 16) { /* a flat picture: an offset says as much */
-                a[c] = 1;
-                o[c] = (sy - sx) / n;
-            } else {
-                a[c] = (sxy / n - (sx / n) * (sy / n)) / var;
-                o[c] = sy / n - a[c] * sx / n;
-            }
-            a[c] = clampd(a[c], GAIN_LO, GAIN_HI);
-            o[c] = clampd(o[c], -OFFSET_MAX, OFFSET_MAX);
-        }
+        fit_solve(s, a, o);
     }
     for (int c = 0; c < 3; c++) {
         ga[c] = a[c];
@@ -343,6 +401,188 @@ void settle_blocks_light(const SettleBlocks *b, const float *old, float *tmp, do
     fit_channels(b, old, tmp, from < b->nb ? from : 0, a, o);
 }
 
+/* The spans of row by (below the top band) by light: up to 3 of
+ * (first block, blocks, group), group 1 the screen's box, 0 the room. */
+static int row_spans(const SettleBlocks *b, int by, int span[3][3])
+{
+    const int *box = b->box, k0 = by * b->bw;
+    int n = 0;
+    if (by < box[1] || by > box[3]) {
+        span[0][0] = k0;
+        span[0][1] = b->bw;
+        span[0][2] = 0;
+        return 1;
+    }
+    const int cut[4] = { 0, box[0], box[2] + 1, b->bw };
+    for (int i = 0; i < 3; i++)
+        if (cut[i + 1] > cut[i]) {
+            span[n][0] = k0 + cut[i];
+            span[n][1] = cut[i + 1] - cut[i];
+            span[n][2] = i == 1;
+            n++;
+        }
+    return n;
+}
+
+/* fit_channels for the room (group 0) and the screen's box (group 1) at
+ * once, below the top band: each round's sums of both groups in one pass
+ * over the rows, span by span (n: each group's blocks; tmp: 3 * nb
+ * floats); kept: the blocks the screen's second round kept (the fewest of
+ * its channels'), mean: the screen's mean reference per channel in it. */
+static void fit_lights(const SettleBlocks *b, const float *ref, float *tmp, const int n[2],
+                       double a[2][3], double o[2][3], double *kept, double mean[3])
+{
+    float *ch = b->scratch; /* a span's channels apart: 3 * bw floats */
+    float *res[2] = { tmp, tmp + 3 * (size_t)n[0] };
+    double lim[2][3], s[2][5][3];
+    int span[3][3];
+    for (int g = 0; g < 2; g++)
+        for (int c = 0; c < 3; c++) {
+            a[g][c] = 1;
+            o[g][c] = 0;
+        }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            int at[2] = { 0, 0 };
+            for (int by = b->bar_rows; by < b->bh; by++)
+                for (int i = 0, ns = row_spans(b, by, span); i < ns; i++) {
+                    const int k = span[i][0], m = span[i][1], g = span[i][2];
+                    b->block_errors(ref + 3 * (size_t)k, b->sum + 3 * (size_t)k, m, a[g], o[g], NULL, ch);
+                    for (int c = 0; c < 3; c++)
+                        memcpy(res[g] + (size_t)c * n[g] + at[g], ch + (size_t)c * m, (size_t)m * sizeof(*ch));
+                    at[g] += m;
+                }
+            for (int g = 0; g < 2; g++)
+                for (int c = 0; c < 3; c++)
+                    lim[g][c] = fit_bound(b, res[g] + (size_t)c * n[g], n[g]);
+        }
+        memset(s, 0, sizeof(s));
+        for (int by = b->bar_rows; by < b->bh; by++)
+            for (int i = 0, ns = row_spans(b, by, span); i < ns; i++) {
+                const int k = span[i][0], g = span[i][2];
+                double t[5][3];
+                b->fit_sums(ref + 3 * (size_t)k, b->sum + 3 * (size_t)k, span[i][1], a[g], o[g],
+                            pass ? lim[g] : NULL, t);
+                for (int j = 0; j < 5; j++)
+                    for (int c = 0; c < 3; c++)
+                        s[g][j][c] += t[j][c];
+            }
+        for (int g = 0; g < 2; g++)
+            fit_solve(s[g], a[g], o[g]);
+    }
+    *kept = s[1][4][0];
+    for (int c = 0; c < 3; c++) {
+        *kept = s[1][4][c] < *kept ? s[1][4][c] : *kept;
+        mean[c] = s[1][4][c] > 0 ? s[1][0][c] / s[1][4][c] : 0;
+    }
+}
+
+/* Whether the picture takes two lights (see TWO_SEEN), and their fits (a,
+ * o: the room's, then the screen's); b->apart: whether they stood apart;
+ * tmp: 3 * nb floats. */
+static int two_lights(SettleBlocks *b, float *tmp, double a[2][3], double o[2][3])
+{
+    const int *box = b->box;
+    b->apart = 0;
+    if (box[0] > box[2] || b->bar_rows >= b->bh)
+        return 0;
+    const int all = b->nb - b->bar_rows * b->bw;
+    const int in = (box[2] - box[0] + 1) * (box[3] - box[1] + 1);
+    const int least = all / 8 > TWO_GROUP ? all / 8 : TWO_GROUP;
+    if (in < least || all - in < least)
+        return 0;
+    const int n[2] = { all - in, in };
+    double kept, mean[3], apart = 0;
+    fit_lights(b, b->ref, tmp, n, a, o, &kept, mean);
+    if (!(kept * 2 > in))
+        return 0;
+    for (int c = 0; c < 3; c++) {
+        double d = fabs((a[1][c] - a[0][c]) * mean[c] + o[1][c] - o[0][c]);
+        apart = d > apart ? d : apart;
+    }
+    b->apart = apart >= TWO_APART;
+    return b->lit >= TWO_LIT;
+}
+
+/* The box of n blocks counted by column (xs, bw) and by row (ys, bh), all
+ * but TWO_CUT of them at each side. */
+static void cut_box(const SettleBlocks *b, const uint32_t *xs, const uint32_t *ys, uint32_t n,
+                    int box[4])
+{
+    const uint32_t cut = (uint32_t)(n * TWO_CUT);
+    int x0 = 0, x1 = b->bw - 1, y0 = 0, y1 = b->bh - 1;
+    uint32_t acc;
+    for (acc = 0; x0 < b->bw - 1 && acc + xs[x0] <= cut; x0++)
+        acc += xs[x0];
+    for (acc = 0; x1 > 0 && acc + xs[x1] <= cut; x1--)
+        acc += xs[x1];
+    for (acc = 0; y0 < b->bh - 1 && acc + ys[y0] <= cut; y0++)
+        acc += ys[y0];
+    for (acc = 0; y1 > 0 && acc + ys[y1] <= cut; y1--)
+        acc += ys[y1];
+    box[0] = x0;
+    box[1] = y0;
+    box[2] = x1;
+    box[3] = y1;
+}
+
+/* The screen's box: the one content filled, grown to the outline's (o, when
+ * there is one). */
+static void join_box(SettleBlocks *b, const int *o)
+{
+    const int *f = b->filled;
+    for (int i = 0; i < 4; i++)
+        b->box[i] = !o ? f[i] : i < 2 ? (o[i] < f[i] ? o[i] : f[i]) : (o[i] > f[i] ? o[i] : f[i]);
+}
+
+/* How far the blocks of row by followed the screen's light (a[1], o[1])
+ * rather than the room's (a[0], o[0]), from their errors against the
+ * room's (ch: the row's channels apart): each block's error projected on
+ * the two lights' difference d at its reference, t = (e . d) / (d . d)
+ * (about 0 for the room, 1 for the screen; bounded to [-1, 2] so that
+ * content does not count for more than the light), weighted by d . d. */
+static void follow_row(SettleBlocks *b, int by, const float *ref, const float *ch, double a[2][3],
+                       double o[2][3])
+{
+    const int bw = b->bw;
+    float *fo = b->follow + 2 * (size_t)by * bw;
+    for (int i = 0; i < bw; i++) {
+        double ed = 0, dd = 0;
+        for (int c = 0; c < 3; c++) {
+            const double d = (a[1][c] - a[0][c]) * ref[3 * i + c] + o[1][c] - o[0][c];
+            ed += ch[c * bw + i] * d;
+            dd += d * d;
+        }
+        if (!(dd > 0))
+            continue;
+        const double t = ed / dd;
+        fo[2 * i] += (float)((t < -1 ? -1 : t > 2 ? 2 : t) * dd);
+        fo[2 * i + 1] += (float)dd;
+    }
+}
+
+/* The phone's outline: the box of the blocks below the top band whose
+ * light followed the screen's (over half, with TWO_FOLLOW of weight at
+ * least), once there are TWO_SEEN of them. */
+static void screen_outline(SettleBlocks *b)
+{
+    uint32_t *xs = b->line, *ys = b->line + b->bw, n = 0;
+    memset(b->line, 0, ((size_t)b->bw + (size_t)b->bh) * sizeof(*b->line));
+    for (int k = b->bar_rows * b->bw; k < b->nb; k++) {
+        const float *fo = b->follow + 2 * (size_t)k;
+        if (fo[1] >= (float)TWO_FOLLOW && fo[0] > 0.5f * fo[1]) {
+            xs[k % b->bw]++;
+            ys[k / b->bw]++;
+            n++;
+        }
+    }
+    if (n < TWO_SEEN)
+        return;
+    int o[4];
+    cut_box(b, xs, ys, n, o);
+    join_box(b, o);
+}
+
 /* errors per channel after the gain and offset and the row offsets */
 static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
 {
@@ -350,8 +590,17 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     if (from >= b->nb)
         from = 0;
     float *err = b->res + b->nb;
-    double gsum = 0, osum = 0, a[3], o[3];
-    fit_channels(b, b->ref, err, from, a, o); /* err is made after the fit */
+    double gsum = 0, osum = 0, a[3], o[3], la[2][3], lo[2][3];
+    /* two lights, the room's gain reported (the camera's exposure, which no
+     * content moves); else one, the whole picture's. err is made after the
+     * fits. */
+    b->two = two_lights(b, err, la, lo);
+    if (b->two) {
+        memcpy(a, la[0], sizeof(a));
+        memcpy(o, lo[0], sizeof(o));
+    } else {
+        fit_channels(b, b->ref, err, from, a, o);
+    }
     for (int c = 0; c < 3; c++) {
         gsum += a[c];
         osum += o[c];
@@ -368,13 +617,30 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
      * apart in scratch as they are made, then each channel's median offset
      * (clamped to the cap) taken out of the row: the same values as a pass
      * a channel over the whole picture. */
+    const int follow = b->two && b->frames % TWO_EVERY == 0;
     const int bw = b->bw;
-    float *ch = b->scratch; /* 3 * bw floats: the row's channels apart */
+    float *ch = b->scratch; /* 3 * bw floats: the row's channels apart, then
+                             * 3 * bw for the screen's */
     for (int by = 0; by < b->bh; by++) {
         const size_t k0 = 3 * (size_t)by * bw;
         float *row = err + k0;
         const float *s = b->sum + k0, *r = b->ref + k0;
-        b->block_errors(r, s, bw, a, o, row, ch);
+        if (b->two) {
+            /* the room's light (the top band's too), then the screen's
+             * over its box, its channels put in the row's */
+            b->block_errors(r, s, bw, la[0], lo[0], row, ch);
+            if (follow && by >= b->bar_rows)
+                follow_row(b, by, r, ch, la, lo);
+            if (by >= b->box[1] && by <= b->box[3]) {
+                const int x0 = b->box[0], m = b->box[2] - x0 + 1;
+                float *t = ch + 3 * bw;
+                b->block_errors(r + 3 * x0, s + 3 * x0, m, la[1], lo[1], row + 3 * x0, t);
+                for (int c = 0; c < 3; c++)
+                    memcpy(ch + c * bw + x0, t + c * m, (size_t)m * sizeof(*t));
+            }
+        } else {
+            b->block_errors(r, s, bw, a, o, row, ch);
+        }
         if (!(cap > 0))
             continue;
         float m[3];
@@ -388,6 +654,8 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
                 row[3 * i + c] -= m[c];
     }
     *row_out = rmax;
+    if (follow)
+        screen_outline(b);
 }
 
 /* settle_block_levels (b->block_levels) has these 8 levels of 32 */
@@ -699,6 +967,29 @@ static void lone_keep(SettleBlocks *b, const SettleBlocksFrame *out, int lone)
         still && !b->keyframe && lone >= 1 && lone <= 2 && lone == out->changed ? out->peak : 0;
 }
 
+/* The blocks content filled in the picture judged last (a change of under
+ * a quarter of the picture), counted; their box once there were TWO_SEEN,
+ * and the screen's box with it (an outline found before stays within it). */
+static void screen_box(SettleBlocks *b, const SettleBlocksFrame *out, const float *ratio)
+{
+    int from = b->bar_rows * b->bw;
+    if (!out->change || out->changed * 4 >= b->nb || from >= b->nb)
+        return;
+    for (int k = from; k < b->nb; k++)
+        if (ratio[k] > 2 && has_neighbour(b, ratio, k)) {
+            b->seen_x[k % b->bw]++;
+            b->seen_y[k / b->bw]++;
+            b->seen++;
+        }
+    if (b->seen < TWO_SEEN)
+        return;
+    const int had = b->filled[0] <= b->filled[2];
+    int old[4];
+    memcpy(old, b->box, sizeof(old));
+    cut_box(b, b->seen_x, b->seen_y, b->seen, b->filled);
+    join_box(b, had ? old : NULL);
+}
+
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
 {
     memset(out, 0, sizeof(*out));
@@ -777,6 +1068,12 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     out->fade = !out->change && out->fading_area >= FADE_AREA &&
                 out->fading >= FADE_SHARE * out->opposed;
     lone_keep(b, out, lone);
+    screen_box(b, out, ratio);
+    /* the capture has two lights once TWO_LIT still pictures of a camera's
+     * noise showed them */
+    if (b->apart && b->noise_all > TWO_NOISE && !out->change && !out->change_bar && !out->fade &&
+        b->lit < TWO_LIT)
+        b->lit++;
     if (out->change || out->change_bar || out->fade) {
         float *t = b->judged;
         b->judged = b->ref;

@@ -12,7 +12,11 @@
  *   - exposure and white-balance drift: a gain and an offset per channel,
  *     fitted to the blocks that did not change (two rounds of least squares,
  *     outliers dropped), bounded so that no real change of the whole
- *     picture (a splash replaced by a page) passes for one;
+ *     picture (a splash replaced by a page) passes for one; on a camera
+ *     film of a phone in a lit room, two lights: the screen's (the box of
+ *     the blocks content filled, grown to the blocks whose light follows
+ *     it) and the room's around it, each with its own gain and offset
+ *     (src/measure_blocks.c, TWO_SEEN);
  *   - mains flicker seen by a rolling shutter: an offset per row of blocks
  *     (their median), bounded by a few times the noise, so that a line of
  *     content is never taken for it.
@@ -70,10 +74,24 @@ typedef struct SettleBlocks {
     uint8_t *run;      /* nb: steps in a row each block went the same way */
     uint8_t *hold;     /* nb: pictures in a row a block of a run did not move */
     float *moved;      /* nb * 3: how far those steps moved it */
+    /* two lights (src/measure_blocks.c, TWO_SEEN): the blocks content filled
+     * so far by column (bw) and by row (bh), in all, and their box; how far
+     * each block's light followed the screen's rather than the room's (nb
+     * pairs: a weighted sum, its weights); the screen's box, blocks x0 y0 x1
+     * y1 (x0 > x1: none yet, for each box) */
+    uint32_t *seen_x, *seen_y;
+    uint32_t seen;
+    int filled[4];
+    float *follow;
+    uint32_t *line;    /* bw + bh: the outline's counts by column, then by row */
+    int box[4];
+    int two;           /* the picture judged last took two lights */
+    int apart;         /* ... and they stood TWO_APART apart */
+    int lit;           /* still pictures whose lights stood apart, up to TWO_LIT */
     float *res;        /* nb: scratch, the residual of each block */
     uint8_t *lvl;      /* nb: each block's brightness level (of the reference),
                         * for the picture being judged */
-    float *scratch;    /* max(bw, nb) floats */
+    float *scratch;    /* nb + 6 * bw floats */
     uint16_t *colsum;  /* w * 3: a band's column sums */
     /* settle_sum_rows or a faster kernel that gives the same sums (init sets
      * the scalar one; the caller may put its CPU's in) */

@@ -574,6 +574,64 @@ static void test_sizes(void **state)
     settle_blocks_free(&b);
 }
 
+/* Two lights: a phone (the screen, x 64-255, y 64-415) filmed in a lit
+ * room. The screen emits its picture and reflects a quarter of the room's
+ * light L; the room reflects 0.9 of it (the grid's camera, tests/grid.c).
+ * Cards appear in the screen's four corners (frames 4, 8, 12, 16: the
+ * screen's box), the light flickers by up to 4 levels, then at frame 40 a
+ * lamp raises L by 36: the room moves 32 levels, the screen 9. Returns the
+ * blocks over their threshold at frame 40, and whether it took two lights. */
+static int lamp(int cards, int *two)
+{
+    enum { X0 = 64, X1 = 256, Y0 = 64, Y1 = 416, N = 41 };
+    SettleBlocks b;
+    assert_int_equal(settle_blocks_init(&b, W, H, 0), 0);
+    Pic *p = pic_new(4242);
+    int changed = -1;
+    for (int f = 0; f < N; f++) {
+        double light = f == N - 1 ? 76 : 40 + 4 * sin(f * 2.1);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int scr = x >= X0 && x < X1 && y >= Y0 && y < Y1;
+                /* a corner's card: 48 x 48 pixels, its corner at the screen's */
+                int card = 0;
+                for (int i = 0; i < 4 && cards; i++) {
+                    int cx = i & 1 ? X1 - 48 : X0, cy = i & 2 ? Y1 - 48 : Y0;
+                    card |= f >= 4 * (i + 1) && x >= cx && x < cx + 48 && y >= cy && y < cy + 48;
+                }
+                for (int c = 0; c < 3; c++) {
+                    double v;
+                    if (scr) /* a dark page with lighter lines of text */
+                        v = 0.8 * (card ? 200 - 40 * c : (y % 32) < 8 && (x % 48) < 40 ? 120 : 20) + 0.25 * light;
+                    else /* a wall, shelves and a desk: 20 to 140 lit */
+                        v = 20 + 30 * ((x / 48 + y / 80 + c) % 5) + 0.9 * light - 36;
+                    v += 1.5 * gauss(&p->rng);
+                    p->px[(y * W + x) * 3 + c] = clamp8(v);
+                }
+            }
+        send(&b, p);
+        SettleBlocksFrame out;
+        settle_blocks_frame(&b, &out);
+        changed = out.changed;
+    }
+    *two = b.two;
+    free(p);
+    settle_blocks_free(&b);
+    return changed;
+}
+
+static void test_two_lights(void **state)
+{
+    (void)state;
+    int two;
+    /* the screen's box known: each light its own fit, no block over */
+    assert_int_equal(lamp(1, &two), 0);
+    assert_true(two);
+    /* no content yet, no box: one fit, which the lamp tips */
+    assert_true(lamp(0, &two) > 0);
+    assert_false(two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_fade_repeat),
         cmocka_unit_test(test_stays),
         cmocka_unit_test(test_marks_left_out),
+        cmocka_unit_test(test_two_lights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
