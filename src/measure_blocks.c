@@ -200,7 +200,9 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->block_residuals = settle_block_residuals;
     b->block_shares = settle_block_shares;
     if (!b->bin || !b->judged ||
-        !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold || !b->lvl || !b->seen_x || !b->seen_y || !b->follow || !b->line || !b->moved || !b->res || !b->scratch || !b->colsum || !b->keys) {
+        !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold ||
+        !b->lvl || !b->seen_x || !b->seen_y || !b->follow || !b->line || !b->moved || !b->res ||
+        !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
@@ -447,9 +449,11 @@ static void fit_lights(const SettleBlocks *b, const float *ref, float *tmp, cons
             for (int by = b->bar_rows; by < b->bh; by++)
                 for (int i = 0, ns = row_spans(b, by, span); i < ns; i++) {
                     const int k = span[i][0], m = span[i][1], g = span[i][2];
-                    b->block_errors(ref + 3 * (size_t)k, b->sum + 3 * (size_t)k, m, a[g], o[g], NULL, ch);
+                    b->block_errors(ref + 3 * (size_t)k, b->sum + 3 * (size_t)k, m, a[g], o[g],
+                                    NULL, ch);
                     for (int c = 0; c < 3; c++)
-                        memcpy(res[g] + (size_t)c * n[g] + at[g], ch + (size_t)c * m, (size_t)m * sizeof(*ch));
+                        memcpy(res[g] + (size_t)c * n[g] + at[g], ch + (size_t)c * m,
+                               (size_t)m * sizeof(*ch));
                     at[g] += m;
                 }
             for (int g = 0; g < 2; g++)
