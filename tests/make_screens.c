@@ -14,6 +14,8 @@
  *   size=WxH             the picture's size (even); the parts scale with it
  *   clock=PHASE:EVERY    the status-bar clock changes at PHASE + k * EVERY
  *   spinner=FROM:FADE    the spinner spins from FROM, fades from FADE
+ *   spinner_at=X,Y,W,H   the spinner's rectangle in the picture's pixels (not
+ *                        scaled with size=; inside the picture)
  * Prints the rectangles x,y,w,h of the parts, a line each:
  * "block0 16,200,288,40", ... "toast ...", "clock ...", "carousel ...",
  * "spinner ...", "caret ...", then "last F": the last frame in which
@@ -73,9 +75,16 @@ int main(int argc, char **argv)
                   s.width % 2 || s.height % 2 || s.width > 4096 || s.height > 4096;
         else if (!strncmp(a, "spinner=", 8))
             bad = pair(v, &s.spinner_from, &s.spinner_fade);
+        else if (!strncmp(a, "spinner_at=", 11))
+            bad = sscanf(v, "%d,%d,%d,%d", &s.spinner_at[0], &s.spinner_at[1], &s.spinner_at[2],
+                         &s.spinner_at[3]) != 4 ||
+                  s.spinner_at[0] < 0 || s.spinner_at[1] < 0 || s.spinner_at[2] < 1 ||
+                  s.spinner_at[3] < 1;
         else
             bad = 1;
     }
+    int pw = s.width > 0 ? s.width : SCREEN_W, ph = s.height > 0 ? s.height : SCREEN_H;
+    bad |= s.spinner_at[0] + s.spinner_at[2] > pw || s.spinner_at[1] + s.spinner_at[3] > ph;
     if (bad) {
         fprintf(stderr, "make_screens: bad arguments\n");
         return 64;
@@ -99,7 +108,9 @@ int main(int argc, char **argv)
     put(&s, "toast", screen_toast);
     put(&s, "clock", screen_clock);
     put(&s, "carousel", screen_carousel);
-    put(&s, "spinner", screen_spinner);
+    int sp[4];
+    screen_spinner_rect(&s, sp);
+    printf("spinner %d,%d,%d,%d\n", sp[0], sp[1], sp[2], sp[3]);
     put(&s, "caret", screen_caret);
     int *at = malloc((size_t)n * sizeof(*at));
     if (!at)

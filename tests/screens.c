@@ -33,6 +33,14 @@ void screen_rect(const ScreenSpec *s, const int r[4], int out[4])
     out[3] = (r[1] + r[3]) * h / SCREEN_H - out[1];
 }
 
+void screen_spinner_rect(const ScreenSpec *s, int out[4])
+{
+    if (s->spinner_at[2] > 0)
+        memcpy(out, s->spinner_at, sizeof(s->spinner_at));
+    else
+        screen_rect(s, screen_spinner, out);
+}
+
 static void fill(uint8_t *rgb, int stride, const int r[4], const uint8_t c[3])
 {
     for (int y = r[1]; y < r[1] + r[3]; y++)
@@ -220,7 +228,7 @@ void screen_draw(void *opaque, int index, uint8_t *rgb, int stride, int w, int h
             a[k] = (uint8_t)(bg[k] + (0 - bg[k]) * lv / 4);
             b[k] = (uint8_t)(bg[k] + (90 - bg[k]) * lv / 4);
         }
-        screen_rect(s, screen_spinner, r);
+        screen_spinner_rect(s, r);
         stripes(rgb, stride, r, a, b, lv == 4 ? index & 1 : 0);
     }
 }

@@ -50,6 +50,10 @@ typedef struct ScreenSpec {
     int spinner_from;            /* spins (changes every frame) from here */
     int spinner_fade;            /* from here it fades in 4 steps of one frame, then is gone */
                                  /* spinner_from == spinner_fade: no spinner */
+    int spinner_at[4];           /* width > 0: the spinner's rectangle x, y, w, h in the
+                                  * picture's pixels, unscaled, instead of screen_spinner's
+                                  * (a spinner at any place and size, on the change grid's
+                                  * cells or across them) */
 } ScreenSpec;
 
 /* Nothing moves. */
@@ -57,6 +61,9 @@ void screen_init(ScreenSpec *s);
 
 /* The rectangle r (for SCREEN_W x SCREEN_H) on s's picture, into out. */
 void screen_rect(const ScreenSpec *s, const int r[4], int out[4]);
+
+/* The spinner's rectangle on s's picture, into out. */
+void screen_spinner_rect(const ScreenSpec *s, int out[4]);
 
 /* The frames at which anything changes in [0, n), in order, into out (at
  * most n); returns how many. */
