@@ -122,15 +122,44 @@ static int recent(const SettleAnimated *a, size_t i, int64_t index)
     return a->enc[i] && index - a->enc[i] < SETTLE_ANIM_ECHO;
 }
 
+/* How far cell i's change in this frame moved its picture where it changed:
+ * the largest change of a channel's mean over the part of one of its 4x4
+ * squares that the rectangle of its changed pixels covers, when that is at
+ * least half of the square. The cell's other pixels did not change: a
+ * spinner that covers 3 rows of a square moves its mean by 3/4 of its step
+ * (the partly covered cells at its edges, off the cells' grid), and by its
+ * whole step over those rows. */
+static int moved_within(const SettleCells *g, size_t i)
+{
+    const uint8_t *b = g->cbox[i];
+    int most = 0;
+    for (int sy = 0; sy < 4; sy++) {
+        int rows = (b[3] < 4 * sy + 4 ? b[3] : 4 * sy + 4) - (b[1] > 4 * sy ? b[1] : 4 * sy);
+        for (int sx = 0; rows > 0 && sx < 4; sx++) {
+            int cols = (b[2] < 4 * sx + 4 ? b[2] : 4 * sx + 4) - (b[0] > 4 * sx ? b[0] : 4 * sx);
+            if (cols <= 0 || rows * cols * 2 < 16)
+                continue;
+            for (int c = 0; c < 3; c++) {
+                int k = (sy * 4 + sx) * 3 + c;
+                int d = abs((int)g->sums[i][k] - (int)g->before[i][k]) / (rows * cols);
+                most = d > most ? d : most;
+            }
+        }
+    }
+    return most;
+}
+
 /* 1 when cell i's change in this frame is content, whatever its strength:
  * a pixel beyond the strong tolerance, or its picture moved from the frame
- * before by SETTLE_CELL_MOVED levels (an encoder re-coding the place moves it
- * by under 32; a spinner's stripes swapping by 90 levels, under the strong
- * level, move it by some 43, in frames where the encoder overshoots on a few
- * pixels of its edge cells). */
+ * before by SETTLE_CELL_MOVED levels, over a 4x4 square or where it changed
+ * (moved_within) (an encoder re-coding the place moves it by under 32; a
+ * spinner's stripes swapping by 90 levels, under the strong level, move it
+ * by some 43, in frames where the encoder overshoots on a few pixels of its
+ * edge cells). */
 static int moving(const SettleCells *g, size_t i)
 {
-    return g->strong[i] || settle_cells_moved(g, i, g->before[i]) >= SETTLE_CELL_MOVED;
+    return g->strong[i] || settle_cells_moved(g, i, g->before[i]) >= SETTLE_CELL_MOVED ||
+           moved_within(g, i) >= SETTLE_CELL_MOVED;
 }
 
 /* 1 when cell i or a cell touching it changed, mostly strongly, in a change
@@ -139,8 +168,11 @@ static int moving(const SettleCells *g, size_t i)
  * edges faintly in the frames after (VP8 and x264 code new content coarsely
  * first). A refinement goes on while the cell's picture does not move: it
  * or a touching cell was refined in the frame before, and its change moves
- * no 4x4 square's mean by SETTLE_CELL_MOVED (VP9 refines a desktop page's
- * new blocks for some 10 frames, in runs that go on past the window). In a
+ * no 4x4 square's mean by SETTLE_CELL_MOVED, over a square or where it
+ * changed (moving: a spinner's edge cells off the cells' grid move theirs by
+ * 3/4 of its step over a square; refined from one another, they were lost to
+ * the area for good) (VP9 refines a desktop page's new blocks for some 10
+ * frames, in runs that go on past the window). In a
  * frame where the block test saw no content (SETTLE_ANIM_BLANK) the window
  * is SETTLE_ANIM_ECHO frames: x264 at CRF 32 refines a desktop page's new
  * blocks 7 to 9 frames after they appeared, one cell a frame, which went on
