@@ -634,6 +634,39 @@ void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const doubl
             s[i][c] = t[i][c];
 }
 
+/* A step's two luma rows and its U and V (one register) compared at once;
+ * the last, shorter step by the reference's test. */
+int settle_yuv420_steps_avx2(const uint8_t *const a[4], const uint8_t *const b[4], int w,
+                             uint64_t *steps)
+{
+    uint64_t bits = 0, any = 0;
+    int x = 0;
+    for (; x + 32 <= w; x += 32) {
+        const __m128i ua = _mm_loadu_si128((const __m128i *)(a[2] + x / 2));
+        const __m128i ub = _mm_loadu_si128((const __m128i *)(b[2] + x / 2));
+        const __m128i va = _mm_loadu_si128((const __m128i *)(a[3] + x / 2));
+        const __m128i vb = _mm_loadu_si128((const __m128i *)(b[3] + x / 2));
+        const __m256i d = _mm256_or_si256(
+            _mm256_or_si256(_mm256_xor_si256(load(a[0] + x), load(b[0] + x)),
+                            _mm256_xor_si256(load(a[1] + x), load(b[1] + x))),
+            _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_xor_si128(ua, ub)),
+                                    _mm_xor_si128(va, vb), 1));
+        bits |= (uint64_t)!_mm256_testz_si256(d, d) << (x / 32 % 64);
+        if (x / 32 % 64 == 63) {
+            steps[x / 2048] = bits;
+            any |= bits;
+            bits = 0;
+        }
+    }
+    if (x < w)
+        bits |= (uint64_t)settle_yuv420_step_differs(a, b, x, w - x, (w + 1) / 2) << (x / 32 % 64);
+    if (x / 32 % 64 || x < w) {
+        steps[x / 2048] = bits;
+        any |= bits;
+    }
+    return any != 0;
+}
+
 /* 64 bytes a step, as memcmp would compare them, then the place. */
 int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n)
 {

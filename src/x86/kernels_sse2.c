@@ -460,6 +460,39 @@ int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int
     return count;
 }
 
+/* A step's two luma rows in two halves and its U and V; the last, shorter
+ * step by the reference's test. */
+int settle_yuv420_steps_sse2(const uint8_t *const a[4], const uint8_t *const b[4], int w,
+                             uint64_t *steps)
+{
+    uint64_t bits = 0, any = 0;
+    int x = 0;
+    for (; x + 32 <= w; x += 32) {
+        __m128i d = _mm_setzero_si128();
+        for (int r = 0; r < 2; r++)
+            for (int h = 0; h < 32; h += 16)
+                d = _mm_or_si128(d, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a[r] + x + h)),
+                                                  _mm_loadu_si128((const __m128i *)(b[r] + x + h))));
+        for (int p = 2; p < 4; p++)
+            d = _mm_or_si128(d, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a[p] + x / 2)),
+                                              _mm_loadu_si128((const __m128i *)(b[p] + x / 2))));
+        const int same = _mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) == 0xffff;
+        bits |= (uint64_t)!same << (x / 32 % 64);
+        if (x / 32 % 64 == 63) {
+            steps[x / 2048] = bits;
+            any |= bits;
+            bits = 0;
+        }
+    }
+    if (x < w)
+        bits |= (uint64_t)settle_yuv420_step_differs(a, b, x, w - x, (w + 1) / 2) << (x / 32 % 64);
+    if (x / 32 % 64 || x < w) {
+        steps[x / 2048] = bits;
+        any |= bits;
+    }
+    return any != 0;
+}
+
 /* 32 bytes a step, as memcmp would compare them, then the place. */
 /* A bit for each of the 32 bytes from a and b that differ. */
 static inline unsigned differ32(const uint8_t *a, const uint8_t *b)
