@@ -124,6 +124,15 @@ typedef struct Decoder {
     int all_changed;             /* every band (a scaled picture, or the first) */
     uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
     int lazy;                    /* this picture's bands wait for fill_rows */
+    /* settle's own conversion at full size, against a previous picture of
+     * the same planes: each row pair's steps of 32 pixels whose planes
+     * changed (settle_yuv420_steps), the only ones fill_rows converts, and
+     * per band whether its RGB may not be its planes' where they did not
+     * change (never converted, or changed while no one asked for it), so
+     * that fill_rows converts it whole */
+    int by_steps;
+    uint64_t *steps;
+    uint8_t *whole;
     /* a reduced reading's camera test on the picture d->prev holds against
      * the one before (lprev), band by band as fill_rows reduces it, while
      * the band's rows are near (luma_band; lon: being counted, into lpart) */
@@ -389,10 +398,34 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
+    d->by_steps = 0;
+    memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
+}
+
+/* settle_yuv420_steps on the row pairs of band y0 (bh rows) of f against
+ * d->prev, into d->steps: whether any step changed. */
+static int band_steps(Decoder *d, const AVFrame *f, int y0, int bh)
+{
+    const AVFrame *g = d->prev;
+    const int words = SETTLE_STEP_WORDS(d->w);
+    int any = 0;
+    for (int y = y0; y < y0 + bh; y += 2) {
+        const int y1 = y + 1 < y0 + bh ? y + 1 : y;
+        const uint8_t *a[4] = { f->data[0] + (ptrdiff_t)y * f->linesize[0],
+                                f->data[0] + (ptrdiff_t)y1 * f->linesize[0],
+                                f->data[1] + (ptrdiff_t)(y / 2) * f->linesize[1],
+                                f->data[2] + (ptrdiff_t)(y / 2) * f->linesize[2] };
+        const uint8_t *b[4] = { g->data[0] + (ptrdiff_t)y * g->linesize[0],
+                                g->data[0] + (ptrdiff_t)y1 * g->linesize[0],
+                                g->data[1] + (ptrdiff_t)(y / 2) * g->linesize[1],
+                                g->data[2] + (ptrdiff_t)(y / 2) * g->linesize[2] };
+        any |= d->c->dsp.yuv420_steps(a, b, d->w, d->steps + (size_t)(y / 2) * words);
+    }
+    return any;
 }
 
 static int convert(Decoder *d, const AVFrame *f)
@@ -404,6 +437,7 @@ static int convert(Decoder *d, const AVFrame *f)
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
     d->lazy = 0;
+    d->by_steps = 0;
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
@@ -415,6 +449,7 @@ static int convert(Decoder *d, const AVFrame *f)
         int dst_stride[4] = { d->stride, 0, 0, 0 };
         sws_scale(d->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
                   dst_stride);
+        memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
         av_frame_unref(d->prev);
         return 0;
     }
@@ -422,11 +457,16 @@ static int convert(Decoder *d, const AVFrame *f)
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
+    d->by_steps = d->lazy && d->F == 1 && have_prev;
     /* the camera test's counts, band by band as fill_rows reduces it */
     const int later = d->F > 1 && have_prev && luma_compared(&d->luma, f, d->prev);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
+        /* a band that changed and was not converted: stale */
+        d->whole[y0 / BAND] |= d->pending[y0 / BAND] || !d->lazy || d->F > 1 || !have_prev;
+        d->changed[y0 / BAND] = !have_prev ||
+                                (d->by_steps ? band_steps(d, f, y0, bh)
+                                             : band_changed(f, d->prev, y0 * d->F, bh * d->F));
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
             continue;
@@ -499,6 +539,49 @@ static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
                   d->red_cs, d->w, bh, &d->coef);
 }
 
+/* The first step from s on (s < n) whose bit in steps is set, or clear
+ * (set 0); n when none. */
+static int next_step(const uint64_t *steps, int s, int n, int set)
+{
+    for (int i = s / 64; i * 64 < n; i++) {
+        uint64_t word = set ? steps[i] : ~steps[i];
+        if (i == s / 64)
+            word &= ~(uint64_t)0 << (s % 64);
+        if (word) {
+            const int t = i * 64 + __builtin_ctzll(word);
+            return t < n ? t : n;
+        }
+    }
+    return n;
+}
+
+/* Band y0 (bh rows) of f converted where its planes changed (d->steps), a
+ * run of steps at a time in each row pair: the rest of its RGB is already
+ * its planes' (d->whole clear). A run at the row's end is at least 32
+ * pixels (from an even start), which the vector kernels take in one step. */
+static void fill_steps(Decoder *d, const AVFrame *f, int y0, int bh)
+{
+    const int w = d->w, n = (w + 31) / 32, words = SETTLE_STEP_WORDS(w);
+    const int last = w >= 32 ? (w - 32) & ~1 : 0;
+    for (int y = y0; y < y0 + bh; y += 2) {
+        const uint64_t *st = d->steps + (size_t)(y / 2) * words;
+        const int rows = y0 + bh - y < 2 ? 1 : 2;
+        for (int s = next_step(st, 0, n, 1); s < n; s = next_step(st, s, n, 1)) {
+            const int e = next_step(st, s, n, 0);
+            int x0 = 32 * s;
+            const int x1 = 32 * e < w ? 32 * e : w;
+            x0 = x1 == w && x0 > last ? last : x0;
+            d->c->dsp.yuv420_rgb(d->rgb + (size_t)y * d->stride + 3 * x0, d->stride,
+                                 f->data[0] + (ptrdiff_t)y * f->linesize[0] + x0, f->linesize[0],
+                                 f->data[1] + (ptrdiff_t)(y / 2) * f->linesize[1] + x0 / 2,
+                                 f->linesize[1],
+                                 f->data[2] + (ptrdiff_t)(y / 2) * f->linesize[2] + x0 / 2,
+                                 f->linesize[2], x1 - x0, rows, &d->coef);
+            s = e;
+        }
+    }
+}
+
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
  * the picture, which d->prev holds once convert() has run. */
 static int fill_rows(void *opaque, int top, int bottom)
@@ -516,6 +599,11 @@ static int fill_rows(void *opaque, int top, int bottom)
             fill_reduced(d, f, y0, bh);
             continue;
         }
+        if (d->by_steps && !d->whole[k]) {
+            fill_steps(d, f, y0, bh);
+            continue;
+        }
+        d->whole[k] = 0;
         d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
                              f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
                              f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
@@ -1201,8 +1289,12 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        if (!d->rgb || !d->changed || !d->pending)
+        d->whole = av_malloc((size_t)(d->h + BAND - 1) / BAND);
+        d->steps = av_malloc_array((size_t)(d->h + 1) / 2,
+                                   SETTLE_STEP_WORDS(d->w) * sizeof(*d->steps));
+        if (!d->rgb || !d->changed || !d->pending || !d->whole || !d->steps)
             return SETTLE_ERR_NOMEM;
+        memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
                    "scaling to the first size", d->path, d->sw, d->sh, f->width, f->height);
@@ -1405,6 +1497,8 @@ static void close_decoder(Decoder *d)
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
+    av_freep(&d->whole);
+    av_freep(&d->steps);
     sws_freeContext(d->sws);
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);

@@ -163,6 +163,19 @@ int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n)
     return first;
 }
 
+/* Whether step x0 .. x0 + n - 1 (x0 even) of settle_yuv420_steps' rows
+ * differs. */
+static int step_differs(const uint8_t *const a[4], const uint8_t *const b[4], int x0, int n,
+                        int cw)
+{
+    int d = 0;
+    for (int i = x0; i < x0 + n; i++)
+        d |= (a[0][i] ^ b[0][i]) | (a[1][i] ^ b[1][i]);
+    for (int i = x0 / 2; i < (x0 + n + 1) / 2 && i < cw; i++)
+        d |= (a[2][i] ^ b[2][i]) | (a[3][i] ^ b[3][i]);
+    return d != 0;
+}
+
 int settle_yuv420_steps(const uint8_t *const a[4], const uint8_t *const b[4], int w,
                         uint64_t *steps)
 {
@@ -170,7 +183,7 @@ int settle_yuv420_steps(const uint8_t *const a[4], const uint8_t *const b[4], in
     int any = 0;
     memset(steps, 0, SETTLE_STEP_WORDS(w) * sizeof(*steps));
     for (int x = 0; x < w; x += 32) {
-        const int d = settle_yuv420_step_differs(a, b, x, w - x < 32 ? w - x : 32, cw);
+        const int d = step_differs(a, b, x, w - x < 32 ? w - x : 32, cw);
         steps[x / 2048] |= (uint64_t)d << (x / 32 % 64);
         any |= d;
     }

@@ -238,19 +238,6 @@ int settle_yuv420_steps(const uint8_t *const a[4], const uint8_t *const b[4], in
 /* The words of settle_yuv420_steps' bits for a width of w pixels. */
 #define SETTLE_STEP_WORDS(w) (((w) + 32 * 64 - 1) / (32 * 64))
 
-/* Whether step x0 .. x0 + n - 1 (x0 even) of settle_yuv420_steps' rows
- * differs: the reference, and the vector versions' last step. */
-static inline int settle_yuv420_step_differs(const uint8_t *const a[4], const uint8_t *const b[4],
-                                             int x0, int n, int cw)
-{
-    int d = 0;
-    for (int i = x0; i < x0 + n; i++)
-        d |= (a[0][i] ^ b[0][i]) | (a[1][i] ^ b[1][i]);
-    for (int i = x0 / 2; i < (x0 + n + 1) / 2 && i < cw; i++)
-        d |= (a[2][i] ^ b[2][i]) | (a[3][i] ^ b[3][i]);
-    return d != 0;
-}
-
 /* n bytes from src to dst (not overlapping), as memcpy, for a copy that is
  * seldom read again soon: the vector versions write past the caches
  * (non-temporal stores, fenced before they return), so that the copy neither
