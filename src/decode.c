@@ -133,6 +133,8 @@ typedef struct Decoder {
     int by_steps;
     uint64_t *steps;
     uint8_t *whole;
+    uint8_t *first;              /* per band: its first changed row pair's offset */
+    AVFrame *before;             /* the picture before d->prev's, while by_steps */
     /* a reduced reading's camera test on the picture d->prev holds against
      * the one before (lprev), band by band as fill_rows reduces it, while
      * the band's rows are near (luma_band; lon: being counted, into lpart) */
@@ -276,6 +278,9 @@ static const char *av_err(int err, char *buf, size_t len)
 /* Unchanged bands of a picture keep their RGB from the previous frame; a band
  * is converted on its own, so its RGB depends on its own rows only. */
 #define BAND SETTLE_BAND_ROWS
+#ifndef STEPS_MODE
+#define STEPS_MODE 2
+#endif
 
 /* The stream's colour matrix: swscale's name for it and its luma weights
  * (Kr, Kb) for settle's own conversion. BT.601 for the unspecified ones, as
@@ -407,10 +412,28 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
 }
 
 /* settle_yuv420_steps on the row pairs of band y0 (bh rows) of f against
- * d->prev, into d->steps: whether any step changed. */
-static int band_steps(Decoder *d, const AVFrame *f, int y0, int bh)
+ * g, into d->steps: whether any step changed. */
+/* The first pair of rows of band y0 (bh rows) of 4:2:0 pictures a and b
+ * whose luma or chroma rows differ, as an offset from y0; -1 when none. */
+static int band_first_pair(const AVFrame *a, const AVFrame *b, int y0, int bh)
 {
-    const AVFrame *g = d->prev;
+    const size_t w = (size_t)a->width, cw = (w + 1) / 2;
+    for (int y = y0; y < y0 + bh; y += 2) {
+        if (memcmp(a->data[0] + (ptrdiff_t)y * a->linesize[0],
+                   b->data[0] + (ptrdiff_t)y * b->linesize[0], w) ||
+            (y + 1 < y0 + bh && memcmp(a->data[0] + (ptrdiff_t)(y + 1) * a->linesize[0],
+                                       b->data[0] + (ptrdiff_t)(y + 1) * b->linesize[0], w)) ||
+            memcmp(a->data[1] + (ptrdiff_t)(y / 2) * a->linesize[1],
+                   b->data[1] + (ptrdiff_t)(y / 2) * b->linesize[1], cw) ||
+            memcmp(a->data[2] + (ptrdiff_t)(y / 2) * a->linesize[2],
+                   b->data[2] + (ptrdiff_t)(y / 2) * b->linesize[2], cw))
+            return y - y0;
+    }
+    return -1;
+}
+
+static int band_steps(Decoder *d, const AVFrame *f, const AVFrame *g, int y0, int bh)
+{
     const int words = SETTLE_STEP_WORDS(d->w);
     int any = 0;
     for (int y = y0; y < y0 + bh; y += 2) {
@@ -464,9 +487,13 @@ static int convert(Decoder *d, const AVFrame *f)
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         /* a band that changed and was not converted: stale */
         d->whole[y0 / BAND] |= d->pending[y0 / BAND] || !d->lazy || d->F > 1 || !have_prev;
-        d->changed[y0 / BAND] = !have_prev ||
-                                (d->by_steps ? band_steps(d, f, y0, bh)
-                                             : band_changed(f, d->prev, y0 * d->F, bh * d->F));
+        if (d->by_steps) {
+            const int r = band_first_pair(f, d->prev, y0, bh);
+            d->changed[y0 / BAND] = r >= 0;
+            d->first[y0 / BAND] = (uint8_t)(r >= 0 ? r : 0);
+        } else {
+            d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
+        }
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
             continue;
@@ -486,6 +513,11 @@ static int convert(Decoder *d, const AVFrame *f)
         luma_part_init(&d->lpart, f);
         d->lon = 1;
     }
+    /* the steps are found as fill_rows converts each band, while its rows
+     * are near */
+    av_frame_unref(d->before);
+    if (d->by_steps)
+        av_frame_move_ref(d->before, d->prev);
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
@@ -600,7 +632,18 @@ static int fill_rows(void *opaque, int top, int bottom)
             continue;
         }
         if (d->by_steps && !d->whole[k]) {
-            fill_steps(d, f, y0, bh);
+            const int r = d->first[k];
+#if STEPS_MODE == 1
+            /* C: the rows from the first changed pair, whole */
+            d->c->dsp.yuv420_rgb(d->rgb + (size_t)(y0 + r) * d->stride, d->stride,
+                                 f->data[0] + (ptrdiff_t)(y0 + r) * f->linesize[0], f->linesize[0],
+                                 f->data[1] + (ptrdiff_t)((y0 + r) / 2) * f->linesize[1], f->linesize[1],
+                                 f->data[2] + (ptrdiff_t)((y0 + r) / 2) * f->linesize[2], f->linesize[2],
+                                 d->w, bh - r, &d->coef);
+#else
+            band_steps(d, f, d->before, y0 + r, bh - r);
+            fill_steps(d, f, y0 + r, bh - r);
+#endif
             continue;
         }
         d->whole[k] = 0;
@@ -1290,9 +1333,10 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
         d->whole = av_malloc((size_t)(d->h + BAND - 1) / BAND);
+        d->first = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
         d->steps = av_malloc_array((size_t)(d->h + 1) / 2,
                                    SETTLE_STEP_WORDS(d->w) * sizeof(*d->steps));
-        if (!d->rgb || !d->changed || !d->pending || !d->whole || !d->steps)
+        if (!d->rgb || !d->changed || !d->pending || !d->whole || !d->first || !d->steps)
             return SETTLE_ERR_NOMEM;
         memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
@@ -1498,12 +1542,14 @@ static void close_decoder(Decoder *d)
     av_freep(&d->changed);
     av_freep(&d->pending);
     av_freep(&d->whole);
+    av_freep(&d->first);
     av_freep(&d->steps);
     sws_freeContext(d->sws);
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);
     av_frame_free(&d->prev);
     av_frame_free(&d->lprev);
+    av_frame_free(&d->before);
     av_frame_free(&d->frame);
     av_packet_free(&d->pkt);
     void *pool = d->dec ? d->dec->opaque : NULL;
@@ -1622,8 +1668,10 @@ static int open_codec(Decoder *d, AVStream *vs)
     d->frame = av_frame_alloc();
     d->prev = av_frame_alloc();
     d->lprev = av_frame_alloc();
+    d->before = av_frame_alloc();
     d->probe_last = av_frame_alloc();
-    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->lprev || !d->probe_last)
+    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->lprev || !d->before ||
+        !d->probe_last)
         return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
     if ((ret = avcodec_parameters_to_context(d->dec, par)) < 0)
         return fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");
