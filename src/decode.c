@@ -125,16 +125,14 @@ typedef struct Decoder {
     uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
     int lazy;                    /* this picture's bands wait for fill_rows */
     /* settle's own conversion at full size, against a previous picture of
-     * the same planes: each row pair's steps of 32 pixels whose planes
-     * changed (settle_yuv420_steps), the only ones fill_rows converts, and
-     * per band whether its RGB may not be its planes' where they did not
-     * change (never converted, or changed while no one asked for it), so
+     * the same planes (by_pairs): per band the offset of its first pair of
+     * rows whose planes changed (first), from which fill_rows converts it,
+     * and whether its RGB may not be its planes' where they did not change
+     * (whole: never converted, or changed while no one asked for it), so
      * that fill_rows converts it whole */
-    int by_steps;
-    uint64_t *steps;
+    int by_pairs;
+    uint8_t *first;
     uint8_t *whole;
-    uint8_t *first;              /* per band: its first changed row pair's offset */
-    AVFrame *before;             /* the picture before d->prev's, while by_steps */
     /* a reduced reading's camera test on the picture d->prev holds against
      * the one before (lprev), band by band as fill_rows reduces it, while
      * the band's rows are near (luma_band; lon: being counted, into lpart) */
@@ -278,9 +276,6 @@ static const char *av_err(int err, char *buf, size_t len)
 /* Unchanged bands of a picture keep their RGB from the previous frame; a band
  * is converted on its own, so its RGB depends on its own rows only. */
 #define BAND SETTLE_BAND_ROWS
-#ifndef STEPS_MODE
-#define STEPS_MODE 2
-#endif
 
 /* The stream's colour matrix: swscale's name for it and its luma weights
  * (Kr, Kb) for settle's own conversion. BT.601 for the unspecified ones, as
@@ -403,7 +398,7 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
-    d->by_steps = 0;
+    d->by_pairs = 0;
     memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
@@ -411,18 +406,19 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
 
-/* settle_yuv420_steps on the row pairs of band y0 (bh rows) of f against
- * g, into d->steps: whether any step changed. */
 /* The first pair of rows of band y0 (bh rows) of 4:2:0 pictures a and b
- * whose luma or chroma rows differ, as an offset from y0; -1 when none. */
+ * whose luma or chroma rows differ, as an offset from y0; -1 when none. In
+ * the order of the rows, not of the planes as band_changed compares them,
+ * so that the rows above it, the same, need no conversion. */
 static int band_first_pair(const AVFrame *a, const AVFrame *b, int y0, int bh)
 {
     const size_t w = (size_t)a->width, cw = (w + 1) / 2;
     for (int y = y0; y < y0 + bh; y += 2) {
+        const int y1 = y + 1 < y0 + bh ? y + 1 : y;
         if (memcmp(a->data[0] + (ptrdiff_t)y * a->linesize[0],
                    b->data[0] + (ptrdiff_t)y * b->linesize[0], w) ||
-            (y + 1 < y0 + bh && memcmp(a->data[0] + (ptrdiff_t)(y + 1) * a->linesize[0],
-                                       b->data[0] + (ptrdiff_t)(y + 1) * b->linesize[0], w)) ||
+            (y1 > y && memcmp(a->data[0] + (ptrdiff_t)y1 * a->linesize[0],
+                              b->data[0] + (ptrdiff_t)y1 * b->linesize[0], w)) ||
             memcmp(a->data[1] + (ptrdiff_t)(y / 2) * a->linesize[1],
                    b->data[1] + (ptrdiff_t)(y / 2) * b->linesize[1], cw) ||
             memcmp(a->data[2] + (ptrdiff_t)(y / 2) * a->linesize[2],
@@ -430,25 +426,6 @@ static int band_first_pair(const AVFrame *a, const AVFrame *b, int y0, int bh)
             return y - y0;
     }
     return -1;
-}
-
-static int band_steps(Decoder *d, const AVFrame *f, const AVFrame *g, int y0, int bh)
-{
-    const int words = SETTLE_STEP_WORDS(d->w);
-    int any = 0;
-    for (int y = y0; y < y0 + bh; y += 2) {
-        const int y1 = y + 1 < y0 + bh ? y + 1 : y;
-        const uint8_t *a[4] = { f->data[0] + (ptrdiff_t)y * f->linesize[0],
-                                f->data[0] + (ptrdiff_t)y1 * f->linesize[0],
-                                f->data[1] + (ptrdiff_t)(y / 2) * f->linesize[1],
-                                f->data[2] + (ptrdiff_t)(y / 2) * f->linesize[2] };
-        const uint8_t *b[4] = { g->data[0] + (ptrdiff_t)y * g->linesize[0],
-                                g->data[0] + (ptrdiff_t)y1 * g->linesize[0],
-                                g->data[1] + (ptrdiff_t)(y / 2) * g->linesize[1],
-                                g->data[2] + (ptrdiff_t)(y / 2) * g->linesize[2] };
-        any |= d->c->dsp.yuv420_steps(a, b, d->w, d->steps + (size_t)(y / 2) * words);
-    }
-    return any;
 }
 
 static int convert(Decoder *d, const AVFrame *f)
@@ -460,7 +437,7 @@ static int convert(Decoder *d, const AVFrame *f)
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
     d->lazy = 0;
-    d->by_steps = 0;
+    d->by_pairs = 0;
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
@@ -480,19 +457,20 @@ static int convert(Decoder *d, const AVFrame *f)
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
-    d->by_steps = d->lazy && d->F == 1 && have_prev;
+    d->by_pairs = d->lazy && d->F == 1 && have_prev;
     /* the camera test's counts, band by band as fill_rows reduces it */
     const int later = d->F > 1 && have_prev && luma_compared(&d->luma, f, d->prev);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        const int k = y0 / BAND;
         /* a band that changed and was not converted: stale */
-        d->whole[y0 / BAND] |= d->pending[y0 / BAND] || !d->lazy || d->F > 1 || !have_prev;
-        if (d->by_steps) {
+        d->whole[k] |= d->pending[k] || !d->by_pairs;
+        if (d->by_pairs) {
             const int r = band_first_pair(f, d->prev, y0, bh);
-            d->changed[y0 / BAND] = r >= 0;
-            d->first[y0 / BAND] = (uint8_t)(r >= 0 ? r : 0);
+            d->changed[k] = r >= 0;
+            d->first[k] = (uint8_t)(r > 0 ? r : 0);
         } else {
-            d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
+            d->changed[k] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
         }
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
@@ -513,11 +491,6 @@ static int convert(Decoder *d, const AVFrame *f)
         luma_part_init(&d->lpart, f);
         d->lon = 1;
     }
-    /* the steps are found as fill_rows converts each band, while its rows
-     * are near */
-    av_frame_unref(d->before);
-    if (d->by_steps)
-        av_frame_move_ref(d->before, d->prev);
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
@@ -571,49 +544,6 @@ static void fill_reduced(Decoder *d, const AVFrame *f, int y0, int bh)
                   d->red_cs, d->w, bh, &d->coef);
 }
 
-/* The first step from s on (s < n) whose bit in steps is set, or clear
- * (set 0); n when none. */
-static int next_step(const uint64_t *steps, int s, int n, int set)
-{
-    for (int i = s / 64; i * 64 < n; i++) {
-        uint64_t word = set ? steps[i] : ~steps[i];
-        if (i == s / 64)
-            word &= ~(uint64_t)0 << (s % 64);
-        if (word) {
-            const int t = i * 64 + __builtin_ctzll(word);
-            return t < n ? t : n;
-        }
-    }
-    return n;
-}
-
-/* Band y0 (bh rows) of f converted where its planes changed (d->steps), a
- * run of steps at a time in each row pair: the rest of its RGB is already
- * its planes' (d->whole clear). A run at the row's end is at least 32
- * pixels (from an even start), which the vector kernels take in one step. */
-static void fill_steps(Decoder *d, const AVFrame *f, int y0, int bh)
-{
-    const int w = d->w, n = (w + 31) / 32, words = SETTLE_STEP_WORDS(w);
-    const int last = w >= 32 ? (w - 32) & ~1 : 0;
-    for (int y = y0; y < y0 + bh; y += 2) {
-        const uint64_t *st = d->steps + (size_t)(y / 2) * words;
-        const int rows = y0 + bh - y < 2 ? 1 : 2;
-        for (int s = next_step(st, 0, n, 1); s < n; s = next_step(st, s, n, 1)) {
-            const int e = next_step(st, s, n, 0);
-            int x0 = 32 * s;
-            const int x1 = 32 * e < w ? 32 * e : w;
-            x0 = x1 == w && x0 > last ? last : x0;
-            d->c->dsp.yuv420_rgb(d->rgb + (size_t)y * d->stride + 3 * x0, d->stride,
-                                 f->data[0] + (ptrdiff_t)y * f->linesize[0] + x0, f->linesize[0],
-                                 f->data[1] + (ptrdiff_t)(y / 2) * f->linesize[1] + x0 / 2,
-                                 f->linesize[1],
-                                 f->data[2] + (ptrdiff_t)(y / 2) * f->linesize[2] + x0 / 2,
-                                 f->linesize[2], x1 - x0, rows, &d->coef);
-            s = e;
-        }
-    }
-}
-
 /* SettleFillRows: converts the pending bands under rows top .. bottom of
  * the picture, which d->prev holds once convert() has run. */
 static int fill_rows(void *opaque, int top, int bottom)
@@ -624,27 +554,17 @@ static int fill_rows(void *opaque, int top, int bottom)
         if (!d->pending[k])
             continue;
         d->pending[k] = 0;
-        const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         if (d->F > 1) {
             if (d->lon)
                 luma_band(d, k);
             fill_reduced(d, f, y0, bh);
             continue;
         }
-        if (d->by_steps && !d->whole[k]) {
-            const int r = d->first[k];
-#if STEPS_MODE == 1
-            /* C: the rows from the first changed pair, whole */
-            d->c->dsp.yuv420_rgb(d->rgb + (size_t)(y0 + r) * d->stride, d->stride,
-                                 f->data[0] + (ptrdiff_t)(y0 + r) * f->linesize[0], f->linesize[0],
-                                 f->data[1] + (ptrdiff_t)((y0 + r) / 2) * f->linesize[1], f->linesize[1],
-                                 f->data[2] + (ptrdiff_t)((y0 + r) / 2) * f->linesize[2], f->linesize[2],
-                                 d->w, bh - r, &d->coef);
-#else
-            band_steps(d, f, d->before, y0 + r, bh - r);
-            fill_steps(d, f, y0 + r, bh - r);
-#endif
-            continue;
+        /* from the first pair of rows that changed, unless the band is stale */
+        if (d->by_pairs && !d->whole[k]) {
+            y0 += d->first[k];
+            bh -= d->first[k];
         }
         d->whole[k] = 0;
         d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
@@ -1332,11 +1252,9 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        d->whole = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->first = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        d->steps = av_malloc_array((size_t)(d->h + 1) / 2,
-                                   SETTLE_STEP_WORDS(d->w) * sizeof(*d->steps));
-        if (!d->rgb || !d->changed || !d->pending || !d->whole || !d->first || !d->steps)
+        d->whole = av_malloc((size_t)(d->h + BAND - 1) / BAND);
+        if (!d->rgb || !d->changed || !d->pending || !d->first || !d->whole)
             return SETTLE_ERR_NOMEM;
         memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
@@ -1541,15 +1459,13 @@ static void close_decoder(Decoder *d)
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
-    av_freep(&d->whole);
     av_freep(&d->first);
-    av_freep(&d->steps);
+    av_freep(&d->whole);
     sws_freeContext(d->sws);
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);
     av_frame_free(&d->prev);
     av_frame_free(&d->lprev);
-    av_frame_free(&d->before);
     av_frame_free(&d->frame);
     av_packet_free(&d->pkt);
     void *pool = d->dec ? d->dec->opaque : NULL;
@@ -1668,10 +1584,8 @@ static int open_codec(Decoder *d, AVStream *vs)
     d->frame = av_frame_alloc();
     d->prev = av_frame_alloc();
     d->lprev = av_frame_alloc();
-    d->before = av_frame_alloc();
     d->probe_last = av_frame_alloc();
-    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->lprev || !d->before ||
-        !d->probe_last)
+    if (!d->dec || !d->pkt || !d->frame || !d->prev || !d->lprev || !d->probe_last)
         return fail_input(c, path, SETTLE_ERR_NOMEM, "out of memory");
     if ((ret = avcodec_parameters_to_context(d->dec, par)) < 0)
         return fail_input(c, path, SETTLE_ERR_FORMAT, "bad codec parameters");

@@ -163,33 +163,6 @@ int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n)
     return first;
 }
 
-/* Whether step x0 .. x0 + n - 1 (x0 even) of settle_yuv420_steps' rows
- * differs. */
-static int step_differs(const uint8_t *const a[4], const uint8_t *const b[4], int x0, int n,
-                        int cw)
-{
-    int d = 0;
-    for (int i = x0; i < x0 + n; i++)
-        d |= (a[0][i] ^ b[0][i]) | (a[1][i] ^ b[1][i]);
-    for (int i = x0 / 2; i < (x0 + n + 1) / 2 && i < cw; i++)
-        d |= (a[2][i] ^ b[2][i]) | (a[3][i] ^ b[3][i]);
-    return d != 0;
-}
-
-int settle_yuv420_steps(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                        uint64_t *steps)
-{
-    const int cw = (w + 1) / 2;
-    int any = 0;
-    memset(steps, 0, SETTLE_STEP_WORDS(w) * sizeof(*steps));
-    for (int x = 0; x < w; x += 32) {
-        const int d = step_differs(a, b, x, w - x < 32 ? w - x : 32, cw);
-        steps[x / 2048] |= (uint64_t)d << (x / 32 % 64);
-        any |= d;
-    }
-    return any;
-}
-
 void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
 {
     memcpy(dst, src, n);
@@ -595,7 +568,6 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->reduce_plane = settle_reduce_plane;
     k->count_row_changed = settle_count_row_changed;
     k->row_first_diff = settle_row_first_diff;
-    k->yuv420_steps = settle_yuv420_steps;
     k->copy_stream = settle_copy_stream;
     k->fit_sums = settle_fit_sums;
     k->box_means = settle_box_means;
@@ -616,7 +588,6 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->reduce_plane = settle_reduce_plane_sse2;
         k->count_row_changed = settle_count_row_changed_sse2;
         k->row_first_diff = settle_row_first_diff_sse2;
-        k->yuv420_steps = settle_yuv420_steps_sse2;
         k->copy_stream = settle_copy_stream_sse2;
         k->box_means = settle_box_means_sse2;
     }
@@ -633,7 +604,6 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->reduce_plane = settle_reduce_plane_avx2;
         k->fit_sums = settle_fit_sums_avx2;
         k->row_first_diff = settle_row_first_diff_avx2;
-        k->yuv420_steps = settle_yuv420_steps_avx2;
         k->count_row_changed = settle_count_row_changed_avx2;
         k->select_part = settle_select_part_avx2;
         k->block_errors = settle_block_errors_avx2;

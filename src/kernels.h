@@ -225,19 +225,6 @@ int settle_count_row_changed(const uint8_t *a, const uint8_t *b, int n, int tol,
  * they are equal (memcmp, with the place). */
 int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n);
 
-/* The steps of 32 pixels of a pair of rows of 4:2:0 planes in which a and b
- * differ: a[0] and a[1] its two luma rows (the same row for a lone last
- * one), a[2] and a[3] its U and V rows (likewise b). Bit s % 64 of
- * steps[s / 64] is set when any of luma samples 32 s .. 32 s + 31 of either
- * row, or chroma samples 16 s .. 16 s + 15 of U or V, differs (within w
- * luma and (w + 1) / 2 chroma samples); every other bit of the
- * SETTLE_STEP_WORDS(w) words is 0. Returns whether any step differs. */
-int settle_yuv420_steps(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                        uint64_t *steps);
-
-/* The words of settle_yuv420_steps' bits for a width of w pixels. */
-#define SETTLE_STEP_WORDS(w) (((w) + 32 * 64 - 1) / (32 * 64))
-
 /* n bytes from src to dst (not overlapping), as memcpy, for a copy that is
  * seldom read again soon: the vector versions write past the caches
  * (non-temporal stores, fenced before they return), so that the copy neither
@@ -292,8 +279,6 @@ typedef struct SettleKernels {
     int (*count_row_changed)(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                              int *last);
     int (*row_first_diff)(const uint8_t *a, const uint8_t *b, int n);
-    int (*yuv420_steps)(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                        uint64_t *steps);
     void (*copy_stream)(uint8_t *dst, const uint8_t *src, size_t n);
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);

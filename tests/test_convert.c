@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Settle's own conversion of a film's pictures at full size, which converts
- * only the steps of 32 pixels whose planes changed since the picture before
- * (src/decode.c, fill_steps): every picture is still the whole conversion
- * of its frame, on a film whose small changes fall at every place of a row,
- * its short last step (a width of 410: 12 steps and 26 pixels) included,
- * on every kernel set. */
+ * a changed band only from its first pair of rows whose planes changed since
+ * the picture before (src/decode.c, band_first_pair): every picture is still
+ * the whole conversion of its frame, on a film whose small changes fall in
+ * every row of a band and at every place of a row, on every kernel set. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -309,87 +309,6 @@ static void check_row_first_diff(const SettleKernels *k, const char *path)
     print_message("row_first_diff %s: %ld rows agree\n", path, checks);
 }
 
-/* The changed steps of a row pair of 4:2:0 planes: the reference against the
- * definition (a step differs where a luma sample of its 32 or a chroma
- * sample of its 16 does), and k's against the reference, for every width up
- * to 2,200 (past a word of steps) by turns, one difference at a time in each
- * plane at every place, then a few at once, at odd offsets, with the words'
- * bits beyond the steps cleared. */
-static void check_yuv420_steps(const SettleKernels *k, const char *path)
-{
-    enum { N = 2200, W = SETTLE_STEP_WORDS(N) };
-    uint8_t *buf[2][4];
-    for (int i = 0; i < 2; i++)
-        for (int p = 0; p < 4; p++) {
-            buf[i][p] = malloc(N + 1);
-            assert_non_null(buf[i][p]);
-        }
-    long checks = 0;
-    for (int w = 1; w <= N; w += w < 130 ? 1 : 61) {
-        const int cw = (w + 1) / 2, off = w % 2;
-        const uint8_t *a[4], *b[4];
-        for (int p = 0; p < 4; p++) {
-            const int n = p < 2 ? w : cw;
-            for (int x = 0; x < n; x++)
-                buf[0][p][off + x] = buf[1][p][off + x] = (uint8_t)rnd();
-            a[p] = buf[0][p] + off;
-            b[p] = buf[1][p] + off;
-        }
-        /* a lone last row: the same row twice */
-        if (w % 3 == 0)
-            a[1] = a[0], b[1] = b[0];
-        for (int p = -1; p < 4; p++)
-            for (int i = p < 0 ? 0 : -1; i < (p < 2 ? w : cw); i += p < 0 ? 1 : 1 + w / 97) {
-                uint8_t *q = NULL;
-                uint8_t old = 0;
-                int many[4] = { -1, -1, -1, -1 };
-                if (p >= 0 && i >= 0) {
-                    q = buf[1][p] + off + i;
-                    old = *q;
-                    *q ^= (uint8_t)(1 + rnd() % 255);
-                } else if (p < 0) {
-                    /* a few places in every plane at once */
-                    if (i > 3)
-                        break;
-                    for (int pp = 0; pp < 4; pp++) {
-                        many[pp] = (int)(rnd() % (unsigned)(pp < 2 ? w : cw));
-                        buf[1][pp][off + many[pp]] ^= 0x40;
-                    }
-                }
-                uint64_t want[W + 1], ref[W + 1], got[W + 1];
-                memset(want, 0, sizeof(want));
-                int any = 0;
-                for (int s = 0; s * 32 < w; s++) {
-                    int d = 0;
-                    for (int x = s * 32; x < s * 32 + 32 && x < w; x++)
-                        d |= a[0][x] != b[0][x] || a[1][x] != b[1][x];
-                    for (int x = s * 16; x < s * 16 + 16 && x < cw; x++)
-                        d |= a[2][x] != b[2][x] || a[3][x] != b[3][x];
-                    want[s / 64] |= (uint64_t)d << (s % 64);
-                    any |= d;
-                }
-                memset(ref, 0xa5, sizeof(ref));
-                memset(got, 0x5a, sizeof(got));
-                assert_int_equal(settle_yuv420_steps(a, b, w, ref), any);
-                assert_memory_equal(ref, want, SETTLE_STEP_WORDS(w) * sizeof(*ref));
-                if (k->yuv420_steps(a, b, w, got) != any ||
-                    memcmp(got, want, SETTLE_STEP_WORDS(w) * sizeof(*got)))
-                    fail_msg("yuv420_steps %s: width %d, plane %d, place %d", path, w, p, i);
-                assert_true(got[SETTLE_STEP_WORDS(w)] == 0x5a5a5a5a5a5a5a5aull);
-                checks++;
-                if (q)
-                    *q = old;
-                for (int pp = 0; pp < 4; pp++)
-                    if (many[pp] >= 0)
-                        buf[1][pp][off + many[pp]] ^= 0x40;
-            }
-    }
-    for (int i = 0; i < 2; i++)
-        for (int p = 0; p < 4; p++)
-            free(buf[i][p]);
-    print_message("yuv420_steps %s: %ld row pairs agree\n", path, checks);
-}
-
 /* The streamed copy: every length up to 300, from every source and
  * destination offset within 16 bytes, neither byte before nor after the
  * destination's written. */
@@ -999,7 +918,6 @@ static void test_sse2(void **state)
     check(&k, "sse2");
     assert_ptr_not_equal(k.row_first_diff, settle_row_first_diff);
     check_row_first_diff(&k, "sse2");
-    check_yuv420_steps(&k, "sse2");
     assert_ptr_not_equal(k.copy_stream, settle_copy_stream);
     check_copy_stream(&k, "sse2");
     check_sum_rows(&k, "sse2");
@@ -1035,9 +953,7 @@ static void test_avx2(void **state)
     SettleKernels k_sse2;
     settle_kernels_init(&k_sse2, SETTLE_CPU_SSE2);
     assert_ptr_not_equal(k.row_first_diff, k_sse2.row_first_diff);
-    assert_ptr_not_equal(k.yuv420_steps, k_sse2.yuv420_steps);
     check_row_first_diff(&k, "avx2");
-    check_yuv420_steps(&k, "avx2");
     check_copy_stream(&k, "avx2");
     check_sum_rows(&k, "avx2");
     assert_ptr_not_equal(k.fit_sums, settle_fit_sums);
@@ -1097,7 +1013,6 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.reduce_plane, settle_reduce_plane);
     assert_ptr_equal(k.fit_sums, settle_fit_sums);
     assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
-    assert_ptr_equal(k.yuv420_steps, settle_yuv420_steps);
     assert_ptr_equal(k.copy_stream, settle_copy_stream);
     assert_ptr_equal(k.select_part, settle_select_part);
     check_select_part(&k, "scalar");

@@ -634,50 +634,6 @@ void settle_fit_sums_avx2(const float *ref, const float *cur, int n, const doubl
             s[i][c] = t[i][c];
 }
 
-/* A step's two luma rows and its U and V (one register) compared at once;
- * the last, shorter step in the rows' last 32 luma and 16 chroma samples,
- * overlapping the step before, whose bytes' differences are shifted out. */
-int settle_yuv420_steps_avx2(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                             uint64_t *steps)
-{
-    if (w < 32)
-        return settle_yuv420_steps(a, b, w, steps);
-    const int n = (w + 31) / 32, full = w / 32, cw = (w + 1) / 2;
-    uint64_t any = 0;
-    for (int i = 0; i * 64 < n; i++) {
-        uint64_t bits = 0;
-        for (int s = i * 64; s < full && s < i * 64 + 64; s++) {
-            const int x = 32 * s;
-            const __m128i ua = _mm_loadu_si128((const __m128i *)(a[2] + x / 2));
-            const __m128i ub = _mm_loadu_si128((const __m128i *)(b[2] + x / 2));
-            const __m128i va = _mm_loadu_si128((const __m128i *)(a[3] + x / 2));
-            const __m128i vb = _mm_loadu_si128((const __m128i *)(b[3] + x / 2));
-            const __m256i d = _mm256_or_si256(
-                _mm256_or_si256(_mm256_xor_si256(load(a[0] + x), load(b[0] + x)),
-                                _mm256_xor_si256(load(a[1] + x), load(b[1] + x))),
-                _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_xor_si128(ua, ub)),
-                                        _mm_xor_si128(va, vb), 1));
-            bits |= (uint64_t)(_mm256_testz_si256(d, d) ^ 1) << (s % 64);
-        }
-        if (full < n && full < i * 64 + 64) {
-            const int x = 32 * full, ty = w - 32, tc = cw - 16;
-            const __m256i ey = _mm256_and_si256(_mm256_cmpeq_epi8(load(a[0] + ty), load(b[0] + ty)),
-                                                _mm256_cmpeq_epi8(load(a[1] + ty), load(b[1] + ty)));
-            const __m128i eu = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a[2] + tc)),
-                                              _mm_loadu_si128((const __m128i *)(b[2] + tc)));
-            const __m128i ev = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a[3] + tc)),
-                                              _mm_loadu_si128((const __m128i *)(b[3] + tc)));
-            const uint32_t my = ~(uint32_t)_mm256_movemask_epi8(ey) >> (x - ty);
-            const uint32_t mc = (~(uint32_t)_mm_movemask_epi8(_mm_and_si128(eu, ev)) & 0xffff) >>
-                                (x / 2 - tc);
-            bits |= (uint64_t)((my | mc) != 0) << (full % 64);
-        }
-        steps[i] = bits;
-        any |= bits;
-    }
-    return any != 0;
-}
-
 /* 64 bytes a step, as memcmp would compare them, then the place. */
 int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n)
 {

@@ -471,50 +471,6 @@ static inline unsigned differ32(const uint8_t *a, const uint8_t *b)
     return ~(m0 | m1 << 16);
 }
 
-static inline __m128i load16(const uint8_t *p)
-{
-    return _mm_loadu_si128((const __m128i *)p);
-}
-
-/* A step's two luma rows in two halves and its U and V; the last, shorter
- * step in the rows' last 32 luma and 16 chroma samples, overlapping the
- * step before, whose bytes' differences are shifted out. */
-int settle_yuv420_steps_sse2(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                             uint64_t *steps)
-{
-    if (w < 32)
-        return settle_yuv420_steps(a, b, w, steps);
-    const int n = (w + 31) / 32, full = w / 32, cw = (w + 1) / 2;
-    uint64_t any = 0;
-    for (int i = 0; i * 64 < n; i++) {
-        uint64_t bits = 0;
-        for (int s = i * 64; s < full && s < i * 64 + 64; s++) {
-            const int x = 32 * s;
-            __m128i d = _mm_setzero_si128();
-            for (int r = 0; r < 2; r++)
-                for (int h = 0; h < 32; h += 16)
-                    d = _mm_or_si128(d, _mm_xor_si128(load16(a[r] + x + h), load16(b[r] + x + h)));
-            for (int p = 2; p < 4; p++)
-                d = _mm_or_si128(d, _mm_xor_si128(load16(a[p] + x / 2), load16(b[p] + x / 2)));
-            const int same = _mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) == 0xffff;
-            bits |= (uint64_t)!same << (s % 64);
-        }
-        if (full < n && full < i * 64 + 64) {
-            const int x = 32 * full, ty = w - 32, tc = cw - 16;
-            const uint32_t my = (differ32(a[0] + ty, b[0] + ty) | differ32(a[1] + ty, b[1] + ty)) >>
-                                (x - ty);
-            const __m128i eu = _mm_cmpeq_epi8(load16(a[2] + tc), load16(b[2] + tc));
-            const __m128i ev = _mm_cmpeq_epi8(load16(a[3] + tc), load16(b[3] + tc));
-            const uint32_t mc = (~(uint32_t)_mm_movemask_epi8(_mm_and_si128(eu, ev)) & 0xffff) >>
-                                (x / 2 - tc);
-            bits |= (uint64_t)((my | mc) != 0) << (full % 64);
-        }
-        steps[i] = bits;
-        any |= bits;
-    }
-    return any != 0;
-}
-
 int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n)
 {
     int x = 0;

@@ -40,8 +40,6 @@ void settle_reduce_plane_sse2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *sr
 int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                                   int *last);
 int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n);
-int settle_yuv420_steps_sse2(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                             uint64_t *steps);
 void settle_copy_stream_sse2(uint8_t *dst, const uint8_t *src, size_t n);
 void settle_box_means_sse2(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
 SETTLE_X86_DECLARE(avx2)
@@ -52,8 +50,6 @@ void settle_yuv420_rgb_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *y,
 void settle_reduce_plane_avx2(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
                               ptrdiff_t sstride, int dw, int dh, int f);
 int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n);
-int settle_yuv420_steps_avx2(const uint8_t *const a[4], const uint8_t *const b[4], int w,
-                             uint64_t *steps);
 int settle_count_row_changed_avx2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                                   int *last);
 void settle_reduce_plane_avx512(uint8_t *dst, ptrdiff_t dstride, const uint8_t *src,
