@@ -124,6 +124,15 @@ typedef struct Decoder {
     int all_changed;             /* every band (a scaled picture, or the first) */
     uint8_t *pending;            /* per band: changed, not yet converted (fill_rows) */
     int lazy;                    /* this picture's bands wait for fill_rows */
+    /* settle's own conversion at full size, against a previous picture of
+     * the same planes (by_pairs): per band the offset of its first pair of
+     * rows whose planes changed (first), from which fill_rows converts it,
+     * and whether its RGB may not be its planes' where they did not change
+     * (whole: never converted, or changed while no one asked for it), so
+     * that fill_rows converts it whole */
+    int by_pairs;
+    uint8_t *first;
+    uint8_t *whole;
     /* a reduced reading's camera test on the picture d->prev holds against
      * the one before (lprev), band by band as fill_rows reduces it, while
      * the band's rows are near (luma_band; lon: being counted, into lpart) */
@@ -389,10 +398,34 @@ static int convert_probed(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
+    d->by_pairs = 0;
+    memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         d->pending[k] = d->changed[k] = pm->first || pm->bands[k];
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
+}
+
+/* The first pair of rows of band y0 (bh rows) of 4:2:0 pictures a and b
+ * whose luma or chroma rows differ, as an offset from y0; -1 when none. In
+ * the order of the rows, not of the planes as band_changed compares them,
+ * so that the rows above it, the same, need no conversion. */
+static int band_first_pair(const AVFrame *a, const AVFrame *b, int y0, int bh)
+{
+    const size_t w = (size_t)a->width, cw = (w + 1) / 2;
+    for (int y = y0; y < y0 + bh; y += 2) {
+        const int y1 = y + 1 < y0 + bh ? y + 1 : y;
+        if (memcmp(a->data[0] + (ptrdiff_t)y * a->linesize[0],
+                   b->data[0] + (ptrdiff_t)y * b->linesize[0], w) ||
+            (y1 > y && memcmp(a->data[0] + (ptrdiff_t)y1 * a->linesize[0],
+                              b->data[0] + (ptrdiff_t)y1 * b->linesize[0], w)) ||
+            memcmp(a->data[1] + (ptrdiff_t)(y / 2) * a->linesize[1],
+                   b->data[1] + (ptrdiff_t)(y / 2) * b->linesize[1], cw) ||
+            memcmp(a->data[2] + (ptrdiff_t)(y / 2) * a->linesize[2],
+                   b->data[2] + (ptrdiff_t)(y / 2) * b->linesize[2], cw))
+            return y - y0;
+    }
+    return -1;
 }
 
 static int convert(Decoder *d, const AVFrame *f)
@@ -404,6 +437,7 @@ static int convert(Decoder *d, const AVFrame *f)
                     d->prev->width == f->width && d->prev->height == f->height;
     d->all_changed = !have_prev;
     d->lazy = 0;
+    d->by_pairs = 0;
     d->full_pending = 1;
     d->full_done = 0;
     d->full_src = NULL;
@@ -415,6 +449,7 @@ static int convert(Decoder *d, const AVFrame *f)
         int dst_stride[4] = { d->stride, 0, 0, 0 };
         sws_scale(d->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
                   dst_stride);
+        memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
         av_frame_unref(d->prev);
         return 0;
     }
@@ -422,11 +457,21 @@ static int convert(Decoder *d, const AVFrame *f)
     /* settle's own conversion waits for the analysis to reach each band
      * (fill_rows), so that the band's RGB is read while it is in the cache */
     d->lazy = yuv_coef(d, f);
+    d->by_pairs = d->lazy && d->F == 1 && have_prev;
     /* the camera test's counts, band by band as fill_rows reduces it */
     const int later = d->F > 1 && have_prev && luma_compared(&d->luma, f, d->prev);
     for (int y0 = 0; y0 < d->h; y0 += BAND) {
         int bh = d->h - y0 < BAND ? d->h - y0 : BAND;
-        d->changed[y0 / BAND] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
+        const int k = y0 / BAND;
+        /* a band that changed and was not converted: stale */
+        d->whole[k] |= d->pending[k] || !d->by_pairs;
+        if (d->by_pairs) {
+            const int r = band_first_pair(f, d->prev, y0, bh);
+            d->changed[k] = r >= 0;
+            d->first[k] = (uint8_t)(r > 0 ? r : 0);
+        } else {
+            d->changed[k] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
+        }
         d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
         if (!d->changed[y0 / BAND] || d->lazy)
             continue;
@@ -509,13 +554,19 @@ static int fill_rows(void *opaque, int top, int bottom)
         if (!d->pending[k])
             continue;
         d->pending[k] = 0;
-        const int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
+        int y0 = k * BAND, bh = d->h - y0 < BAND ? d->h - y0 : BAND;
         if (d->F > 1) {
             if (d->lon)
                 luma_band(d, k);
             fill_reduced(d, f, y0, bh);
             continue;
         }
+        /* from the first pair of rows that changed, unless the band is stale */
+        if (d->by_pairs && !d->whole[k]) {
+            y0 += d->first[k];
+            bh -= d->first[k];
+        }
+        d->whole[k] = 0;
         d->c->dsp.yuv420_rgb(d->rgb + (size_t)y0 * d->stride, d->stride,
                              f->data[0] + (ptrdiff_t)y0 * f->linesize[0], f->linesize[0],
                              f->data[1] + (ptrdiff_t)(y0 / 2) * f->linesize[1], f->linesize[1],
@@ -1201,8 +1252,11 @@ static int deliver_frame(Decoder *d, const AVFrame *f, const ProbeMeasured *pm)
         d->rgb = av_mallocz((size_t)d->stride * d->h + 64);
         d->changed = av_malloc((size_t)(d->h + BAND - 1) / BAND);
         d->pending = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
-        if (!d->rgb || !d->changed || !d->pending)
+        d->first = av_mallocz((size_t)(d->h + BAND - 1) / BAND);
+        d->whole = av_malloc((size_t)(d->h + BAND - 1) / BAND);
+        if (!d->rgb || !d->changed || !d->pending || !d->first || !d->whole)
             return SETTLE_ERR_NOMEM;
+        memset(d->whole, 1, (size_t)(d->h + BAND - 1) / BAND);
     } else if ((f->width != d->sw || f->height != d->sh) && !d->size_warned) {
         settle_log(c, SETTLE_LOG_WARNING, "%s: picture size changes from %dx%d to %dx%d; "
                    "scaling to the first size", d->path, d->sw, d->sh, f->width, f->height);
@@ -1405,6 +1459,8 @@ static void close_decoder(Decoder *d)
     av_freep(&d->rgb);
     av_freep(&d->changed);
     av_freep(&d->pending);
+    av_freep(&d->first);
+    av_freep(&d->whole);
     sws_freeContext(d->sws);
     sws_freeContext(d->band_sws);
     sws_freeContext(d->tail_sws);
