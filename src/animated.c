@@ -5,6 +5,7 @@
 
 #include "animated.h"
 #include "box.h"
+#include "measure_blocks.h"
 
 int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool)
 {
@@ -1239,6 +1240,14 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     return 0;
 }
 
+/* A block's marks as the spool holds them, below its index: every mark of
+ * settle_blocks_marks (SETTLE_BLOCK_OVER .. SETTLE_BLOCK_AREA). */
+#define SPOOL_MARK_BITS 5
+#define SPOOL_MARK_MASK ((1u << SPOOL_MARK_BITS) - 1)
+_Static_assert((SETTLE_BLOCK_OVER | SETTLE_BLOCK_TWICE | SETTLE_BLOCK_FADING | SETTLE_BLOCK_LONE |
+                SETTLE_BLOCK_AREA) == SPOOL_MARK_MASK,
+               "the spool keeps every block mark");
+
 /* The cell of the grid that block b (of bs pixels, bw across) lies in: a
  * block's side divides the cell's. -1 outside the grid. */
 static int block_cell(const SettleAnimated *a, int b, int bw, int bs)
@@ -1260,11 +1269,11 @@ int settle_animated_spool_blocks(SettleAnimated *a, const SettleCells *g, int64_
     for (int i = 0; i < nb; i++) {
         if (!mark[i])
             continue;
-        /* the block's index and its mark (3 bits), and whether its cell's
-         * change counted (pixels beyond diff's tolerance, not the encoder's),
-         * in one word */
+        /* the block's index, its mark (SPOOL_MARK_BITS) and whether its
+         * cell's change counted (pixels beyond diff's tolerance, not the
+         * encoder's), in one word */
         int c = block_cell(a, i, bw, bs);
-        uint32_t e = (uint32_t)i << 4 | (uint32_t)mark[i] << 1 |
+        uint32_t e = (uint32_t)i << (SPOOL_MARK_BITS + 1) | (uint32_t)mark[i] << 1 |
                      (c >= 0 && counts(a, g, (size_t)c, recoded, index));
         if (fwrite(&e, sizeof(e), 1, a->bspool) != 1)
             return -1;
@@ -1289,9 +1298,9 @@ int settle_animated_read_blocks(SettleAnimated *a, int64_t index, double time, i
         return 0;
     for (uint32_t k = 0; k < a->bnext_n; k++) {
         uint32_t e;
-        if (fread(&e, sizeof(e), 1, a->bspool) != 1 || (e >> 4) >= (uint32_t)nb)
+        if (fread(&e, sizeof(e), 1, a->bspool) != 1 || (e >> (SPOOL_MARK_BITS + 1)) >= (uint32_t)nb)
             return -1;
-        int b = (int)(e >> 4), c = block_cell(a, b, bw, bs);
+        int b = (int)(e >> (SPOOL_MARK_BITS + 1)), c = block_cell(a, b, bw, bs);
         if (c < 0)
             return -1;
         /* a block whose pixels did not change (its mean moved with the
@@ -1299,7 +1308,7 @@ int settle_animated_read_blocks(SettleAnimated *a, int64_t index, double time, i
          * pulls), or that lies in an animated cell */
         if (!(e & 1) || a->on[c] == 1 || (a->on[c] >= 2 && time > a->until[c]))
             continue;
-        mark[b] = (uint8_t)(e >> 1 & 7);
+        mark[b] = (uint8_t)(e >> 1 & SPOOL_MARK_MASK);
     }
     a->bnext = -1;
     *found = 1;

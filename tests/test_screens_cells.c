@@ -12,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include "animated.h"
 #include "cells.h"
+#include "measure_blocks.h"
 #include "random.h"
 
 /* A row's change mask: nx words, pixel i of a cell at bit 3 * i (changed)
@@ -207,6 +209,38 @@ static void test_sums(void **state)
     settle_cells_free(&g);
 }
 
+/* The block test's marks of a frame, written to the animated areas' spool
+ * and read back for --ignore animated (settle_animated_spool_blocks,
+ * settle_animated_read_blocks): every mark, the lone pair's and the split
+ * line's among them, comes back on its own block, the last block too. */
+static void test_spool_blocks(void **state)
+{
+    (void)state;
+    enum { W = 160, H = 96, BS = 16, BW = W / BS, NB = BW * (H / BS) };
+    SettleCells g;
+    SettleAnimated a;
+    assert_int_equal(settle_cells_init(&g, W, H), 0);
+    assert_int_equal(settle_animated_init(&a, &g, 0, 0, 1), 0);
+    for (size_t i = 0; i < (size_t)g.nx * g.ny; i++)
+        g.count[i] = 1; /* every cell's change counted (not the encoder's) */
+    uint8_t mark[NB] = { 0 }, back[NB];
+    mark[5] = SETTLE_BLOCK_OVER | SETTLE_BLOCK_LONE;
+    mark[6] = SETTLE_BLOCK_OVER | SETTLE_BLOCK_AREA;
+    mark[7] = SETTLE_BLOCK_OVER | SETTLE_BLOCK_TWICE | SETTLE_BLOCK_FADING;
+    mark[BW + 3] = SETTLE_BLOCK_AREA;
+    mark[NB - 1] = SETTLE_BLOCK_OVER | SETTLE_BLOCK_LONE | SETTLE_BLOCK_AREA;
+    assert_int_equal(settle_animated_spool_blocks(&a, &g, 3, 0, mark, BW, BS, NB), 0);
+    assert_int_equal(settle_animated_rewind(&a), 0);
+    int found = 0;
+    assert_int_equal(settle_animated_read_blocks(&a, 2, 0.1, BW, BS, NB, back, &found), 0);
+    assert_int_equal(found, 0);
+    assert_int_equal(settle_animated_read_blocks(&a, 3, 0.15, BW, BS, NB, back, &found), 0);
+    assert_int_equal(found, 1);
+    assert_memory_equal(back, mark, NB);
+    settle_animated_free(&a);
+    settle_cells_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_box_row_ends),
         cmocka_unit_test(test_local),
         cmocka_unit_test(test_sums),
+        cmocka_unit_test(test_spool_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
