@@ -40,3 +40,20 @@ AVCodecContext *open_video(const char *path, AVFormatContext **fmt, int *si)
     dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
     return dec;
 }
+
+int next_frame(AVFormatContext *fmt, AVCodecContext *dec, int si, AVPacket *pkt, AVFrame *f)
+{
+    for (;;) {
+        int ret = avcodec_receive_frame(dec, f);
+        if (ret == 0)
+            return 1;
+        if (ret == AVERROR_EOF)
+            return 0;
+        assert_int_equal(ret, AVERROR(EAGAIN));
+        if (av_read_frame(fmt, pkt) < 0)
+            assert_int_equal(avcodec_send_packet(dec, NULL), 0); /* the end: drained */
+        else if (pkt->stream_index == si)
+            assert_int_equal(avcodec_send_packet(dec, pkt), 0);
+        av_packet_unref(pkt);
+    }
+}

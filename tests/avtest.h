@@ -16,4 +16,8 @@ uint32_t frame_crc(const AVFrame *f);
  * parameters with settle's threads (three, frame and slice), not yet opened. */
 AVCodecContext *open_video(const char *path, AVFormatContext **fmt, int *si);
 
+/* The next frame of stream si decoded into f (1; the caller unrefs it), packet
+ * by packet through pkt, the decoder drained at the end; 0 after the last. */
+int next_frame(AVFormatContext *fmt, AVCodecContext *dec, int si, AVPacket *pkt, AVFrame *f);
+
 #endif

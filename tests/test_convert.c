@@ -77,29 +77,20 @@ static void check_pictures(const SettleImage *img)
     SettleYuvCoef k;
     settle_yuv_coef(&k, 0.299, 0.114, 0);
     int n = 0;
-    for (int end = 0; !end;) {
-        if (av_read_frame(fmt, pkt) < 0) {
-            end = 1;
-            assert_int_equal(avcodec_send_packet(dec, NULL), 0);
-        } else if (pkt->stream_index == si) {
-            assert_int_equal(avcodec_send_packet(dec, pkt), 0);
-        }
-        av_packet_unref(pkt);
-        while (avcodec_receive_frame(dec, f) == 0) {
-            assert_true(n < N);
-            assert_int_equal(f->format, AV_PIX_FMT_YUV420P);
-            settle_yuv420_rgb(want, W * 3, f->data[0], f->linesize[0], f->data[1], f->linesize[1],
-                              f->data[2], f->linesize[2], W, H, &k);
-            const SettleImage *im = &img[n];
-            assert_non_null(im->rgb);
-            assert_int_equal(im->width, W);
-            assert_int_equal(im->height, H);
-            for (int y = 0; y < H; y++)
-                if (memcmp(im->rgb + y * im->stride, want + y * W * 3, (size_t)W * 3))
-                    fail_msg("frame %d, row %d: not the whole conversion", n, y);
-            n++;
-            av_frame_unref(f);
-        }
+    while (next_frame(fmt, dec, si, pkt, f)) {
+        assert_true(n < N);
+        assert_int_equal(f->format, AV_PIX_FMT_YUV420P);
+        settle_yuv420_rgb(want, W * 3, f->data[0], f->linesize[0], f->data[1], f->linesize[1],
+                          f->data[2], f->linesize[2], W, H, &k);
+        const SettleImage *im = &img[n];
+        assert_non_null(im->rgb);
+        assert_int_equal(im->width, W);
+        assert_int_equal(im->height, H);
+        for (int y = 0; y < H; y++)
+            if (memcmp(im->rgb + y * im->stride, want + y * W * 3, (size_t)W * 3))
+                fail_msg("frame %d, row %d: not the whole conversion", n, y);
+        n++;
+        av_frame_unref(f);
     }
     assert_int_equal(n, N);
     free(want);

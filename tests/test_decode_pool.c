@@ -54,28 +54,18 @@ static void decode(const char *path, int pool, Run *run)
     assert_non_null(pkt);
     assert_non_null(f);
     run->n = 0;
-    for (int end = 0; !end;) {
-        int got = av_read_frame(fmt, pkt);
-        if (got < 0) {
-            end = 1;
-            assert_int_equal(avcodec_send_packet(dec, NULL), 0);
-        } else if (pkt->stream_index == si) {
-            assert_int_equal(avcodec_send_packet(dec, pkt), 0);
+    while (next_frame(fmt, dec, si, pkt, f)) {
+        assert_true(run->n < MAXF);
+        run->crc[run->n] = frame_crc(f);
+        for (int k = 0; k < 4; k++) {
+            run->size[run->n][k] = f->buf[k] ? f->buf[k]->size : 0;
+            run->linesize[run->n][k] = f->linesize[k];
         }
-        av_packet_unref(pkt);
-        while (avcodec_receive_frame(dec, f) == 0) {
-            assert_true(run->n < MAXF);
-            run->crc[run->n] = frame_crc(f);
-            for (int k = 0; k < 4; k++) {
-                run->size[run->n][k] = f->buf[k] ? f->buf[k]->size : 0;
-                run->linesize[run->n][k] = f->linesize[k];
-            }
-            run->page_off[run->n] = (unsigned)((uintptr_t)f->data[0] % 4096);
-            if (run->n % HELD == 0)
-                held[nheld++] = av_frame_clone(f);
-            run->n++;
-            av_frame_unref(f);
-        }
+        run->page_off[run->n] = (unsigned)((uintptr_t)f->data[0] % 4096);
+        if (run->n % HELD == 0)
+            held[nheld++] = av_frame_clone(f);
+        run->n++;
+        av_frame_unref(f);
     }
     av_frame_free(&f);
     av_packet_free(&pkt);
