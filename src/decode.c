@@ -472,8 +472,8 @@ static int convert(Decoder *d, const AVFrame *f)
         } else {
             d->changed[k] = !have_prev || band_changed(f, d->prev, y0 * d->F, bh * d->F);
         }
-        d->pending[y0 / BAND] = d->lazy && d->changed[y0 / BAND];
-        if (!d->changed[y0 / BAND] || d->lazy)
+        d->pending[k] = d->lazy && d->changed[k];
+        if (!d->changed[k] || d->lazy)
             continue;
         struct SwsContext **sp = bh == BAND ? &d->band_sws : &d->tail_sws;
         *sp = get_scaler(*sp, f, d->w, bh, d->w, bh);
