@@ -715,6 +715,23 @@ static void check_reduce(const SettleKernels *k, const char *path)
                 assert_int_equal(b_ref, last);
                 checks++;
             }
+    /* every sum of a 2 x 2 box, 0 to 1,020, each rounded as the reference
+     * rounds it (the AVX2 kernel rounds by a multiplication) */
+    enum { SUMS = 1021 };
+    uint8_t *boxes = malloc((size_t)2 * 2 * SUMS), *o_sums = malloc(SUMS);
+    assert_non_null(boxes && o_sums);
+    for (int x = 0; x < SUMS; x++)
+        for (int i = 0; i < 4; i++) {
+            const int left = x - 255 * i;
+            boxes[(i / 2) * 2 * SUMS + 2 * x + i % 2] = (uint8_t)(left < 0 ? 0 : left > 255 ? 255 : left);
+        }
+    k->reduce_plane(o_sums, SUMS, boxes, 2 * SUMS, SUMS, 1, 2);
+    for (int x = 0; x < SUMS; x++)
+        if (o_sums[x] != (x + 2) / 4)
+            fail_msg("reduce_plane %s: f 2, box sum %d gave %d", path, x, o_sums[x]);
+    checks += SUMS;
+    free(boxes);
+    free(o_sums);
     free(p);
     free(q);
     free(o_ref);

@@ -493,16 +493,19 @@ void settle_change_masks_avx2(const uint8_t *a, const uint8_t *b, int w, int tol
 }
 
 /* f = 2: 32 outputs from 64 bytes of each of 2 rows, the pairs of a row
- * summed by maddubs (at most 510), the two rows added. */
+ * summed by maddubs (at most 510), the two rows added, and the sum s (at
+ * most 1,020) rounded by one mulhrs by 8192: ((s >> 1) + 1) >> 1, which is
+ * (s + 2) >> 2 for every s >= 0 (both drop s's lowest bit, then round the
+ * half up). */
 static inline void reduce2_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride)
 {
-    const __m256i ones8 = _mm256_set1_epi8(1);
+    const __m256i ones8 = _mm256_set1_epi8(1), quarter = _mm256_set1_epi16(8192);
     __m256i w[2];
     for (int j = 0; j < 2; j++) {
         const __m256i a = _mm256_loadu_si256((const __m256i *)(s + 32 * j));
         const __m256i b = _mm256_loadu_si256((const __m256i *)(s + sstride + 32 * j));
         w[j] = _mm256_add_epi16(_mm256_maddubs_epi16(a, ones8), _mm256_maddubs_epi16(b, ones8));
-        w[j] = _mm256_srli_epi16(_mm256_add_epi16(w[j], _mm256_set1_epi16(2)), 2);
+        w[j] = _mm256_mulhrs_epi16(w[j], quarter);
     }
     const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(w[0], w[1]), 0xd8);
     _mm256_storeu_si256((__m256i *)d, p);
