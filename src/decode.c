@@ -374,8 +374,8 @@ static int band_changed(const AVFrame *a, const AVFrame *b, int y0, int bh)
     return 0;
 }
 
-static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
-                       int probing, int held);
+static void luma_frame(Decoder *d, LumaStats *L, LumaStats *all, const AVFrame *cur,
+                       const AVFrame *prev, int probing, int held);
 static int luma_compared(LumaStats *L, const AVFrame *cur, const AVFrame *prev);
 static void luma_part_init(LumaPart *part, const AVFrame *cur);
 static void luma_band(Decoder *d, int k);
@@ -699,19 +699,34 @@ static int luma_compared(LumaStats *L, const AVFrame *cur, const AVFrame *prev)
     return 1;
 }
 
+/* A row's changed samples, from a to b, in row y of a plane subsampled by
+ * sh, into part's box. */
+static void luma_box(LumaPart *part, int sh, int y, int a, int b)
+{
+    part->x0 = a << sh < part->x0 ? a << sh : part->x0;
+    part->x1 = (b << sh) + sh > part->x1 ? (b << sh) + sh : part->x1;
+    part->y0 = part->y0 < 0 || y << sh < part->y0 ? y << sh : part->y0;
+    part->y1 = (y << sh) + sh > part->y1 ? (y << sh) + sh : part->y1;
+}
+
 /* The rows of cur from luma row top (even) to bottom of every plane, every
  * rstep-th of the luma and every (rstep / 2)-th of the chroma, compared with
- * prev's into *part; ahead: each row's next asked for as it is compared. */
-static void luma_rows(Decoder *d, LumaPart *part, const AVFrame *cur, const AVFrame *prev,
-                      int held, int rstep, int top, int bottom, int ahead)
+ * prev's into *part, and those of them that are every LUMA_STEP_ALL-th (of
+ * the luma; every LUMA_STEP_ALL / 2-th of the chroma) into *all as well
+ * (NULL: none); *strong (NULL: none): the luma samples compared that moved
+ * by more than PROBE_STRONG, added to; ahead: each row's next asked for as
+ * it is compared. */
+static void luma_rows(Decoder *d, LumaPart *part, LumaPart *all, int64_t *strong,
+                      const AVFrame *cur, const AVFrame *prev, int held, int rstep, int top,
+                      int bottom, int ahead)
 {
     /* a change of chroma moves R or B by about twice as much (1.6 to 1.9
      * times in BT.601 and 709), so chroma counts beyond half the tolerance */
     const int tol[3] = { d->c->s.tolerance, d->c->s.tolerance / 2, d->c->s.tolerance / 2 };
     for (int p = 0; p < 3; p++) {
         const int sh = p ? 1 : 0, pw = (cur->width + sh) >> sh, step = rstep >> sh;
-        const int r1 = (bottom + sh) >> sh;
-        int64_t n = 0;
+        const int r1 = (bottom + sh) >> sh, astep = LUMA_STEP_ALL >> sh;
+        int64_t n = 0, na = 0;
         for (int y = ((top >> sh) + step - 1) / step * step; y < r1; y += step) {
             int a, b;
             if (ahead && y + step < r1) {
@@ -719,18 +734,28 @@ static void luma_rows(Decoder *d, LumaPart *part, const AVFrame *cur, const AVFr
                                 (size_t)pw);
                 settle_prefetch(prev_row(d, prev, held, p, y + step), (size_t)pw);
             }
-            int k = d->c->dsp.count_row_changed(cur->data[p] + (ptrdiff_t)y * cur->linesize[p],
-                                                prev_row(d, prev, held, p, y), pw, tol[p], &a,
-                                                &b);
+            const uint8_t *rc = cur->data[p] + (ptrdiff_t)y * cur->linesize[p];
+            const uint8_t *rp = prev_row(d, prev, held, p, y);
+            const int k = d->c->dsp.count_row_changed(rc, rp, pw, tol[p], &a, &b);
+            /* while the rows are in the cache; a row where no sample moved
+             * by more than a tolerance up to PROBE_STRONG has none that
+             * moved by more than PROBE_STRONG */
+            if (strong && !p && (k || tol[0] > PROBE_STRONG)) {
+                int sa, sb;
+                *strong += d->c->dsp.count_row_changed(rc, rp, pw, PROBE_STRONG, &sa, &sb);
+            }
             if (!k)
                 continue;
             n += k;
-            part->x0 = a << sh < part->x0 ? a << sh : part->x0;
-            part->x1 = (b << sh) + sh > part->x1 ? (b << sh) + sh : part->x1;
-            part->y0 = part->y0 < 0 || y << sh < part->y0 ? y << sh : part->y0;
-            part->y1 = (y << sh) + sh > part->y1 ? (y << sh) + sh : part->y1;
+            luma_box(part, sh, y, a, b);
+            if (all && y % astep == 0) {
+                na += k;
+                luma_box(all, sh, y, a, b);
+            }
         }
         part->n[p] += n;
+        if (all)
+            all->n[p] += na;
     }
 }
 
@@ -768,27 +793,32 @@ static void luma_add(Decoder *d, LumaStats *L, int64_t count, int64_t box, int w
 /* One frame's full-size luma change against the frame before (keyframes,
  * where an encoder re-codes the picture, left out), into L: the probe's
  * (probing: more rows, strong changes left out; prev may be the last frame
- * it holds, held) or the whole capture's. limit: the diff threshold in pixels. */
-static void luma_frame(Decoder *d, LumaStats *L, const AVFrame *cur, const AVFrame *prev,
-                       int probing, int held)
+ * it holds, held) or the whole capture's; all (probing; NULL: none): the
+ * whole capture's of the same frames too, from the same rows (every
+ * LUMA_STEP_ALL-th row is a LUMA_STEP-th). */
+static void luma_frame(Decoder *d, LumaStats *L, LumaStats *all, const AVFrame *cur,
+                       const AVFrame *prev, int probing, int held)
 {
-    if (!luma_compared(L, cur, prev))
+    const int in = luma_compared(L, cur, prev), in_all = all && luma_compared(all, cur, prev);
+    if (!in) {
+        if (in_all)
+            luma_frame(d, all, NULL, cur, prev, 0, held);
         return;
+    }
     const int rstep = probing ? LUMA_STEP : LUMA_STEP_ALL;
-    LumaPart part;
+    LumaPart part, apart;
+    int64_t strong = 0, box;
     luma_part_init(&part, cur);
-    luma_rows(d, &part, cur, prev, held, rstep, 0, cur->height, 1);
-    int64_t box;
+    luma_part_init(&apart, cur);
+    luma_rows(d, &part, in_all ? &apart : NULL, probing ? &strong : NULL, cur, prev, held, rstep,
+              0, cur->height, 1);
+    if (in_all) {
+        const int64_t count = luma_count(&apart, LUMA_STEP_ALL, &box);
+        luma_add(d, all, count, box, cur->width, cur->height);
+    }
     const int64_t count = luma_count(&part, rstep, &box);
     if (probing && count) {
         const double limit = limit_for(d, cur->width, cur->height);
-        int64_t strong = 0;
-        for (int y = 0; y < cur->height; y += rstep) {
-            int a, b;
-            strong += d->c->dsp.count_row_changed(cur->data[0] + (ptrdiff_t)y * cur->linesize[0],
-                                                  prev_row(d, prev, held, 0, y), cur->width,
-                                                  PROBE_STRONG, &a, &b);
-        }
         const double share = (double)cur->width * cur->height / 500, faint = limit / 10;
         if ((double)strong * rstep > (share < faint ? share : faint)) {
             L->limit = limit;
@@ -817,7 +847,7 @@ static void luma_band(Decoder *d, int k)
                                 (size_t)((prev->width + sh) >> sh));
         }
     }
-    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, top, bottom, 0);
+    luma_rows(d, &d->lpart, NULL, NULL, d->prev, d->lprev, 0, LUMA_STEP_ALL, top, bottom, 0);
 }
 
 /* The picture being counted band by band (Decoder.lon) into d->luma, with
@@ -831,8 +861,8 @@ static void luma_finish(Decoder *d)
     for (int k = 0; k < (d->h + BAND - 1) / BAND; k++)
         if (d->pending[k])
             luma_band(d, k);
-    luma_rows(d, &d->lpart, d->prev, d->lprev, 0, LUMA_STEP_ALL, d->h * d->F, d->prev->height,
-              1);
+    luma_rows(d, &d->lpart, NULL, NULL, d->prev, d->lprev, 0, LUMA_STEP_ALL, d->h * d->F,
+              d->prev->height, 1);
     int64_t box;
     const int64_t count = luma_count(&d->lpart, LUMA_STEP_ALL, &box);
     luma_add(d, &d->luma, count, box, d->prev->width, d->prev->height);
@@ -1028,7 +1058,6 @@ static void probe_measure(Decoder *d, const AVFrame *f, int i)
             /* a camera's noise changes every band; a screen repeats some */
             d->every_band &= bands[k];
         }
-        luma_frame(d, &d->luma_all, f, prev, 0, 0);
     }
     if (!d->every_band && !d->nreduced) {
         d->probe_F = 0;
@@ -1138,9 +1167,9 @@ static int probe_frame(Decoder *d, const AVFrame *f)
          * (it may be held reduced), else the store's copy */
         const AVFrame *last = st->n ? settle_probe_frame(st, st->n - 1) : NULL;
         if (last && f->data[0] && d->probe_F && d->probe_last->data[0])
-            luma_frame(d, &d->luma, f, d->probe_last, 1, 0);
+            luma_frame(d, &d->luma, &d->luma_all, f, d->probe_last, 1, 0);
         else if (last && f->data[0] && !d->probe_F && (last->data[0] || st->held[st->n - 1].row))
-            luma_frame(d, &d->luma, f, last, 1, !last->data[0]);
+            luma_frame(d, &d->luma, NULL, f, last, 1, !last->data[0]);
         if (d->probe_F)
             probe_measure(d, f, st->n);
         /* what the probe would choose, were this its last frame */

@@ -715,12 +715,83 @@ static void check_reduce(const SettleKernels *k, const char *path)
                 assert_int_equal(b_ref, last);
                 checks++;
             }
+    /* every sum of a 2 x 2 box, 0 to 1,020, each rounded as the reference
+     * rounds it (the AVX2 kernel rounds by a multiplication) */
+    enum { SUMS = 1021 };
+    uint8_t *boxes = malloc((size_t)2 * 2 * SUMS), *o_sums = malloc(SUMS);
+    assert_non_null(boxes && o_sums);
+    for (int x = 0; x < SUMS; x++)
+        for (int i = 0; i < 4; i++) {
+            const int left = x - 255 * i;
+            boxes[(i / 2) * 2 * SUMS + 2 * x + i % 2] = (uint8_t)(left < 0 ? 0 : left > 255 ? 255 : left);
+        }
+    k->reduce_plane(o_sums, SUMS, boxes, 2 * SUMS, SUMS, 1, 2);
+    for (int x = 0; x < SUMS; x++)
+        if (o_sums[x] != (x + 2) / 4)
+            fail_msg("reduce_plane %s: f 2, box sum %d gave %d", path, x, o_sums[x]);
+    checks += SUMS;
+    free(boxes);
+    free(o_sums);
     free(p);
     free(q);
     free(o_ref);
     free(o_k);
     print_message("%s: %ld reduce_plane and count_row_changed cases agree with the scalar "
                   "reference\n", path, checks);
+}
+
+/* The row change count on long rows (the AVX2 kernel counts the steps
+ * between the first and the last that changed 255 at a time) and sparse
+ * changes: none, one byte anywhere, the ends only, runs, everything; every
+ * tolerance class, against the reference. */
+static void check_count_rows(const SettleKernels *k, const char *path)
+{
+    enum { N = 20011 };
+    static const int ns[] = { 1, 31, 32, 33, 63, 64, 65, 96, 97, 640, 1280, 1311, 8159, 8160,
+                              8161, 8192, 8193, 8224, 16352, 16353, 16385, 20000, N };
+    static const int ctols[] = { 0, 3, 96, 254 };
+    uint8_t *p = malloc(N), *q = malloc(N);
+    assert_non_null(p && q);
+    long checks = 0;
+    for (int pat = 0; pat < 7; pat++)
+        for (size_t ni = 0; ni < sizeof(ns) / sizeof(*ns); ni++) {
+            const int n = ns[ni];
+            /* a one-byte change at positions spread over the row */
+            const int spots = pat == 1 ? 40 : 1;
+            for (int sp = 0; sp < spots; sp++) {
+                for (int i = 0; i < N; i++)
+                    p[i] = q[i] = (uint8_t)rnd();
+                const int at = (int)((int64_t)(n - 1) * sp / (spots > 1 ? spots - 1 : 1));
+                for (int i = 0; i < n; i++) {
+                    int change = 0;
+                    switch (pat) {
+                    case 1: change = i == at; break;
+                    case 2: change = i == 0 || i == n - 1; break;
+                    case 3: change = i % 4099 < 300; break;
+                    case 4: change = 1; break;
+                    case 5: change = (int)(rnd() % 7) == 0; break;
+                    case 6: change = i > n / 3 && i < n / 3 + 40; break;
+                    default: break;
+                    }
+                    if (change)
+                        q[i] = (uint8_t)(p[i] + 1 + (int)(rnd() % 255));
+                }
+                for (size_t ti = 0; ti < sizeof(ctols) / sizeof(*ctols); ti++) {
+                    int a_ref, b_ref, a_k, b_k;
+                    const int c_ref = settle_count_row_changed(p, q, n, ctols[ti], &a_ref, &b_ref);
+                    const int c_k = k->count_row_changed(p, q, n, ctols[ti], &a_k, &b_k);
+                    if (c_ref != c_k || a_ref != a_k || b_ref != b_k)
+                        fail_msg("count_row_changed %s: pattern %d n %d tol %d spot %d: %d %d %d, "
+                                 "reference %d %d %d", path, pat, n, ctols[ti], at, c_k, a_k, b_k,
+                                 c_ref, a_ref, b_ref);
+                    checks++;
+                }
+            }
+        }
+    free(p);
+    free(q);
+    print_message("%s: %ld long count_row_changed rows agree with the scalar reference\n", path,
+                  checks);
 }
 
 /* The matrices settle converts with, both ranges. */
@@ -924,6 +995,7 @@ static void test_sse2(void **state)
     assert_ptr_not_equal(k.box_means, settle_box_means);
     check_box_means(&k, "sse2");
     check_reduce(&k, "sse2");
+    check_count_rows(&k, "sse2");
     check_row_changed_sparse(&k, "sse2");
     check_yuv(&k, "sse2");
 }
@@ -971,6 +1043,7 @@ static void test_avx2(void **state)
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
     assert_ptr_not_equal(k.reduce_plane, k2.reduce_plane);
     check_reduce(&k, "avx2");
+    check_count_rows(&k, "avx2");
     /* and the camera test's counts' own */
     assert_ptr_not_equal(k.count_row_changed, k2.count_row_changed);
     check_row_changed_sparse(&k, "avx2");
@@ -993,6 +1066,7 @@ static void test_avx512(void **state)
     assert_ptr_not_equal(k.yuv420_rgb, k2.yuv420_rgb);
     check(&k, "avx512");
     check_reduce(&k, "avx512");
+    check_count_rows(&k, "avx512");
     check_row_changed_sparse(&k, "avx512");
     check_yuv(&k, "avx512");
 }

@@ -493,16 +493,19 @@ void settle_change_masks_avx2(const uint8_t *a, const uint8_t *b, int w, int tol
 }
 
 /* f = 2: 32 outputs from 64 bytes of each of 2 rows, the pairs of a row
- * summed by maddubs (at most 510), the two rows added. */
+ * summed by maddubs (at most 510), the two rows added, and the sum s (at
+ * most 1,020) rounded by one mulhrs by 8192: ((s >> 1) + 1) >> 1, which is
+ * (s + 2) >> 2 for every s >= 0 (both drop s's lowest bit, then round the
+ * half up). */
 static inline void reduce2_step(uint8_t *d, const uint8_t *s, ptrdiff_t sstride)
 {
-    const __m256i ones8 = _mm256_set1_epi8(1);
+    const __m256i ones8 = _mm256_set1_epi8(1), quarter = _mm256_set1_epi16(8192);
     __m256i w[2];
     for (int j = 0; j < 2; j++) {
         const __m256i a = _mm256_loadu_si256((const __m256i *)(s + 32 * j));
         const __m256i b = _mm256_loadu_si256((const __m256i *)(s + sstride + 32 * j));
         w[j] = _mm256_add_epi16(_mm256_maddubs_epi16(a, ones8), _mm256_maddubs_epi16(b, ones8));
-        w[j] = _mm256_srli_epi16(_mm256_add_epi16(w[j], _mm256_set1_epi16(2)), 2);
+        w[j] = _mm256_mulhrs_epi16(w[j], quarter);
     }
     const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(w[0], w[1]), 0xd8);
     _mm256_storeu_si256((__m256i *)d, p);
@@ -663,9 +666,24 @@ int settle_row_first_diff_avx2(const uint8_t *a, const uint8_t *b, int n)
     return x;
 }
 
-/* 32 bytes a step, without a branch: the changed bytes' mask counted with
- * popcnt, the first and last taken where the mask is not empty; the tail
- * (under 32 bytes) as the SSE2 kernel takes it. */
+/* The bytes of 32 at a and b that differ by at most t: 0xff, else 0. */
+static inline __m256i within32(const uint8_t *a, const uint8_t *b, __m256i t)
+{
+    return _mm256_cmpeq_epi8(_mm256_subs_epu8(absdiff(load(a), load(b)), t),
+                             _mm256_setzero_si256());
+}
+
+/* The changed bytes of 32 at a and b as a mask. */
+static inline unsigned changed32(const uint8_t *a, const uint8_t *b, __m256i t)
+{
+    return ~(unsigned)_mm256_movemask_epi8(within32(a, b, t));
+}
+
+/* 32 bytes a step: the first step that changed from the start and the last
+ * from the end, for the first and last places; the steps between them only
+ * counted, the bytes that did not change a byte lane at a time (at most 255
+ * steps, then summed by sad); the tail (under 32 bytes) as the SSE2 kernel
+ * takes it. */
 int settle_count_row_changed_avx2(const uint8_t *a, const uint8_t *b, int n, int tol, int *first,
                                   int *last)
 {
@@ -674,29 +692,39 @@ int settle_count_row_changed_avx2(const uint8_t *a, const uint8_t *b, int n, int
     const __m256i t = _mm256_set1_epi8((char)tol), z = _mm256_setzero_si256();
     int count = 0, lo = n, hi = -1;
     const int body = n & ~31;
-    for (int x = 0; x < body; x += 32) {
-        const __m256i d = absdiff(load(a + x), load(b + x));
-        const unsigned m =
-            ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_subs_epu8(d, t), z));
-        count += (int)_mm_popcnt_u32(m);
-        /* with a bit set outside the mask's own, so that both are defined:
-         * they are the mask's own whenever it is not empty */
-        const int f = x + __builtin_ctz(m | 0x80000000u), l = x + 31 - __builtin_clz(m | 1u);
-        lo = lo == n && m ? f : lo;
-        hi = m ? l : hi;
+    int x = 0;
+    unsigned m = 0;
+    for (; x < body && !(m = changed32(a + x, b + x, t)); x += 32)
+        ;
+    if (x < body) {
+        int e = body - 32;
+        unsigned me = 0;
+        for (; e > x && !(me = changed32(a + e, b + e, t)); e -= 32)
+            ;
+        lo = x + __builtin_ctz(m);
+        me = e > x ? me : m;
+        hi = e + 31 - __builtin_clz(me);
+        count = (int)_mm_popcnt_u32(m) + (e > x ? (int)_mm_popcnt_u32(me) : 0);
+        for (int y = x + 32; y < e;) {
+            const int end = e - y > 255 * 32 ? y + 255 * 32 : e, steps = (end - y) / 32;
+            __m256i same = z;
+            for (; y < end; y += 32)
+                same = _mm256_sub_epi8(same, within32(a + y, b + y, t));
+            const __m256i s = _mm256_sad_epu8(same, z);
+            const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s),
+                                             _mm256_extracti128_si256(s, 1));
+            count += 32 * steps - (int)(_mm_cvtsi128_si64(s2) + _mm_extract_epi64(s2, 1));
+        }
     }
     if (body < n && body) {
         /* the row's last 32 bytes, those before body (counted above) masked
          * off */
-        const int x = n - 32;
-        const __m256i d = absdiff(load(a + x), load(b + x));
-        const unsigned m =
-            ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_subs_epu8(d, t), z)) &
-            ~0u << (body - x);
-        count += (int)_mm_popcnt_u32(m);
-        if (m) {
-            lo = lo == n ? x + __builtin_ctz(m) : lo;
-            hi = x + 31 - __builtin_clz(m);
+        const int tx = n - 32;
+        const unsigned mt = changed32(a + tx, b + tx, t) & ~0u << (body - tx);
+        count += (int)_mm_popcnt_u32(mt);
+        if (mt) {
+            lo = lo == n ? tx + __builtin_ctz(mt) : lo;
+            hi = tx + 31 - __builtin_clz(mt);
         }
     } else if (body < n) {
         int f, l;
