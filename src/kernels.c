@@ -466,9 +466,11 @@ void settle_block_errors(const float *ref, const float *cur, int n, const double
 {
     for (int i = 0; i < n; i++)
         for (int c = 0; c < 3; c++) {
-            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            const float e = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (ch)
+                ch[c * n + i] = e;
             if (err)
-                err[3 * i + c] = ch[c * n + i];
+                err[3 * i + c] = e;
         }
 }
 

@@ -89,7 +89,7 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
 /* The block test's errors of n blocks (three floats each, R G B) after a
  * gain and offset a channel: err[3k + c] = ch[c * n + k] = cur[3k + c] -
  * (float)(a[c] * ref[3k + c] + o[c]), the product and sum in doubles; err
- * NULL: ch only. */
+ * NULL: ch only; ch NULL: err only. */
 void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
 

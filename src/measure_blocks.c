@@ -800,11 +800,9 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
     float *d = b->res; /* 3 * nb: this picture's steps; the fit's scratch before */
     double a[3], o[3], most = 0;
     fit_channels(b, b->prev, d, from, a, o);
-    for (int k = 0; k < 3 * b->nb; k++) {
-        d[k] = b->sum[k] - (float)(a[k % 3] * b->prev[k] + o[k % 3]);
-        if (k >= 3 * from)
-            most = fabsf(d[k]) > most ? fabsf(d[k]) : most;
-    }
+    b->block_errors(b->prev, b->sum, b->nb, a, o, d, NULL);
+    for (int k = 3 * from; k < 3 * b->nb; k++)
+        most = fabsf(d[k]) > most ? fabsf(d[k]) : most;
     memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
     if (most < FADE_REPEAT) {
         /* a still picture: the steps before it are stale */

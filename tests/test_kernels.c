@@ -552,6 +552,15 @@ static void check_block_errors(const SettleKernels *k, const char *path)
             k->block_errors(ref, cur, n, a[ai], o[ai], NULL, c_k);
             if (memcmp(c_ref, c_k, sizeof(c_ref)))
                 fail_msg("block_errors %s: n %d fit %zu, channels only", path, n, ai);
+            /* without ch: the same errors, in the reference too */
+            memset(e_k, 0x55, sizeof(e_k));
+            k->block_errors(ref, cur, n, a[ai], o[ai], e_k, NULL);
+            if (memcmp(e_ref, e_k, sizeof(e_ref)))
+                fail_msg("block_errors %s: n %d fit %zu, errors only", path, n, ai);
+            memset(e_k, 0x55, sizeof(e_k));
+            settle_block_errors(ref, cur, n, a[ai], o[ai], e_k, NULL);
+            if (memcmp(e_ref, e_k, sizeof(e_ref)))
+                fail_msg("block_errors reference: n %d fit %zu, errors only", n, ai);
             /* the reference is the definition */
             for (int i = 0; i < n; i++)
                 for (int c = 0; c < 3; c++) {
