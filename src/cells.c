@@ -178,14 +178,18 @@ void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 /* The sums of cell cx's squares over the band's rows: each group of 4 rows'
  * bytes added column by column (a loop of fixed length the compiler
  * vectorises; at most 4 x 255 a column), then each square's 4 columns a
- * channel. The same integer sums in another order. */
+ * channel (a whole cell's as block_row's column lanes: a column's three sums
+ * and the next one's first as four 16-bit lanes of a word, added; a
+ * square's sums, at most 16 x 255, never carry into the next lane). The
+ * same integer sums in another order. */
 static void cell_sums(const SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int cx, int rows,
                       uint16_t *s)
 {
     const int x0 = cx * SETTLE_CELL, n = (x0 + SETTLE_CELL < g->w ? SETTLE_CELL : g->w - x0);
     memset(s, 0, SETTLE_CELL_SUMS * sizeof(*s));
     for (int y = 0; y < rows; y += 4) {
-        uint16_t col[3 * SETTLE_CELL] = { 0 };
+        /* one more than the sums: the last column's word */
+        uint16_t col[3 * SETTLE_CELL + 1] = { 0 };
         const int y1 = y + 4 < rows ? y + 4 : rows;
         for (int r = y; r < y1; r++) {
             const uint8_t *p = cur + r * cstride + 3 * x0;
@@ -197,6 +201,22 @@ static void cell_sums(const SettleCells *g, const uint8_t *cur, ptrdiff_t cstrid
                     col[j] = (uint16_t)(col[j] + p[j]);
         }
         uint16_t *sq = s + (y / 4) * 12;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (n == SETTLE_CELL) {
+            for (int q = 0; q < 4; q++) {
+                uint64_t lanes = 0;
+                for (int x = 4 * q; x < 4 * q + 4; x++) {
+                    uint64_t word;
+                    memcpy(&word, col + 3 * x, sizeof(word));
+                    lanes += word;
+                }
+                sq[3 * q] = (uint16_t)lanes;
+                sq[3 * q + 1] = (uint16_t)(lanes >> 16);
+                sq[3 * q + 2] = (uint16_t)(lanes >> 32);
+            }
+            continue;
+        }
+#endif
         for (int x = 0; x < n; x++) {
             uint16_t *q = sq + (x / 4) * 3;
             q[0] = (uint16_t)(q[0] + col[3 * x]);

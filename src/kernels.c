@@ -438,6 +438,17 @@ void settle_box_means(const uint32_t *acc, const int *x0, int n, int rows, uint8
     }
 }
 
+void settle_block_means(const uint16_t *sums, int n, int bs, float inv, float *out)
+{
+    for (int i = 0; i < n; i++, sums += 3 * bs)
+        for (int c = 0; c < 3; c++) {
+            uint32_t sum = 0;
+            for (int k = 0; k < bs; k++)
+                sum += sums[3 * k + c];
+            out[3 * i + c] = (float)sum * inv;
+        }
+}
+
 void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3])
 {
@@ -466,9 +477,11 @@ void settle_block_errors(const float *ref, const float *cur, int n, const double
 {
     for (int i = 0; i < n; i++)
         for (int c = 0; c < 3; c++) {
-            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            const float e = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (ch)
+                ch[c * n + i] = e;
             if (err)
-                err[3 * i + c] = ch[c * n + i];
+                err[3 * i + c] = e;
         }
 }
 
@@ -576,6 +589,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->block_levels = settle_block_levels;
     k->block_residuals = settle_block_residuals;
     k->block_shares = settle_block_shares;
+    k->block_means = settle_block_means;
 #if SETTLE_X86
     if (flags & SETTLE_CPU_SSE2) {
         k->count_changed = settle_count_changed_sse2;
@@ -590,6 +604,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->row_first_diff = settle_row_first_diff_sse2;
         k->copy_stream = settle_copy_stream_sse2;
         k->box_means = settle_box_means_sse2;
+        k->block_means = settle_block_means_sse2;
     }
     if (flags & SETTLE_CPU_SSSE3)
         k->yuv420_rgb = settle_yuv420_rgb_ssse3;

@@ -89,7 +89,7 @@ void settle_fit_sums(const float *ref, const float *cur, int n, const double *a,
 /* The block test's errors of n blocks (three floats each, R G B) after a
  * gain and offset a channel: err[3k + c] = ch[c * n + k] = cur[3k + c] -
  * (float)(a[c] * ref[3k + c] + o[c]), the product and sum in doubles; err
- * NULL: ch only. */
+ * NULL: ch only; ch NULL: err only. */
 void settle_block_errors(const float *ref, const float *cur, int n, const double *a,
                          const double *o, float *err, float *ch);
 
@@ -112,6 +112,13 @@ void settle_block_residuals(const float *err, int n, int bins, float *res, uint1
  * share (the first of a tie; NaN never; 0 when none is over 0). */
 double settle_block_shares(const float *res, const uint8_t *lvl, const double *thr, int n,
                            float low, float *ratio, int counts[3]);
+
+/* The block test's means of n whole blocks of bs columns (1 to 16) from
+ * their row's column sums (settle_sum_rows' of RGB24 rows: 3 sums a
+ * column, each block's sum of a channel under 65536): out[3i + c] =
+ * (float)(the sum of sums[3 (bs i + k) + c] for k = 0 .. bs - 1) * inv, the
+ * sum exact and the product in floats. Reads 3 bs n sums. */
+void settle_block_means(const uint16_t *sums, int n, int bs, float inv, float *out);
 
 /* The most passes settle_select_part makes before it gives up. */
 #define SETTLE_SELECT_PASSES 64
@@ -290,6 +297,7 @@ typedef struct SettleKernels {
     void (*block_residuals)(const float *err, int n, int bins, float *res, uint16_t *bin);
     double (*block_shares)(const float *res, const uint8_t *lvl, const double *thr, int n,
                            float low, float *ratio, int counts[3]);
+    void (*block_means)(const uint16_t *sums, int n, int bs, float inv, float *out);
 } SettleKernels;
 
 /* Fills k with the scalar reference, then with the versions for each

@@ -199,6 +199,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->block_levels = settle_block_levels;
     b->block_residuals = settle_block_residuals;
     b->block_shares = settle_block_shares;
+    b->block_means = settle_block_means;
     if (!b->bin || !b->judged ||
         !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold ||
         !b->lvl || !b->seen_x || !b->seen_y || !b->follow || !b->line || !b->moved || !b->res ||
@@ -286,21 +287,12 @@ static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int
     const uint16_t *cs = b->colsum;
     b->sum_rows(rgb, stride, b->w * 3, rows, b->colsum);
     float *s = b->sum + 3 * (size_t)by * b->bw;
-    int i = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the whole blocks of the usual widths with their loops unrolled and
-     * the one divisor they share */
-    const int whole = b->w / bs;
-    const float inv_whole = 1.0f / (float)(bs * rows);
-    if (bs == 8 || bs == 16) {
-        for (; i < whole; i++, s += 3, cs += 3 * bs) {
-            const uint64_t lanes = bs == 8 ? column_lanes(cs, 8) : column_lanes(cs, 16);
-            s[0] = (float)(uint32_t)(lanes & 0xffff) * inv_whole;
-            s[1] = (float)(uint32_t)(lanes >> 16 & 0xffff) * inv_whole;
-            s[2] = (float)(uint32_t)(lanes >> 32 & 0xffff) * inv_whole;
-        }
-    }
-#endif
+    /* the whole blocks with the one divisor they share, by the kernel for
+     * this CPU (b->block_means); a block narrower than bs (the last) here */
+    int i = b->w / bs;
+    b->block_means(cs, i, bs, 1.0f / (float)(bs * rows), s);
+    s += 3 * i;
+    cs += 3 * (size_t)bs * i;
     for (; i < b->bw; i++, s += 3) {
         int cols = b->w - i * bs < bs ? b->w - i * bs : bs;
         uint32_t r = 0, g = 0, bl = 0;
@@ -800,11 +792,9 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
     float *d = b->res; /* 3 * nb: this picture's steps; the fit's scratch before */
     double a[3], o[3], most = 0;
     fit_channels(b, b->prev, d, from, a, o);
-    for (int k = 0; k < 3 * b->nb; k++) {
-        d[k] = b->sum[k] - (float)(a[k % 3] * b->prev[k] + o[k % 3]);
-        if (k >= 3 * from)
-            most = fabsf(d[k]) > most ? fabsf(d[k]) : most;
-    }
+    b->block_errors(b->prev, b->sum, b->nb, a, o, d, NULL);
+    for (int k = 3 * from; k < 3 * b->nb; k++)
+        most = fabsf(d[k]) > most ? fabsf(d[k]) : most;
     memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
     if (most < FADE_REPEAT) {
         /* a still picture: the steps before it are stale */

@@ -115,6 +115,9 @@ typedef struct SettleBlocks {
     void (*block_residuals)(const float *err, int n, int bins, float *res, uint16_t *bin);
     double (*block_shares)(const float *res, const uint8_t *lvl, const double *thr, int n,
                            float low, float *ratio, int counts[3]);
+    /* settle_block_means or a faster kernel that gives the same floats: a
+     * row of blocks' means from colsum (as sum_rows) */
+    void (*block_means)(const uint16_t *sums, int n, int bs, float inv, float *out);
     uint16_t *bin;     /* nb: each block's residual's bin (learn_noise) */
     int have_ref;
     /* the fade test runs (init: on a portrait picture, a phone's: landscape

@@ -59,6 +59,7 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     t->blocks.block_levels = a->dsp->block_levels;
     t->blocks.block_residuals = a->dsp->block_residuals;
     t->blocks.block_shares = a->dsp->block_shares;
+    t->blocks.block_means = a->dsp->block_means;
     if (settle_blocks_stay_init(&t->stay, t->blocks.nb) < 0)
         return SETTLE_ERR_NOMEM;
     return 0;

@@ -552,6 +552,15 @@ static void check_block_errors(const SettleKernels *k, const char *path)
             k->block_errors(ref, cur, n, a[ai], o[ai], NULL, c_k);
             if (memcmp(c_ref, c_k, sizeof(c_ref)))
                 fail_msg("block_errors %s: n %d fit %zu, channels only", path, n, ai);
+            /* without ch: the same errors, in the reference too */
+            memset(e_k, 0x55, sizeof(e_k));
+            k->block_errors(ref, cur, n, a[ai], o[ai], e_k, NULL);
+            if (memcmp(e_ref, e_k, sizeof(e_ref)))
+                fail_msg("block_errors %s: n %d fit %zu, errors only", path, n, ai);
+            memset(e_k, 0x55, sizeof(e_k));
+            settle_block_errors(ref, cur, n, a[ai], o[ai], e_k, NULL);
+            if (memcmp(e_ref, e_k, sizeof(e_ref)))
+                fail_msg("block_errors reference: n %d fit %zu, errors only", n, ai);
             /* the reference is the definition */
             for (int i = 0; i < n; i++)
                 for (int c = 0; c < 3; c++) {
@@ -977,6 +986,45 @@ static void check_box_means(const SettleKernels *k, const char *path)
     print_message("%s: %ld box_means cases agree with the scalar reference\n", path, checks);
 }
 
+/* The block test's means of a row of blocks from random column sums: every
+ * block width from 1 to 16, rows of 0 to 40 blocks (the last one taken apart
+ * in the faster versions), sums up to each block's largest (65535 a
+ * channel: 16 x 16 rows of 255, and the 16-bit lanes' bound), a float after
+ * the last block that no version may write, and divisors of the rows from
+ * 1 to 16. Then the reference itself, against the sums taken here. */
+static void check_block_means(const SettleKernels *k, const char *path)
+{
+    enum { N = 40 };
+    uint16_t sums[3 * 16 * N + 8];
+    float o_ref[3 * N + 1], o_k[3 * N + 1];
+    long checks = 0;
+    for (int bs = 1; bs <= 16; bs++)
+        for (int n = 0; n <= N; n++)
+            for (int rows = 1; rows <= 16; rows += 5) {
+                const unsigned most = 65535u / (unsigned)bs;
+                for (int i = 0; i < 3 * 16 * N + 8; i++)
+                    sums[i] = (uint16_t)(i % 11 == 3 ? most : rnd() % (most + 1));
+                const float inv = 1.0f / (float)(bs * rows);
+                for (int i = 0; i <= 3 * N; i++)
+                    o_ref[i] = o_k[i] = -1.5f;
+                settle_block_means(sums, n, bs, inv, o_ref);
+                k->block_means(sums, n, bs, inv, o_k);
+                if (memcmp(o_ref, o_k, sizeof(o_ref)))
+                    fail_msg("block_means %s: %d blocks of %d rows %d", path, n, bs, rows);
+                assert_true(o_ref[3 * n] == -1.5f);
+                for (int i = 0; i < n; i++)
+                    for (int c = 0; c < 3; c++) {
+                        uint32_t sum = 0;
+                        for (int x = 0; x < bs; x++)
+                            sum += sums[3 * (bs * i + x) + c];
+                        const float want = (float)sum * inv;
+                        assert_memory_equal(&o_ref[3 * i + c], &want, sizeof(want));
+                    }
+                checks++;
+            }
+    print_message("%s: %ld block_means cases agree with the scalar reference\n", path, checks);
+}
+
 /* Each instruction set on its own, as SETTLE_CPU would limit it. */
 static void test_sse2(void **state)
 {
@@ -994,6 +1042,8 @@ static void test_sse2(void **state)
     check_sum_rows(&k, "sse2");
     assert_ptr_not_equal(k.box_means, settle_box_means);
     check_box_means(&k, "sse2");
+    assert_ptr_not_equal(k.block_means, settle_block_means);
+    check_block_means(&k, "sse2");
     check_reduce(&k, "sse2");
     check_count_rows(&k, "sse2");
     check_row_changed_sparse(&k, "sse2");
@@ -1038,6 +1088,7 @@ static void test_avx2(void **state)
     assert_ptr_not_equal(k.block_residuals, settle_block_residuals);
     assert_ptr_not_equal(k.block_shares, settle_block_shares);
     check_block_stats(&k, "avx2");
+    check_block_means(&k, "avx2");
     /* the reduction's own AVX2 version, not the SSE2 one, is checked */
     SettleKernels k2;
     settle_kernels_init(&k2, SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3);
@@ -1095,6 +1146,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.block_residuals, settle_block_residuals);
     assert_ptr_equal(k.block_shares, settle_block_shares);
     check_block_stats(&k, "scalar");
+    assert_ptr_equal(k.block_means, settle_block_means);
     setenv("SETTLE_CPU", "sse2", 1);
     assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
     setenv("SETTLE_CPU", "ssse3", 1);

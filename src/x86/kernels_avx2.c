@@ -850,6 +850,8 @@ void settle_block_errors_avx2(const float *ref, const float *cur, int n, const d
             if (err)
                 _mm256_storeu_ps(err + 3 * i + 8 * j, e[j]);
         }
+        if (!ch)
+            continue;
         const __m256 c0 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x92), e[2], 0x24);
         const __m256 c1 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x24), e[2], 0x49);
         const __m256 c2 = _mm256_blend_ps(_mm256_blend_ps(e[0], e[1], 0x49), e[2], 0x92);
@@ -859,9 +861,11 @@ void settle_block_errors_avx2(const float *ref, const float *cur, int n, const d
     }
     for (; i < n; i++)
         for (int c = 0; c < 3; c++) {
-            ch[c * n + i] = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            const float e = cur[3 * i + c] - (float)(a[c] * ref[3 * i + c] + o[c]);
+            if (ch)
+                ch[c * n + i] = e;
             if (err)
-                err[3 * i + c] = ch[c * n + i];
+                err[3 * i + c] = e;
         }
 }
 

@@ -515,3 +515,49 @@ void settle_copy_stream_sse2(uint8_t *dst, const uint8_t *src, size_t n)
     memcpy(dst + x, src + x, n - x);
     _mm_sfence();
 }
+
+/* A block's sums of 8 lanes loaded at every other column: lanes 0-2 add the
+ * even columns' R, G, B and lanes 3-5 the odd ones', which the shift by 3
+ * lanes adds to them (each channel's sum under 65536, so that no lane
+ * carries). The last block's last load takes its 6 lanes alone (8 would read
+ * two sums past it), and its 3 floats are stored alone (4 would write the
+ * float after it). */
+static inline void block_means_run(const uint16_t *sums, int n, int bs, __m128 m, float *out)
+{
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < n; i++, sums += 3 * bs, out += 3) {
+        __m128i v = zero;
+        for (int k = 0; k + 2 < bs; k += 2)
+            v = _mm_add_epi16(v, _mm_loadu_si128((const __m128i *)(sums + 3 * k)));
+        const uint16_t *t = sums + 3 * (bs - 2);
+        if (i + 1 < n) {
+            v = _mm_add_epi16(v, _mm_loadu_si128((const __m128i *)t));
+        } else {
+            __m128i l = _mm_loadl_epi64((const __m128i *)t);
+            l = _mm_insert_epi16(_mm_insert_epi16(l, t[4], 4), t[5], 5);
+            v = _mm_add_epi16(v, l);
+        }
+        v = _mm_add_epi16(v, _mm_srli_si128(v, 6));
+        const __m128 f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(v, zero)), m);
+        if (i + 1 < n) {
+            _mm_storeu_ps(out, f);
+        } else {
+            _mm_storel_pi((__m64 *)out, f);
+            _mm_store_ss(out + 2, _mm_movehl_ps(f, f));
+        }
+    }
+}
+
+/* The usual block widths unrolled; an odd one as the reference. */
+void settle_block_means_sse2(const uint16_t *sums, int n, int bs, float inv, float *out)
+{
+    const __m128 m = _mm_set1_ps(inv);
+    if (bs == 8)
+        block_means_run(sums, n, 8, m, out);
+    else if (bs == 16)
+        block_means_run(sums, n, 16, m, out);
+    else if (!(bs & 1))
+        block_means_run(sums, n, bs, m, out);
+    else
+        settle_block_means(sums, n, bs, inv, out);
+}
