@@ -979,12 +979,19 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
      * BLOCK_QUIET_MIN (not a capture cut short in the middle of a change),
      * or the encoder re-coded it only after a frame still as measured (a
      * clock re-coded a few frames after its last tick; a scroll's last
-     * frames go on) and the recording ends on a frame diff finds still */
+     * frames go on) and the recording ends on a frame diff finds still,
+     * or diff still changes in the last frame but only faintly (no pixel
+     * beyond the strong level, as last_hard tells) for RECODE_TAIL up to
+     * the end: x264 at CRF 32 with B-frames re-codes a carousel's last
+     * slide for 0.6 s after it, 39 to 459 pixels a frame, when
+     * --diff-threshold is lowered to see a caret (seed 251's case017) */
     int64_t sf = settled_at(d, SETTLE_T_DIFF_SOLID, frames);
     const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
+    int tail = df == frames && d->last_hard <= sf && d->last_time - st->settled_time >= RECODE_TAIL;
     if (d->portrait && d->blocks_on && sf < df && d->strong_block <= sf && !late &&
         !s->ignore_animated &&
-        (d->last_time - st->settled_time >= BLOCK_QUIET_MIN || (df < frames && d->still_first == 1))) {
+        (d->last_time - st->settled_time >= BLOCK_QUIET_MIN || (df < frames && d->still_first == 1) ||
+         tail)) {
         snprintf(d->reason, sizeof(d->reason),
                  "re-encoded phone picture: diff's changes after frame %lld are faint (many pixels "
                  "by a few levels, no block moved: an encoder re-coding) and left out; the block "
