@@ -36,7 +36,8 @@
 #define REFRESH_PAUSE 0.25
 /* seconds of the encoder's re-coding alone, up to the recording's end, after
  * which diff without it is taken even with no frame still as measured after
- * its last change (desktop_recoded) */
+ * its last change (desktop_recoded; on a phone, choose_method's re-code rule
+ * when no pixel moved strongly in it) */
 #define RECODE_TAIL 0.5
 /* An encoder coding frames from others lags a fade: its last steps are
  * refined over the next frames (x264's B-frames), faintly and in a part of
