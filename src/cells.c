@@ -178,9 +178,9 @@ void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 /* The sums of cell cx's squares over the band's rows: each group of 4 rows'
  * bytes added column by column (a loop of fixed length the compiler
  * vectorises; at most 4 x 255 a column), then each square's 4 columns a
- * channel (a whole cell's as block_row's column lanes: a column's three sums
- * and the next one's first as four 16-bit lanes of a word, added; a
- * square's sums, at most 16 x 255, never carry into the next lane). The
+ * channel (a whole cell's as lanes: a column's three sums and the next one's
+ * first as four 16-bit lanes of a word, added; a square's sums, at most
+ * 16 x 255, never carry into the next lane, and the fourth is dropped). The
  * same integer sums in another order. */
 static void cell_sums(const SettleCells *g, const uint8_t *cur, ptrdiff_t cstride, int cx, int rows,
                       uint16_t *s)

@@ -259,23 +259,6 @@ void settle_blocks_rows(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, i
                   rows - k < bs ? rows - k : bs);
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* A block's column sums of R, G and B as the low three 16-bit lanes: a
- * column's three sums and the next one's first as four lanes of one word,
- * added (a block's sums, at most 16 x 16 x 255, never carry into the next
- * lane, and the fourth is dropped). Inlined with a constant cols, unrolled. */
-static inline uint64_t column_lanes(const uint16_t *cs, int cols)
-{
-    uint64_t lanes = 0;
-    for (int k = 0; k < cols; k++, cs += 3) {
-        uint64_t word;
-        memcpy(&word, cs, sizeof(word));
-        lanes += word;
-    }
-    return lanes;
-}
-#endif
-
 /* The means of row by of blocks, from its rows (bs or what is left). */
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows)
 {
@@ -296,19 +279,11 @@ static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int
     for (; i < b->bw; i++, s += 3) {
         int cols = b->w - i * bs < bs ? b->w - i * bs : bs;
         uint32_t r = 0, g = 0, bl = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        const uint64_t lanes = column_lanes(cs, cols);
-        cs += 3 * cols;
-        r = (uint32_t)(lanes & 0xffff);
-        g = (uint32_t)(lanes >> 16 & 0xffff);
-        bl = (uint32_t)(lanes >> 32 & 0xffff);
-#else
         for (int k = 0; k < cols; k++, cs += 3) {
             r += cs[0];
             g += cs[1];
             bl += cs[2];
         }
-#endif
         float inv = 1.0f / (float)(cols * rows);
         s[0] = (float)r * inv;
         s[1] = (float)g * inv;
