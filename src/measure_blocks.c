@@ -147,6 +147,10 @@
  * least, are the phone's, blank parts included. */
 #define TWO_EVERY 4
 #define TWO_FOLLOW 30.0
+/* ... each block's follow measured against its row's room light, from the
+ * row's blocks beside the box content filled when there are ROOM_ROW of them
+ * (follow_row) */
+#define ROOM_ROW 4
 
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
 
@@ -511,17 +515,32 @@ static void join_box(SettleBlocks *b, const int *o)
  * room's (ch: the row's channels apart): each block's error projected on
  * the two lights' difference d at its reference, t = (e . d) / (d . d)
  * (about 0 for the room, 1 for the screen; bounded to [-1, 2] so that
- * content does not count for more than the light), weighted by d . d. */
+ * content does not count for more than the light), weighted by d . d.
+ * A rolling shutter films mains flicker as a band across the rows, which
+ * moves the room's blocks of a row alike, and by as much as the two lights
+ * differ: so the row's own room light (the median error per channel of its
+ * blocks beside the columns content filled, when there are ROOM_ROW of
+ * them; not the box's, which the outline grows) is taken out first. tmp: bw
+ * floats. */
 static void follow_row(SettleBlocks *b, int by, const float *ref, const float *ch, double a[2][3],
-                       double o[2][3])
+                       double o[2][3], float *tmp)
 {
-    const int bw = b->bw;
+    const int bw = b->bw, *box = b->filled;
     float *fo = b->follow + 2 * (size_t)by * bw;
+    double band[3] = { 0, 0, 0 };
+    for (int c = 0; c < 3; c++) {
+        int n = 0;
+        for (int i = 0; i < bw; i++)
+            if (i < box[0] || i > box[2])
+                tmp[n++] = ch[c * bw + i];
+        if (n >= ROOM_ROW)
+            band[c] = settle_select_with(b->select_part, b->keys, tmp, n, n / 2);
+    }
     for (int i = 0; i < bw; i++) {
         double ed = 0, dd = 0;
         for (int c = 0; c < 3; c++) {
             const double d = (a[1][c] - a[0][c]) * ref[3 * i + c] + o[1][c] - o[0][c];
-            ed += ch[c * bw + i] * d;
+            ed += (ch[c * bw + i] - band[c]) * d;
             dd += d * d;
         }
         if (!(dd > 0))
@@ -601,7 +620,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
              * over its box, its channels put in the row's */
             b->block_errors(r, s, bw, la[0], lo[0], row, ch);
             if (follow && by >= b->bar_rows)
-                follow_row(b, by, r, ch, la, lo);
+                follow_row(b, by, r, ch, la, lo, ch + 3 * bw);
             if (by >= b->box[1] && by <= b->box[3]) {
                 const int x0 = b->box[0], m = b->box[2] - x0 + 1;
                 float *t = ch + 3 * bw;
