@@ -66,6 +66,11 @@
  * 25 frames after a still screen's last change, tips a block 1.12 times its
  * threshold, which leaks back under it a frame later) */
 #define LONE_STAND 3.0
+/* a block under RECENT_MAX times its threshold is judged again against the
+ * last pictures (recheck_recent): a light's cycle tips blocks a little over
+ * their threshold, content fills a block beyond twice it (which alone makes
+ * a change) */
+#define RECENT_MAX 2.0
 /* the split-line rule: a thin line of text that straddles two rows of
  * blocks splits its change between them and may move none of them over its
  * threshold (held-out seed 271's case025: a late line under the header moves
@@ -776,7 +781,7 @@ static void recheck_recent(SettleBlocks *b, float *ratio, double scale, const do
         fit_channels(b, pic[j], b->res, from, a[j], o[j]);
     }
     for (int k = 0; k < b->nb; k++) {
-        if (ratio[k] <= 1)
+        if (ratio[k] <= 1 || ratio[k] > RECENT_MAX)
             continue;
         double last = 0, best = ratio[k];
         for (int j = 0; j < n; j++) {
