@@ -39,6 +39,12 @@
  * its last change (desktop_recoded; on a phone, choose_method's re-code rule
  * when no pixel moved strongly in it) */
 #define RECODE_TAIL 0.5
+/* frames after a landscape picture's strong change in which the encoder may
+ * still refine what that change drew (refined): VP9 codes a carousel's new
+ * slide coarsely at its edges and sharpens them two frames later, moving a
+ * few 4x4 squares' means by 45 levels with no pixel beyond the strong level
+ * (screens seed 263's 025) */
+#define REFINE_FRAMES 3
 /* An encoder coding frames from others lags a fade: its last steps are
  * refined over the next frames (x264's B-frames), faintly and in a part of
  * the area, the edges and coding blocks of what faded in, while a fade's
@@ -109,7 +115,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->inter_frames = 0;
     d->prev_solid = 0;
     d->last_still = -1;
-    d->finish = d->solid_last = -1;
+    d->finish = d->solid_last = d->hard_solid = -1;
     d->still_first = 0;
     d->fade_run = 0;
     d->fade_run_pixels = d->conv_pixels = 0;
@@ -265,6 +271,24 @@ static int encoder_only(const SettleDecide *d, const SettleRecord *r, double lim
     if (r->strong <= d->refresh_limit && r->moved <= d->refresh_limit && !block_content(r))
         return 1;
     return under_limit(d, r, limit);
+}
+
+/* Whether frame r only refines the strong change of a landscape picture
+ * REFINE_FRAMES or fewer frames before it: no pixel beyond the strong level
+ * and no block over its threshold (a 4x4 square's mean may move: the edges
+ * the encoder drew coarsely), all within that change's rectangle (a cell
+ * around it). An encoder draws new content coarsely first and refines it
+ * over the next frames; content that appears beside it, or moves a pixel
+ * strongly, still counts, and a faint change that goes on past
+ * REFINE_FRAMES counts from there. */
+static int refined(const SettleDecide *d, const SettleRecord *r)
+{
+    const int *h = d->hard_box, m = SETTLE_CELL;
+    return d->blocks_on && !d->portrait && d->s->codec_filter && d->inter_frames > 0 &&
+           d->hard_solid >= 0 && r->index - d->hard_solid <= REFINE_FRAMES &&
+           r->strong <= d->refresh_limit && r->blocks_changed == 0 && !block_content(r) &&
+           !r->block_bar && r->box[2] > 0 && r->box[0] >= h[0] - m && r->box[1] >= h[1] - m &&
+           r->box[0] + r->box[2] <= h[2] + m && r->box[1] + r->box[3] <= h[3] + m;
 }
 
 int settle_decide_under_limit(const SettleDecide *d, const SettleRecord *r)
@@ -574,7 +598,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
      * frame after it, x264's B-frames catch up on a spinner's last step),
      * which counts: only the re-coding that comes later (VP8 and VP9
      * refreshing the page) is left out */
-    int recode = encoder_only(d, r, limit);
+    int recode = encoder_only(d, r, limit) || (!r->quiet[SETTLE_T_DIFF] && refined(d, r));
     if (!r->quiet[SETTLE_T_DIFF] && recode && !d->portrait && d->prev_solid) {
         d->finish = r->index;
         d->before_finish = d->tr[SETTLE_T_DIFF_SOLID];
@@ -590,6 +614,13 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
             d->run_pause = d->solid_last < 0 ? INFINITY : r->time - d->solid_last_time;
         d->solid_last = r->index;
         d->solid_last_time = r->time;
+        if (r->strong > d->refresh_limit) {
+            d->hard_solid = r->index;
+            d->hard_box[0] = r->box[0];
+            d->hard_box[1] = r->box[1];
+            d->hard_box[2] = r->box[0] + r->box[2];
+            d->hard_box[3] = r->box[1] + r->box[3];
+        }
     }
     d->prev_solid = !r->quiet[SETTLE_T_DIFF] && !recode;
     if (r->quiet[SETTLE_T_DIFF])

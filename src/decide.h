@@ -144,6 +144,9 @@ typedef struct SettleDecide {
                                 * -1: none */
     SettleTracker before_finish; /* SETTLE_T_DIFF_SOLID before that frame */
     int64_t solid_last;        /* the last frame SETTLE_T_DIFF_SOLID counted, -1: none */
+    int64_t hard_solid;        /* the last such frame with pixels beyond the strong level,
+                                * -1: none (refined) */
+    int hard_box[4];           /* its changed pixels' rectangle, x0, y0, x1, y1 */
     double solid_last_time;
     double run_pause;          /* the still time before its run of consecutive changes */
     double finish_pause;       /* run_pause when the frame `finish` came */

@@ -6,6 +6,13 @@
 # that was mostly strong where nothing changed in the frame before, at most
 # SETTLE_ANIM_REFINE frames after it, is the encoder's (src/animated.c,
 # refining).
+# Issue 19, screens36 (doc/accuracy.md): VP9 codes a desktop carousel's new
+# slide coarsely at its edges and sharpens them two frames later, moving a few
+# 4x4 squares' means by 45 levels with no pixel beyond the strong level and no
+# block's mean (held-out screens seed 263's 025). With --diff-threshold 200
+# diff counted that frame: 228 for 226. A faint frame within REFINE_FRAMES of
+# a landscape picture's strong change, inside its rectangle, only refines it
+# (src/decide.c, refined). On main before: 228.
 # Skips (77) without the ffmpeg program or its libvpx encoder.
 # Args: the settle program, make_screens.
 set -u
@@ -21,5 +28,9 @@ answer_is switch.webm 32 "frame 32, the last block" --ignore animated
 grep -q '"animated_regions":\[{"x":16,"y":48,"width":288,"height":1[34][0-9],[^]]*}\]' r.json
 check $? "switch.webm: the carousel is named, alone: $(grep -o '"animated_regions":[^]]*' r.json)"
 
-echo "1..$((pass + fail))"
-[ "$fail" -eq 0 ]
+capture slides.webm screens_vp9 "the switching desktop carousel, VP9" \
+  240 b0=6 b1=15 b2=21 b3=33 size=640x360 carousel=40:31
+answer_is slides.webm 226+ "frame 226, the carousel's last slide"
+answer_is slides.webm 33 "frame 33, the content's last block" --ignore animated
+
+done_testing
