@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "box.h"
 #include "cells.h"
 #include "decide.h"
 
@@ -616,10 +617,8 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->solid_last_time = r->time;
         if (r->strong > d->refresh_limit) {
             d->hard_solid = r->index;
-            d->hard_box[0] = r->box[0];
-            d->hard_box[1] = r->box[1];
-            d->hard_box[2] = r->box[0] + r->box[2];
-            d->hard_box[3] = r->box[1] + r->box[3];
+            settle_box_set(d->hard_box, r->box[0], r->box[1], r->box[0] + r->box[2],
+                           r->box[1] + r->box[3]);
         }
     }
     d->prev_solid = !r->quiet[SETTLE_T_DIFF] && !recode;
