@@ -183,7 +183,6 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->ref = calloc(n * 3, sizeof(*b->ref));
     b->judged = calloc(n * 3, sizeof(*b->judged));
     b->last = calloc(n * 3, sizeof(*b->last));
-    b->prev = calloc(n * 3, sizeof(*b->prev));
     b->recent = calloc(n * 3 * SETTLE_BLOCK_RECENT, sizeof(*b->recent));
     b->step = calloc(n * 3, sizeof(*b->step));
     b->run = calloc(n, sizeof(*b->run));
@@ -211,7 +210,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->block_shares = settle_block_shares;
     b->block_means = settle_block_means;
     if (!b->bin || !b->judged ||
-        !b->sum || !b->ref || !b->last || !b->prev || !b->recent || !b->step || !b->run || !b->hold ||
+        !b->sum || !b->ref || !b->last || !b->recent || !b->step || !b->run || !b->hold ||
         !b->lvl || !b->seen_x || !b->seen_y || !b->follow || !b->line || !b->moved || !b->res ||
         !b->scratch || !b->colsum || !b->keys) {
         settle_blocks_free(b);
@@ -231,7 +230,6 @@ void settle_blocks_free(SettleBlocks *b)
     free(b->judged);
     b->judged = NULL;
     free(b->last);
-    free(b->prev);
     free(b->recent);
     free(b->step);
     free(b->run);
@@ -256,7 +254,7 @@ void settle_blocks_free(SettleBlocks *b)
     b->keys = NULL;
     free(b->bin);
     b->bin = NULL;
-    b->sum = b->ref = b->last = b->prev = b->step = b->res = b->scratch = NULL;
+    b->sum = b->ref = b->last = b->step = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
 
@@ -819,9 +817,13 @@ static void recheck_recent(SettleBlocks *b, float *ratio, double scale, const do
     }
 }
 
-/* This picture into the ring of the last ones (recheck_recent). */
+/* This picture into the ring of the last ones (recheck_recent, fade_step).
+ * Both run on a portrait picture only (lone_on and fade_on, fixed for a
+ * capture), so a landscape one keeps no ring. */
 static void keep_recent(SettleBlocks *b)
 {
+    if (!b->lone_on)
+        return;
     const size_t n3 = (size_t)b->nb * 3;
     memcpy(b->recent + n3 * (size_t)b->recent_pos, b->sum, n3 * sizeof(*b->recent));
     b->recent_pos = (b->recent_pos + 1) % SETTLE_BLOCK_RECENT;
@@ -851,11 +853,15 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
         from = 0;
     float *d = b->res; /* 3 * nb: this picture's steps; the fit's scratch before */
     double a[3], o[3], most = 0;
-    fit_channels(b, b->prev, d, from, a, o);
-    b->block_errors(b->prev, b->sum, b->nb, a, o, d, NULL);
+    /* the previous picture: the ring's newest (fade_on is lone_on, so the
+     * ring is kept, and every picture since the first went into it) */
+    const float *prev = b->recent + (size_t)b->nb * 3 *
+                                        (size_t)((b->recent_pos + SETTLE_BLOCK_RECENT - 1) %
+                                                 SETTLE_BLOCK_RECENT);
+    fit_channels(b, prev, d, from, a, o);
+    b->block_errors(prev, b->sum, b->nb, a, o, d, NULL);
     for (int k = 3 * from; k < 3 * b->nb; k++)
         most = fabsf(d[k]) > most ? fabsf(d[k]) : most;
-    memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
     if (most < FADE_REPEAT) {
         /* a still picture: the steps before it are stale */
         if (++b->repeats > FADE_HOLD) {
@@ -1052,7 +1058,6 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (!b->have_ref) {
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
-        memcpy(b->prev, b->sum, (size_t)b->nb * 3 * sizeof(*b->prev));
         b->have_ref = 1;
         keep_recent(b);
         return;

@@ -72,9 +72,9 @@ typedef struct SettleBlocks {
     float *judged;     /* nb * 3: on a picture judged a change or a fade, the reference it
                         * was judged against (the reference then moves to the picture) */
     float *last;       /* nb * 3: the picture at the last change */
-    float *prev;       /* nb * 3: the previous picture */
     float *recent;     /* SETTLE_BLOCK_RECENT * nb * 3: the last pictures (a ring, at
-                        * recent_pos the oldest), recent_n of them so far */
+                        * recent_pos the oldest, its newest the previous picture),
+                        * recent_n of them so far; kept on a portrait picture only */
     int recent_pos, recent_n;
     float *step;       /* nb * 3: the previous picture's step from the one before,
                         * the light taken out (the fade test) */
