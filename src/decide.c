@@ -77,6 +77,19 @@
  * spreads its strong pixels over a row of ten or more (doc/screens.md,
  * screens20) */
 #define STRONG_CELLS 4
+/* The frames in a row before a faint keyframe in which the block test saw
+ * content fading in (its fade test: an area of blocks moving the same way
+ * step after step), none with more pixels beyond the strong level than a
+ * codec refresh has, after which the keyframe, if the block test sees the
+ * fade on it too, goes on with their change (filter_refresh). Seed 311's
+ * case080: a text page fades in over 12 frames (17 thousand pixels a step,
+ * every one the same way), the block test sees the fade from 54; x264's
+ * keyframe lands on the eleventh step (60: the step and the page re-coded,
+ * 36,866 pixels) and the last step (61) follows it: both are the fade, not
+ * a refresh. A page animating on a keyframe (an advert on Eideticker's Fennec
+ * CNN HDMI captures, VP8 keyframes every 12 frames) changes blocks, but not
+ * as a fade does, and its keyframes stay refreshes */
+#define FADE_STEPS 2
 
 static void tracker_init(SettleTracker *t, double settle)
 {
@@ -113,6 +126,8 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->since_event = REFRESH_FOLLOWERS + 1;
     d->last_key = INT64_MIN / 2;
     d->prev_keyframe = 0;
+    d->fade_steps = 0;
+    d->copy_from = INFINITY;
     d->inter_frames = 0;
     d->prev_solid = 0;
     d->last_still = -1;
@@ -410,6 +425,12 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
      * same each time, so a keyframe there is no re-coding: only a keyframe
      * after a frame that was not one is. */
     int event = r->keyframe && !d->prev_keyframe;
+    /* a keyframe within a fade: the block test sees the fade on it and on
+     * the FADE_STEPS frames before it, each faint as the keyframe: the
+     * picture was still changing, the same way, and an encoder re-codes a
+     * still one */
+    if (r->block_fade && d->fade_steps >= FADE_STEPS)
+        faint = 0;
     d->prev_keyframe = r->keyframe;
     d->inter_frames += !r->keyframe;
     if (event)
@@ -502,11 +523,23 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
      * late-content rule judges as any other (it must stay). Whether the
      * change before such a re-coding stays is read off that change's own
      * blocks, not the re-coding's (seed 269's case078: late images, then
-     * x264's keyframe one frame after, which moves 2 of their blocks) */
+     * x264's keyframe one frame after, which moves 2 of their blocks).
+     * Nor is a weak refresh (no block moved by BLOCK_STRONG times its
+     * threshold) late content, however long after the change before, when
+     * for REFRESH_PAUSE or more before it the picture was copied exactly
+     * (no pixel changed): the encoder had stopped coding it, and what the
+     * keyframe changes is what its frames before left of the last change
+     * (seed 311's case007: x264 at CRF 33 leaves a fade's last steps up to
+     * 11 levels short in a block's mean; the keyframe 32 frames later, 0.53 s,
+     * brings them to the page, 57,865 pixels, 8 blocks at 1.43 times their
+     * threshold). A camera's noise keeps the encoder coding the picture
+     * frame after frame, and content that lands on a keyframe there stays
+     * late content (seed 19's case062) */
     int late_last = d->late >= 0 && d->late_time == d->block_last_time;
+    int recode = weak_refresh(r) && r->time - d->copy_from >= REFRESH_PAUSE;
     if (r->block_change)
         d->late_recoded = 0;
-    if (r->block_change && !r->block_revert &&
+    if (r->block_change && !r->block_revert && !recode &&
         (!r->refresh || r->time - d->block_last_time >= REFRESH_PAUSE)) {
         d->late = d->late_end = r->index;
         memcpy(d->late_box, r->box, sizeof(d->late_box));
@@ -641,6 +674,11 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     }
     track_late(d, r);
     track_fade_refined(d, r);
+    d->fade_steps = r->block_fade && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
+    if (r->diff > 0)
+        d->copy_from = INFINITY;
+    else if (d->copy_from == INFINITY)
+        d->copy_from = r->time;
 
     d->last_time = r->time;
     SettleHistory *hp = &d->ring[d->ring_pos];

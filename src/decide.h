@@ -133,6 +133,10 @@ typedef struct SettleDecide {
     int64_t refreshes;
     int since_event;           /* frames since a faint keyframe */
     int prev_keyframe;         /* the frame before was a keyframe */
+    int fade_steps;            /* frames in a row up to the last in which the block test
+                                * saw content fading in, each faint (filter_refresh) */
+    double copy_from;          /* the time of the first of the frames up to the last that
+                                * changed no pixel (INFINITY: the last one changed) */
     int64_t last_key;          /* the last keyframe's index */
     int64_t inter_frames;      /* frames the decoder did not call keyframes: an encoder
                                 * coding frames from others (x264, VP8, VP9), which

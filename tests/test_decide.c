@@ -445,6 +445,97 @@ static void test_late_content(void **state)
     settle_close(&c);
 }
 
+/* A phone's picture (portrait, 64x128) drawn by `draw_keyed` frame by frame,
+ * `n` frames at 0.1 s, keyframes where `keys` has a '1'. */
+typedef void (*DrawKeyed)(uint8_t *pic, int f, int pw, int ph);
+
+static int run_keyed(SettleSettings *s, DrawKeyed draw_keyed, int n, const char *keys,
+                     const SettleResult **res, SettleContext **pc)
+{
+    enum { PW = 64, PH = 128 };
+    static uint8_t pic[PW * PH * 3];
+    assert_int_equal(settle_open(pc, s), 0);
+    assert_int_equal(settle_begin(*pc, "keyed", PW, PH), 0);
+    for (int f = 0; f < n; f++) {
+        draw_keyed(pic, f, PW, PH);
+        SettlePicture p = { .rgb = pic, .stride = PW * 3, .width = PW, .height = PH,
+                            .time = f * 0.1, .keyframe = keys[f] == '1' };
+        int ret = settle_send_picture(*pc, &p);
+        if (ret < 0)
+            return ret;
+    }
+    return settle_finish(*pc, res);
+}
+
+/* A page at frame 5 whose image (32x64 pixels) fades in over frames 15-23,
+ * each step 7 levels darker (no pixel beyond the strong level: each step
+ * faint, and under the block test's threshold) */
+static void draw_fade(uint8_t *pic, int f, int pw, int ph)
+{
+    int k = f < 15 ? 0 : f < 23 ? f - 14 : 9;
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            int v = f < 5 ? 40 : (y / 8) % 2 ? 230 : 200 - x;
+            if (y >= 48 && y < 112 && x >= 16 && x < 48)
+                v -= 7 * k;
+            uint8_t *q = pic + 3 * (y * pw + x);
+            q[0] = q[1] = q[2] = (uint8_t)v;
+        }
+}
+
+/* A page at frame 5 that the encoder re-codes at the keyframe 25 (a faint
+ * change of a 32x32 area, 15 levels: no pixel beyond the strong level, four
+ * blocks 1.5 times their threshold); the frame before the keyframe copies
+ * the picture exactly, or (`touched`) changes one pixel */
+static int touched;
+
+static void draw_recode(uint8_t *pic, int f, int pw, int ph)
+{
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            int v = f < 5 ? 40 : (y / 8) % 2 ? 230 : 200 - x;
+            if (f >= 25 && y >= 64 && y < 96 && x >= 16 && x < 48)
+                v -= 15;
+            if (touched && f >= 24 && y == 120 && x == 2)
+                v = 0;
+            uint8_t *q = pic + 3 * (y * pw + x);
+            q[0] = q[1] = q[2] = (uint8_t)v;
+        }
+}
+
+/* On a keyframe, the encoder's change or the content's: a fade that runs
+ * through a keyframe (the block test saw its steps go the same way before
+ * it and on it) is content, not a codec refresh (seed 311's case080); a
+ * faint keyframe after a picture the encoder copied exactly is it re-coding
+ * what its frames before had left, however long after the change before,
+ * not late content (seed 311's case007) */
+static void test_keyframe_content(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    settings(&s, SETTLE_METHOD_AUTO);
+    const char *fade_keys = "1000000000000000000001000000000000000000";
+    assert_int_equal(run_keyed(&s, draw_fade, 40, fade_keys, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 23);
+    assert_int_equal(r->codec_refreshes, 0);
+    settle_close(&c);
+    const char *recode_keys = "1000000000000000000000000100000000000000";
+    touched = 0;
+    assert_int_equal(run_keyed(&s, draw_recode, 40, recode_keys, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_DIFF);
+    assert_int_equal(r->stable_frame, 5);
+    settle_close(&c);
+    /* a frame before the keyframe that the encoder did not copy exactly:
+     * what the keyframe changes may be late content */
+    touched = 1;
+    assert_int_equal(run_keyed(&s, draw_recode, 40, recode_keys, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_BLOCKS);
+    assert_int_equal(r->stable_frame, 25);
+    settle_close(&c);
+}
+
 static void test_edges(void **state)
 {
     (void)state;
@@ -675,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_codec_refresh),
         cmocka_unit_test(test_auto_method),
         cmocka_unit_test(test_late_content),
+        cmocka_unit_test(test_keyframe_content),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_outputs),
         cmocka_unit_test(test_entropy_later),
