@@ -141,6 +141,8 @@ typedef struct SettleBlocks {
     int keyframe;      /* the picture to judge is the encoder's keyframe (the caller sets it) */
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
     uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes */
+    float *shares;     /* SETTLE_BLOCK_LONE_SEEN * nb: those pictures' blocks' shares of
+                        * their threshold (the ring of lone_seen) */
     int lone_pos;
     int64_t calm;
     double lone_prev;
