@@ -221,7 +221,8 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->keys = calloc(2 * (n + 8), sizeof(*b->keys));
     b->bin = calloc(n, sizeof(*b->bin));
-    b->shares = calloc(n * SETTLE_BLOCK_LONE_SEEN, sizeof(*b->shares));
+    /* the late-line rule's memory, read on portrait pictures only */
+    b->shares = calloc(b->lone_on ? n * SETTLE_BLOCK_LONE_SEEN : 1, sizeof(*b->shares));
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
     b->select_part = settle_select_part;
