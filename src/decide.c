@@ -79,16 +79,22 @@
 #define STRONG_CELLS 4
 /* The frames in a row before a faint keyframe in which the block test saw
  * content fading in (its fade test: an area of blocks moving the same way
- * step after step), none with more pixels beyond the strong level than a
- * codec refresh has, after which the keyframe, if the block test sees the
- * fade on it too, goes on with their change (filter_refresh). Seed 311's
- * case080: a text page fades in over 12 frames (17 thousand pixels a step,
- * every one the same way), the block test sees the fade from 54; x264's
- * keyframe lands on the eleventh step (60: the step and the page re-coded,
- * 36,866 pixels) and the last step (61) follows it: both are the fade, not
- * a refresh. A page animating on a keyframe (an advert on Eideticker's Fennec
- * CNN HDMI captures, VP8 keyframes every 12 frames) changes blocks, but not
- * as a fade does, and its keyframes stay refreshes */
+ * step after step, whether or not their steps passed the block test's
+ * threshold), none with more pixels beyond the strong level than a codec
+ * refresh has, after which the keyframe, if the fade test sees the fade on
+ * it too, goes on with their change (filter_refresh). Seed 311's case080: a
+ * text page fades in over 12 frames (17 thousand pixels a step, every one
+ * the same way), the block test sees the fade from 54; x264's keyframe lands
+ * on the eleventh step (60: the step and the page re-coded, 36,866 pixels)
+ * and the last step (61) follows it: both are the fade, not a refresh. Seed
+ * 315's case118: a splash cross-fades to its page in steps at 56-62, 181-188
+ * thousand pixels each, none beyond the strong level; the steps move 442-908
+ * blocks past their threshold (block_change, no block_fade), and the fade
+ * test sees 361-441 blocks fading from 58, none moving back; x264's keyframe
+ * at 60 is the fifth step. A page animating on a keyframe (an advert on
+ * Eideticker's Fennec CNN HDMI captures, VP8 keyframes every 12 frames)
+ * changes blocks, but not as a fade does: the fade test never sees it on
+ * a keyframe and the two frames before, and its keyframes stay refreshes */
 #define FADE_STEPS 2
 
 static void tracker_init(SettleTracker *t, double settle)
@@ -425,11 +431,11 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
      * same each time, so a keyframe there is no re-coding: only a keyframe
      * after a frame that was not one is. */
     int event = r->keyframe && !d->prev_keyframe;
-    /* a keyframe within a fade: the block test sees the fade on it and on
-     * the FADE_STEPS frames before it, each faint as the keyframe: the
-     * picture was still changing, the same way, and an encoder re-codes a
-     * still one */
-    if (r->block_fade && d->fade_steps >= FADE_STEPS)
+    /* a keyframe within a fade: the fade test sees the fade on it and on
+     * the FADE_STEPS frames before it, each faint as the keyframe (the
+     * block test may count the steps as changes): the picture was still
+     * changing, the same way, and an encoder re-codes a still one */
+    if (r->block_fading && d->fade_steps >= FADE_STEPS)
         faint = 0;
     d->prev_keyframe = r->keyframe;
     d->inter_frames += !r->keyframe;
@@ -674,7 +680,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     }
     track_late(d, r);
     track_fade_refined(d, r);
-    d->fade_steps = r->block_fade && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
+    d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
     if (r->diff > 0)
         d->copy_from = INFINITY;
     else if (d->copy_from == INFINITY)

@@ -1180,8 +1180,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     out->change |= b->lone_fired;
     b->area_fired = !out->change && split_line(b, out, ratio);
     out->change |= b->area_fired;
-    out->fade = !out->change && out->fading_area >= FADE_AREA &&
-                out->fading >= FADE_SHARE * out->opposed;
+    out->fading_seen = out->fading_area >= FADE_AREA && out->fading >= FADE_SHARE * out->opposed;
+    out->fade = !out->change && out->fading_seen;
     lone_keep(b, out, ratio, lone);
     screen_box(b, out, ratio);
     /* the capture has two lights once TWO_LIT still pictures of a camera's

@@ -181,9 +181,12 @@ typedef struct SettleBlocksFrame {
      * on the last FADE_RUN pictures in a row; fading_area: of those, the ones
      * with a fading neighbour */
     int coherent, opposed, fading, fading_area;
-    int fade;          /* not a change by the block test, but content fading in:
-                        * at least FADE_AREA fading blocks with a fading
-                        * neighbour, FADE_SHARE times as many as opposed ones */
+    int fading_seen;   /* content fading in: at least FADE_AREA fading blocks
+                        * with a fading neighbour, FADE_SHARE times as many as
+                        * opposed ones, whether or not the picture is a change
+                        * (a fade's steps over a contrasted page move blocks
+                        * past their threshold) */
+    int fade;          /* fading_seen, and not a change by the block test */
 } SettleBlocksFrame;
 
 /* Sets up for w x h pictures; bar_rows rows of blocks at the top judged

@@ -86,6 +86,7 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
         r->block_fade = (uint8_t)bf.fade;
+        r->block_fading = (uint8_t)bf.fading_seen;
         settle_blocks_stay_frame(&t->stay, &t->blocks, bf.change, &r->block_kept, &r->block_kept_prev,
                                  &r->block_revert);
     } else {

@@ -36,6 +36,8 @@ typedef struct SettleRecord {
     uint8_t block_change, block_bar; /* measure: content below the top band, in it */
     uint8_t block_fade; /* measure: below the top band, no block_change but content fading
                          * in (the block test's fade test) */
+    uint8_t block_fading; /* measure: below the top band, the fade test saw content fading
+                           * in, whether or not the frame is a block_change */
     uint8_t block_revert; /* measure: a block_change that brought every block it moved back
                            * to the picture before the change before (src/blocks_stay.c) */
     int32_t block_kept; /* measure: of the blocks the last block_change moved, how many this

@@ -445,26 +445,34 @@ static void test_late_content(void **state)
     settle_close(&c);
 }
 
-/* A phone's picture (portrait, 64x128) drawn by `draw_keyed` frame by frame,
- * `n` frames at 0.1 s, keyframes where `keys` has a '1'. */
+/* A phone's picture (portrait, pw x ph, at most 128x256) drawn by
+ * `draw_keyed` frame by frame, `n` frames at 0.1 s, keyframes where `keys`
+ * has a '1'. */
 typedef void (*DrawKeyed)(uint8_t *pic, int f, int pw, int ph);
 
-static int run_keyed(SettleSettings *s, DrawKeyed draw_keyed, int n, const char *keys,
-                     const SettleResult **res, SettleContext **pc)
+static int run_keyed_at(SettleSettings *s, DrawKeyed draw_keyed, int pw, int ph, int n,
+                        const char *keys, const SettleResult **res, SettleContext **pc)
 {
-    enum { PW = 64, PH = 128 };
-    static uint8_t pic[PW * PH * 3];
+    static uint8_t pic[128 * 256 * 3];
+    assert_true(pw * ph <= 128 * 256);
     assert_int_equal(settle_open(pc, s), 0);
-    assert_int_equal(settle_begin(*pc, "keyed", PW, PH), 0);
+    assert_int_equal(settle_begin(*pc, "keyed", pw, ph), 0);
     for (int f = 0; f < n; f++) {
-        draw_keyed(pic, f, PW, PH);
-        SettlePicture p = { .rgb = pic, .stride = PW * 3, .width = PW, .height = PH,
+        draw_keyed(pic, f, pw, ph);
+        SettlePicture p = { .rgb = pic, .stride = pw * 3, .width = pw, .height = ph,
                             .time = f * 0.1, .keyframe = keys[f] == '1' };
         int ret = settle_send_picture(*pc, &p);
         if (ret < 0)
             return ret;
     }
     return settle_finish(*pc, res);
+}
+
+/* ... at 64x128 */
+static int run_keyed(SettleSettings *s, DrawKeyed draw_keyed, int n, const char *keys,
+                     const SettleResult **res, SettleContext **pc)
+{
+    return run_keyed_at(s, draw_keyed, 64, 128, n, keys, res, pc);
 }
 
 /* A page at frame 5 whose image (32x64 pixels) fades in over frames 15-23,
@@ -478,6 +486,23 @@ static void draw_fade(uint8_t *pic, int f, int pw, int ph)
             int v = f < 5 ? 40 : (y / 8) % 2 ? 230 : 200 - x;
             if (y >= 48 && y < 112 && x >= 16 && x < 48)
                 v -= 7 * k;
+            uint8_t *q = pic + 3 * (y * pw + x);
+            q[0] = q[1] = q[2] = (uint8_t)v;
+        }
+}
+
+/* A larger page (128x256) at frame 5 whose image (32x64 pixels, 8 of the
+ * page's 128 blocks) fades in over frames 15-21, 20 levels a step: each step
+ * moves the image's blocks past their threshold (the block test counts it
+ * as a change), and still no pixel beyond the strong level */
+static void draw_fade_blocks(uint8_t *pic, int f, int pw, int ph)
+{
+    int k = f < 15 ? 0 : f < 21 ? f - 14 : 7;
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            int v = f < 5 ? 40 : 60 + (x / 16 * 5 + y / 16 * 3) % 7 * 25 + (y / 4) % 2 * 10;
+            if (f >= 5 && y >= 96 && y < 160 && x >= 32 && x < 64)
+                v = 220 + (y / 4) % 2 * 10 - 20 * k;
             uint8_t *q = pic + 3 * (y * pw + x);
             q[0] = q[1] = q[2] = (uint8_t)v;
         }
@@ -519,6 +544,13 @@ static void test_keyframe_content(void **state)
     const char *fade_keys = "1000000000000000000001000000000000000000";
     assert_int_equal(run_keyed(&s, draw_fade, 40, fade_keys, &r, &c), 0);
     assert_int_equal(r->stable_frame, 23);
+    assert_int_equal(r->codec_refreshes, 0);
+    settle_close(&c);
+    /* the fade's steps past the block test's threshold, a keyframe on its
+     * next-to-last step (seed 315's case118) */
+    const char *late_keys = "1000000000000000000010000000000000000000";
+    assert_int_equal(run_keyed_at(&s, draw_fade_blocks, 128, 256, 40, late_keys, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 21);
     assert_int_equal(r->codec_refreshes, 0);
     settle_close(&c);
     const char *recode_keys = "1000000000000000000000000100000000000000";
