@@ -13,7 +13,8 @@
 # last change, or 0.5 s of them (RECODE_TAIL). A lossless capture stopped
 # that close to its last change is answered (with the short-tail warning),
 # and so are these now. A turn that is still moving at the end, or fading in
-# faint steps, stays not stable. On main before: the two first checks fail.
+# faint steps, stays not stable. On main before: the checks of the two answers
+# and of the reason fail.
 # Skips (77) without the ffmpeg program or its libx264, libvpx-vp9 and libvpx.
 # Args: the settle program, make_screens.
 set -u
