@@ -138,6 +138,9 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->prev_solid = 0;
     d->last_still = -1;
     d->finish = d->solid_last = d->hard_solid = -1;
+    d->run_pixels = 0;
+    d->tail_wide = 0;
+    settle_box_set(d->run_box, 0, 0, 0, 0);
     d->still_first = 0;
     d->fade_run = 0;
     d->fade_run_pixels = d->conv_pixels = 0;
@@ -650,8 +653,16 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->still_first = r->quiet[SETTLE_T_DIFF] ? 1 : 2;
     if (!r->quiet[SETTLE_T_DIFF_SOLID]) {
         d->still_first = 0;
-        if (d->solid_last != r->index - 1)
+        if (d->solid_last != r->index - 1) {
             d->run_pause = d->solid_last < 0 ? INFINITY : r->time - d->solid_last_time;
+            settle_box_set(d->run_box, r->box[0], r->box[1], r->box[0] + r->box[2],
+                           r->box[1] + r->box[3]);
+            d->run_pixels = 0;
+        }
+        settle_box_grow(d->run_box, r->box[0], r->box[1], r->box[0] + r->box[2],
+                        r->box[1] + r->box[3]);
+        d->run_pixels = r->diff > d->run_pixels ? r->diff : d->run_pixels;
+        d->tail_wide = 0;
         d->solid_last = r->index;
         d->solid_last_time = r->time;
         if (r->strong > d->refresh_limit) {
@@ -659,6 +670,14 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
             settle_box_set(d->hard_box, r->box[0], r->box[1], r->box[0] + r->box[2],
                            r->box[1] + r->box[3]);
         }
+    } else if (!r->quiet[SETTLE_T_DIFF] && d->solid_last >= 0) {
+        /* the encoder's frames after that run: refining what it drew, or
+         * more (tail_wide) */
+        const int *b = d->run_box, m = SETTLE_CELL;
+        d->tail_wide |= r->strong > d->refresh_limit || r->moved > d->refresh_limit ||
+                        r->diff * CONVERGE_PART > d->run_pixels || r->box[0] < b[0] - m ||
+                        r->box[1] < b[1] - m || r->box[0] + r->box[2] > b[2] + m ||
+                        r->box[1] + r->box[3] > b[3] + m;
     }
     d->prev_solid = !r->quiet[SETTLE_T_DIFF] && !recode;
     if (r->quiet[SETTLE_T_DIFF])
@@ -878,6 +897,27 @@ static void note_keyframes(SettleDecide *d)
              BLOCK_STRONG);
 }
 
+/* Whether SETTLE_T_DIFF_SOLID settled at sf before the last frame and every
+ * frame diff counted after it, up to the end, is an encoder refining what
+ * the run of changes up to sf drew: the encoder's alone (encoder_only: no
+ * pixel beyond the strong level, no 4x4 square's mean moved by
+ * SETTLE_CELL_MOVED, no block, no fade), within that run's rectangle and a
+ * cell around it, and at most a CONVERGE_PART of its largest frame's
+ * pixels (tail_wide). An encoder coding frames from others draws a change
+ * coarsely where it lands and sharpens it over the next frames: x264's
+ * B-frames before the P-frame they are coded from (4 frames at most with
+ * 3 B-frames), VP9 from its hidden reference frames (6 frames after a
+ * carousel's fade); a lossless capture stopped a few frames after its last
+ * change is answered, with the short-tail warning, and so is this one.
+ * Content that appears elsewhere, or changes more than a third of the last
+ * change, or moves anything strongly, keeps the picture changing. */
+static int refining_tail(const SettleDecide *d, int64_t sf, int64_t frames)
+{
+    const SettleTracker *st = &d->tr[SETTLE_T_DIFF_SOLID];
+    return sf < frames && st->last_change >= 0 && st->last_change == d->solid_last &&
+           !d->tail_wide;
+}
+
 /* A desktop page that an encoder coding frames from others (not every frame
  * a keyframe: no HDMI or intra-only capture) re-codes long after its last
  * change (VP8's and VP9's refreshes, x264's B-frames): diff without those
@@ -915,8 +955,19 @@ static int desktop_recoded(SettleDecide *d, int64_t sf, int64_t df, int64_t fram
      * recording cut short in a scroll's faint frames ends a frame or two
      * after its last change */
     if (sf >= df || (d->last_still <= st->last_change &&
-                     !(st->last_change >= 0 && d->last_time - st->last_change_time >= RECODE_TAIL)))
+                     !(st->last_change >= 0 && d->last_time - st->last_change_time >= RECODE_TAIL) &&
+                     !refining_tail(d, sf, frames)))
         return 0;
+    if (d->last_still <= st->last_change && d->last_time - st->last_change_time < RECODE_TAIL) {
+        snprintf(d->reason, sizeof(d->reason),
+                 "clean capture, re-encoded: diff's changes after frame %lld, up to the "
+                 "recording's end, are an encoder refining what the changes up to it drew "
+                 "(faint: no pixel beyond the strong level, no 4x4 square's mean by %d levels, "
+                 "no block; within their rectangle and at most a third of their pixels) and "
+                 "are left out",
+                 (long long)sf, SETTLE_CELL_MOVED);
+        return 1;
+    }
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, re-encoded: diff's changes after frame %lld are an encoder "
              "re-coding the page (many pixels by a few levels; what moved more, a pixel "

@@ -152,6 +152,14 @@ typedef struct SettleDecide {
                                 * -1: none (refined) */
     int hard_box[4];           /* its changed pixels' rectangle, x0, y0, x1, y1 */
     double solid_last_time;
+    /* the rectangle (x0, y0, x1, y1) of the run of consecutive frames up to
+     * solid_last and its largest frame's changed pixels; 1 when a frame
+     * diff counted after that run moved a pixel beyond the strong level or
+     * a 4x4 square's mean, lay outside it or changed more than a
+     * CONVERGE_PART of that (settle_decide_frame; desktop_recoded) */
+    int run_box[4];
+    int64_t run_pixels;
+    int tail_wide;
     double run_pause;          /* the still time before its run of consecutive changes */
     double finish_pause;       /* run_pause when the frame `finish` came */
     /* a fade's last steps refined by the encoder (fade_refined): frames in
