@@ -306,14 +306,21 @@ static int encoder_only(const SettleDecide *d, const SettleRecord *r, double lim
  * over the next frames; content that appears beside it, or moves a pixel
  * strongly, still counts, and a faint change that goes on past
  * REFINE_FRAMES counts from there. */
+/* Whether frame r's changed pixels lie within b (x0, y0, x1, y1) and a cell
+ * around it. */
+static int within_cell(const SettleRecord *r, const int b[4])
+{
+    const int m = SETTLE_CELL;
+    return r->box[0] >= b[0] - m && r->box[1] >= b[1] - m && r->box[0] + r->box[2] <= b[2] + m &&
+           r->box[1] + r->box[3] <= b[3] + m;
+}
+
 static int refined(const SettleDecide *d, const SettleRecord *r)
 {
-    const int *h = d->hard_box, m = SETTLE_CELL;
     return d->blocks_on && !d->portrait && d->s->codec_filter && d->inter_frames > 0 &&
            d->hard_solid >= 0 && r->index - d->hard_solid <= REFINE_FRAMES &&
            r->strong <= d->refresh_limit && r->blocks_changed == 0 && !block_content(r) &&
-           !r->block_bar && r->box[2] > 0 && r->box[0] >= h[0] - m && r->box[1] >= h[1] - m &&
-           r->box[0] + r->box[2] <= h[2] + m && r->box[1] + r->box[3] <= h[3] + m;
+           !r->block_bar && r->box[2] > 0 && within_cell(r, d->hard_box);
 }
 
 int settle_decide_under_limit(const SettleDecide *d, const SettleRecord *r)
@@ -652,32 +659,28 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     if (r->quiet[SETTLE_T_DIFF_SOLID] && !d->still_first)
         d->still_first = r->quiet[SETTLE_T_DIFF] ? 1 : 2;
     if (!r->quiet[SETTLE_T_DIFF_SOLID]) {
+        int box[4]; /* this frame's changed pixels, x0, y0, x1, y1 */
+        settle_box_set(box, r->box[0], r->box[1], r->box[0] + r->box[2], r->box[1] + r->box[3]);
         d->still_first = 0;
         if (d->solid_last != r->index - 1) {
             d->run_pause = d->solid_last < 0 ? INFINITY : r->time - d->solid_last_time;
-            settle_box_set(d->run_box, r->box[0], r->box[1], r->box[0] + r->box[2],
-                           r->box[1] + r->box[3]);
+            memcpy(d->run_box, box, sizeof(box));
             d->run_pixels = 0;
         }
-        settle_box_grow(d->run_box, r->box[0], r->box[1], r->box[0] + r->box[2],
-                        r->box[1] + r->box[3]);
+        settle_box_grow(d->run_box, box[0], box[1], box[2], box[3]);
         d->run_pixels = r->diff > d->run_pixels ? r->diff : d->run_pixels;
         d->tail_wide = 0;
         d->solid_last = r->index;
         d->solid_last_time = r->time;
         if (r->strong > d->refresh_limit) {
             d->hard_solid = r->index;
-            settle_box_set(d->hard_box, r->box[0], r->box[1], r->box[0] + r->box[2],
-                           r->box[1] + r->box[3]);
+            memcpy(d->hard_box, box, sizeof(box));
         }
     } else if (!r->quiet[SETTLE_T_DIFF] && d->solid_last >= 0) {
         /* the encoder's frames after that run: refining what it drew, or
          * more (tail_wide) */
-        const int *b = d->run_box, m = SETTLE_CELL;
         d->tail_wide |= r->strong > d->refresh_limit || r->moved > d->refresh_limit ||
-                        r->diff * CONVERGE_PART > d->run_pixels || r->box[0] < b[0] - m ||
-                        r->box[1] < b[1] - m || r->box[0] + r->box[2] > b[2] + m ||
-                        r->box[1] + r->box[3] > b[3] + m;
+                        r->diff * CONVERGE_PART > d->run_pixels || !within_cell(r, d->run_box);
     }
     d->prev_solid = !r->quiet[SETTLE_T_DIFF] && !recode;
     if (r->quiet[SETTLE_T_DIFF])

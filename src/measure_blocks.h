@@ -142,7 +142,8 @@ typedef struct SettleBlocks {
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
     uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes */
     float *shares;     /* SETTLE_BLOCK_LONE_SEEN * nb: those pictures' blocks' shares of
-                        * their threshold (the ring of lone_seen) */
+                        * their threshold (the ring of lone_seen); on a portrait
+                        * picture only (lone_on), else one float */
     int lone_pos;
     int64_t calm;
     double lone_prev;
