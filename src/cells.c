@@ -21,6 +21,8 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->before = calloc((size_t)g->nx * g->ny, sizeof(*g->before));
     g->change_masks = settle_change_masks;
     g->box_only = 0;
+    g->bar_h = 0;
+    g->bar_count = 0;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
     if (!g->count || !g->strong || !g->cbox || !g->dirty || !g->masks || !g->sums || !g->before) {
         settle_cells_free(g);
@@ -58,6 +60,7 @@ void settle_cells_clear(SettleCells *g)
         g->dirty[cy] = 0;
     }
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
+    g->bar_count = 0;
 }
 
 /* Set bits, without the POPCNT instruction this file may not use. */
@@ -127,6 +130,7 @@ static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
 }
 
 static void box_row(SettleCells *g, const uint64_t *masks, int yy);
+static void bar_rows(SettleCells *g, const uint64_t *masks, int y0, int rows);
 
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol,
@@ -138,6 +142,8 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
         if (!memcmp(pc, pp, row))
             continue;
         g->change_masks(pc, pp, g->w, tol, strong_tol, g->masks);
+        if (y0 + y < g->bar_h)
+            bar_rows(g, g->masks, y0 + y, 1);
         (g->box_only ? box_row : cells_row)(g, g->masks, y0 + y);
     }
 }
@@ -169,8 +175,22 @@ static void box_row(SettleCells *g, const uint64_t *masks, int yy)
         settle_box_grow(g->box, first, yy, last + 1, yy + 1);
 }
 
+/* The changed pixels of the rows of the top band (bar_h) among rows
+ * y0 .. y0 + rows - 1, from their masks. */
+static void bar_rows(SettleCells *g, const uint64_t *masks, int y0, int rows)
+{
+    const int end = y0 + rows < g->bar_h ? y0 + rows : g->bar_h;
+    for (int y = y0; y < end; y++) {
+        const uint64_t *m = masks + (size_t)(y - y0) * g->nx;
+        for (int cx = 0; cx < g->nx; cx++)
+            g->bar_count += popcount64(m[cx] & PIXEL_BITS);
+    }
+}
+
 void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 {
+    if (y0 < g->bar_h)
+        bar_rows(g, masks, y0, rows);
     for (int y = 0; y < rows; y++)
         (g->box_only ? box_row : cells_row)(g, masks + (size_t)y * g->nx, y0 + y);
 }

@@ -42,6 +42,11 @@ typedef struct SettleCells {
      * cells' counts, rectangles and pictures are not kept (count and strong
      * stay 0); set by the caller after init */
     int box_only;
+    /* rows at the top judged apart (a phone's status bar, the block test's
+     * top band; 0: none, set by the caller after init) and the pixels
+     * changed in them in this frame, whatever box_only says */
+    int bar_h;
+    int64_t bar_count;
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,

@@ -152,6 +152,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     for (int i = 0; i < SETTLE_T_COUNT; i++)
         tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
+    d->bar_out = 0;
     d->portrait = d->bar_rows = d->blocks_on = 0;
     d->bar_frames = d->faint_frames = 0;
     d->last_hard = -1;

@@ -72,6 +72,8 @@ typedef struct SettleDecide {
 
     SettleTracker tr[SETTLE_T_COUNT]; /* one for each way of telling a change */
     int which;                 /* the tracker decided on */
+    int bar_out;               /* the diff trackers were decided again with the status
+                                * bar left out (set by the caller, src/lib.c) */
     /* the block test: what auto needs to know of it */
     int portrait;              /* the measured rectangle is taller than wide (a phone) */
     int blocks_on;             /* the block test runs: its verdicts are in the records */

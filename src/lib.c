@@ -95,6 +95,10 @@ static int set_region(SettleContext *c, int x, int y, int w, int h)
     free(c->bmark);
     c->bmark = NULL;
     SettleCells *cells = settle_measure_cells(&c->measure);
+    /* diff's count in the block test's top band, for leaving a phone's
+     * status bar out whatever the method (bar_out) */
+    const SettleBlocks *blk = settle_measure_blocks(&c->measure);
+    cells->bar_h = blk && bar_rows > 0 ? bar_rows * blk->bs : 0;
     if (!areas_wanted(c)) {
         cells->box_only = 1; /* c->anim stays empty: no area is looked for */
         warn_visual(c);
@@ -538,6 +542,7 @@ static void scale_record(SettleRecord *r, int scale)
     const int64_t f2 = (int64_t)scale * scale;
     r->diff *= f2;
     r->strong *= f2;
+    r->bar_diff *= f2;
     r->moved *= f2;
     for (int i = 0; i < 4; i++)
         r->box[i] *= scale;
@@ -650,12 +655,56 @@ static void block_result(SettleContext *c, SettleResult *r)
             r->block_noise[l] = r->block_threshold[l] = NAN;
         r->gain_min = r->gain_max = r->row_offset_max = NAN;
     }
-    r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR;
+    r->status_bar = d->which == SETTLE_T_BLOCKS_NOBAR || d->bar_out;
     r->status_bar_y = 0;
     r->status_bar_h = b && b->bar_rows > 0 && (r->status_bar || !settle_decide_camera(d, r->noise_floor))
                           ? b->bar_rows * b->bs * c->scale : 0;
     r->status_bar_frames = d->bar_frames;
     r->faint_frames = b ? d->faint_frames : -1;
+}
+
+/* A record as diff counts it with a phone's status bar left out (bar_out):
+ * a frame in which the block test saw change in the top band alone (a
+ * clock's tick, the recording pill) and that changed over the threshold
+ * only with the band's pixels is quiet. */
+static void bar_quiet(SettleRecord *r)
+{
+    if (!r->quiet[SETTLE_T_DIFF] && r->block_bar && !r->block_change && !r->block_fade &&
+        r->diff - r->bar_diff <= r->limit)
+        r->quiet[SETTLE_T_DIFF] = r->quiet[SETTLE_T_DIFF_SOLID] = 1;
+}
+
+/* Whether the diff method leaves the status bar out: a portrait screen
+ * recording whose top band changed on its own (as the block test leaves it
+ * out: settle_decide_bar_left_out), the band's pixels counted. */
+static int bar_out_wanted(SettleContext *c, int which)
+{
+    const SettleDecide *d = &c->decide;
+    const SettleCells *cells = settle_measure_cells(&c->measure);
+    return (which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID) && cells && cells->bar_h > 0 &&
+           settle_decide_bar_left_out(d, settle_decide_noise_floor(d));
+}
+
+/* The diff decision again from the records with the status bar left out.
+ * 0, or SETTLE_ERR_IO (the decision stays as it was). */
+static int replay_without_bar(SettleContext *c)
+{
+    SettleTracker keep = c->decide.tr[SETTLE_T_DIFF];
+    SettleTracker keep_solid = c->decide.tr[SETTLE_T_DIFF_SOLID];
+    SettleRecord r;
+    if (settle_records_rewind(&c->records) < 0)
+        return SETTLE_ERR_IO;
+    settle_decide_redo_begin(&c->decide);
+    for (int64_t i = 0; i < c->n; i++) {
+        if (settle_records_next(&c->records, &r) < 0) {
+            c->decide.tr[SETTLE_T_DIFF] = keep;
+            c->decide.tr[SETTLE_T_DIFF_SOLID] = keep_solid;
+            return SETTLE_ERR_IO;
+        }
+        bar_quiet(&r);
+        settle_decide_redo_frame(&c->decide, &r);
+    }
+    return 0;
 }
 
 /* --ignore animated: the diff decision again from the records, each change
@@ -673,6 +722,8 @@ static int replay_without_animated(SettleContext *c)
     for (int64_t i = 0; i < c->n; i++) {
         if (settle_records_next(&c->records, &r) < 0)
             goto fail;
+        if (c->decide.bar_out)
+            bar_quiet(&r);
         if (r.quiet[SETTLE_T_DIFF])
             last_still = r.index;
         if (!r.quiet[SETTLE_T_DIFF]) {
@@ -894,6 +945,23 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         r->visually_complete_99 = NAN;
 
     int which = settle_decide_method(&c->decide, c->n);
+    /* a phone's status bar is the system's whatever the method: diff's
+     * decision again without it */
+    c->decide.bar_out = 0;
+    if (bar_out_wanted(c, which)) {
+        if (replay_without_bar(c) < 0) {
+            settle_log(c, SETTLE_LOG_WARNING, "%s: cannot read a temporary file back; "
+                       "the status bar is kept", c->name);
+        } else {
+            SettleDecide *d = &c->decide;
+            size_t len = strlen(d->reason);
+            c->decide.bar_out = 1;
+            snprintf(d->reason + len, sizeof(d->reason) - len,
+                     "; the status bar (the top band, which changed on its own in %lld "
+                     "frames) is left out of diff's count",
+                     (long long)d->bar_frames);
+        }
+    }
     /* the method's key frames made ready for the pictures (rendered, their
      * PNGs encoded) while the animated areas are looked for on one core:
      * only then is the other core idle */

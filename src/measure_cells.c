@@ -48,6 +48,8 @@ static int cells_band(void *priv, const SettleMeasureBand *b)
 static int cells_picture(void *priv, const SettleMeasureFrame *f, SettleRecord *r)
 {
     const Cells *g = priv;
+    if (!f->first)
+        r->bar_diff = g->cells.bar_count;
     if (!f->first && g->cells.box[2] > g->cells.box[0]) {
         const int *b = g->cells.box;
         r->box[0] = g->ox + b[0];

@@ -57,7 +57,8 @@ static const SettleOption options[] = {
       "exact = any change counts (filmstrips already deduplicated)", "fuzzy" },
     { "status-bar", "leave-out|keep",
       "phone screen recordings: the status bar at the top (clock, recording indicator), when it "
-      "changes on its own, is left out of the block test or kept", "leave-out" },
+      "changes on its own, is left out (of the block test, and of diff's count in the frames it "
+      "changed alone) or kept", "leave-out" },
     { "scale", "auto|full|N",
       "the picture size measured: auto = camera-like captures reduced by 2 (box averages; "
       "the noise leaves nothing finer), clean ones at full size; full = always full size; "

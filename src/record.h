@@ -26,6 +26,8 @@ typedef struct SettleRecord {
     double time;       /* read: seconds from the first picture */
     int64_t diff;      /* measure: pixels changed beyond --tolerance */
     int64_t strong;    /* measure: pixels changed beyond the strong tolerance */
+    int64_t bar_diff;  /* measure: of diff, the pixels in the top band a portrait picture's
+                        * block test judges apart (a phone's status bar); 0: no band */
     double entropy;    /* measure: of the colour histogram, in bits */
     double delta;      /* decide: |entropy - mean of the recent history| */
     double marker;     /* measure: the share of the start marker's colour, 0..1 */

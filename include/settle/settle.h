@@ -233,9 +233,11 @@ typedef struct SettleSettings {
     void *progress_opaque;
     /* Phone screen recordings (a portrait picture that is not camera-like):
      * the top 7.5 % (whole 16-row blocks), where the system draws its status
-     * bar (clock, battery, a pulsing recording indicator), is left out of the
-     * block test when it changed on its own in some frame. 1 (default): left
-     * out (reported in SettleResult.status_bar_*); 0: kept. */
+     * bar (clock, battery, a pulsing recording indicator), is left out when
+     * it changed on its own in some frame: of the block test, and of the
+     * diff method's count in the frames where the block test saw it change
+     * alone (a clock's tick). 1 (default): left out (reported in
+     * SettleResult.status_bar_*); 0: kept. */
     int status_bar;
     /* The scale the pictures are measured at. 0 (default, auto): camera-like
      * captures (sensor noise changes pixels all over the picture in every
