@@ -23,6 +23,7 @@ int settle_cells_init(SettleCells *g, int w, int h)
     g->box_only = 0;
     g->bar_h = 0;
     g->bar_count = 0;
+    g->strong_box[0] = g->strong_box[1] = g->strong_box[2] = g->strong_box[3] = 0;
     g->box[0] = g->box[1] = g->box[2] = g->box[3] = 0;
     if (!g->count || !g->strong || !g->cbox || !g->dirty || !g->masks || !g->sums || !g->before) {
         settle_cells_free(g);
@@ -131,6 +132,7 @@ static void cells_row(SettleCells *g, const uint64_t *masks, int yy)
 
 static void box_row(SettleCells *g, const uint64_t *masks, int yy);
 static void bar_rows(SettleCells *g, const uint64_t *masks, int y0, int rows);
+static void strong_row(SettleCells *g, const uint64_t *masks, int yy);
 
 void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
                        const uint8_t *prev, ptrdiff_t pstride, int y0, int rows, int tol,
@@ -145,6 +147,7 @@ void settle_cells_band(SettleCells *g, const uint8_t *cur, ptrdiff_t cstride,
         if (y0 + y < g->bar_h)
             bar_rows(g, g->masks, y0 + y, 1);
         (g->box_only ? box_row : cells_row)(g, g->masks, y0 + y);
+        strong_row(g, g->masks, y0 + y);
     }
 }
 
@@ -187,12 +190,33 @@ static void bar_rows(SettleCells *g, const uint64_t *masks, int y0, int rows)
     }
 }
 
+/* Row yy's strongly changed pixels into strong_box. */
+static void strong_row(SettleCells *g, const uint64_t *masks, int yy)
+{
+    int cx0 = 0, cx1 = g->nx - 1;
+    while (cx0 < g->nx && !(masks[cx0] >> 1 & PIXEL_BITS))
+        cx0++;
+    if (cx0 == g->nx)
+        return;
+    while (!(masks[cx1] >> 1 & PIXEL_BITS))
+        cx1--;
+    int first = cx0 * SETTLE_CELL + __builtin_ctzll(masks[cx0] >> 1 & PIXEL_BITS) / 3;
+    int last = cx1 * SETTLE_CELL + (63 - __builtin_clzll(masks[cx1] >> 1 & PIXEL_BITS)) / 3;
+    if (g->strong_box[2] <= g->strong_box[0])
+        settle_box_set(g->strong_box, first, yy, last + 1, yy + 1);
+    else
+        settle_box_grow(g->strong_box, first, yy, last + 1, yy + 1);
+}
+
 void settle_cells_masks(SettleCells *g, const uint64_t *masks, int y0, int rows)
 {
     if (y0 < g->bar_h)
         bar_rows(g, masks, y0, rows);
-    for (int y = 0; y < rows; y++)
-        (g->box_only ? box_row : cells_row)(g, masks + (size_t)y * g->nx, y0 + y);
+    for (int y = 0; y < rows; y++) {
+        const uint64_t *m = masks + (size_t)y * g->nx;
+        (g->box_only ? box_row : cells_row)(g, m, y0 + y);
+        strong_row(g, m, y0 + y);
+    }
 }
 
 /* The sums of cell cx's squares over the band's rows: each group of 4 rows'

@@ -47,6 +47,10 @@ typedef struct SettleCells {
      * changed in them in this frame, whatever box_only says */
     int bar_h;
     int64_t bar_count;
+    /* x0, y0, x1, y1 (exclusive) of every pixel changed strongly (beyond the
+     * strong tolerance: content's edges, not noise or an encoder's re-coding)
+     * since the first frame, whatever box_only says; x1 <= x0: none yet */
+    int strong_box[4];
     /* settle_change_masks or a faster kernel with the same answers (init
      * sets the scalar one; the caller may put its CPU's in) */
     void (*change_masks)(const uint8_t *a, const uint8_t *b, int w, int tol, int strong_tol,

@@ -11,6 +11,7 @@
 #include "box.h"
 #include "cells.h"
 #include "decide.h"
+#include "measure_blocks.h"
 
 /* Frames after a faint keyframe that may still be the encoder converging. */
 #define REFRESH_FOLLOWERS 2
@@ -153,6 +154,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
         tracker_init(&d->tr[i], s->settle);
     d->which = SETTLE_T_DIFF;
     d->bar_out = 0;
+    d->phone_room = 0;
     d->portrait = d->bar_rows = d->blocks_on = 0;
     d->bar_frames = d->faint_frames = 0;
     d->last_hard = -1;
@@ -1247,7 +1249,26 @@ static int stable_frame(const SettleDecide *d, SettleTracker *t, const SettleCap
 
 int settle_decide_method(SettleDecide *d, int64_t frames)
 {
-    return choose_method(d, settle_decide_noise_floor(d), frames);
+    int which = choose_method(d, settle_decide_noise_floor(d), frames);
+    if (d->phone_room) {
+        const int *b = d->phone_box;
+        size_t len = strlen(d->reason);
+        snprintf(d->reason + len, sizeof(d->reason) - len,
+                 "; a phone filmed in a room: every strong change lies in an upright "
+                 "%dx%d rectangle of the landscape picture, and the picture around it is no "
+                 "flat border (%.0f %% of its blocks within %.0f levels of their median), so "
+                 "it is judged as a phone's picture",
+                 b[2] - b[0], b[3] - b[1], d->phone_flat * 100, SETTLE_FLAT_LEVELS);
+    }
+    return which;
+}
+
+void settle_decide_phone_in_room(SettleDecide *d, const int box[4], double flat)
+{
+    d->phone_room = 1;
+    d->portrait = 1;
+    memcpy(d->phone_box, box, sizeof(d->phone_box));
+    d->phone_flat = flat;
 }
 
 int settle_decide_finish(SettleDecide *d, int which, const SettleCaptureEnd *e, SettleResult *r,

@@ -74,6 +74,13 @@ typedef struct SettleDecide {
     int which;                 /* the tracker decided on */
     int bar_out;               /* the diff trackers were decided again with the status
                                 * bar left out (set by the caller, src/lib.c) */
+    /* a landscape picture of a phone filmed in a room
+     * (settle_decide_phone_in_room): judged as a portrait one, with the
+     * rectangle of its strong changes (x0, y0, x1, y1) and the share of
+     * flat blocks around it */
+    int phone_room;
+    int phone_box[4];
+    double phone_flat;
     /* the block test: what auto needs to know of it */
     int portrait;              /* the measured rectangle is taller than wide (a phone) */
     int blocks_on;             /* the block test runs: its verdicts are in the records */
@@ -231,6 +238,14 @@ double settle_decide_noise_floor(const SettleDecide *d);
  * SETTLE_T_), for a caller deciding while the pictures arrive; with
  * --method auto it can change until the end. */
 int settle_decide_method(SettleDecide *d, int64_t frames);
+
+/* The capture, a landscape picture, is a phone filmed in a room: every
+ * strong change lies in the upright rectangle box (x0, y0, x1, y1) and the
+ * picture around it is no flat border (flat: the share of its blocks near
+ * their median, settle_blocks_flat_outside). The method is then chosen as
+ * for a portrait picture (a phone's), and its reason says so. Called before
+ * the choice at the end of the capture. */
+void settle_decide_phone_in_room(SettleDecide *d, const int box[4], double flat);
 
 /* The diff method's decision (both diff trackers: SETTLE_T_DIFF and
  * SETTLE_T_DIFF_SOLID) again from the first record (--ignore animated):

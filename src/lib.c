@@ -676,12 +676,15 @@ static void bar_quiet(SettleRecord *r)
 
 /* Whether the diff method leaves the status bar out: a portrait screen
  * recording whose top band changed on its own (as the block test leaves it
- * out: settle_decide_bar_left_out), the band's pixels counted. */
+ * out: settle_decide_bar_left_out), the band's pixels counted, decided by
+ * diff as measured (SETTLE_T_DIFF: the method choice put no tracker of its
+ * own in its place, as it does for diff without the encoder's re-codes at a
+ * fade's end, which deciding again would undo: seed 277's case062). */
 static int bar_out_wanted(SettleContext *c, int which)
 {
     const SettleDecide *d = &c->decide;
     const SettleCells *cells = settle_measure_cells(&c->measure);
-    return (which == SETTLE_T_DIFF || which == SETTLE_T_DIFF_SOLID) && cells && cells->bar_h > 0 &&
+    return which == SETTLE_T_DIFF && cells && cells->bar_h > 0 &&
            settle_decide_bar_left_out(d, settle_decide_noise_floor(d));
 }
 
@@ -775,6 +778,33 @@ fail:
     c->decide.tr[SETTLE_T_DIFF] = keep;
     c->decide.tr[SETTLE_T_DIFF_SOLID] = keep_solid;
     return SETTLE_ERR_IO;
+}
+
+/* A landscape picture whose every strong change (content's edges, beyond the
+ * strong tolerance) lies in an upright rectangle, with no flat border
+ * around it (PHONE_FLAT of the blocks outside it or more near their median:
+ * a phone's picture letterboxed on an HDMI output, which is the phone's own
+ * picture, as Eideticker's 1920x1080 captures), is a phone filmed in a room
+ * (Eideticker's startup-test-elmo): the phone's rules choose its method. A
+ * camera's noise tells such a film from a screen at once; an encoder that
+ * smoothed the noise away leaves it clean, and a landscape clean capture
+ * keeps diff's 4096 pixels, under which a phone's late row or icon, small
+ * in the camera's picture, falls (perturb38's family 1, doc/accuracy.md). */
+#define PHONE_FLAT 0.9
+
+static void phone_in_room(SettleContext *c)
+{
+    SettleDecide *d = &c->decide;
+    const SettleCells *cl = settle_measure_cells(&c->measure);
+    const SettleBlocks *b = settle_measure_blocks(&c->measure);
+    if (d->portrait || !d->blocks_on || !cl || !b)
+        return;
+    const int *s = cl->strong_box;
+    if (s[2] <= s[0] || s[3] - s[1] <= s[2] - s[0])
+        return;
+    double flat = settle_blocks_flat_outside(b, s);
+    if (flat < PHONE_FLAT)
+        settle_decide_phone_in_room(d, s, flat);
 }
 
 /* --ignore animated when the block test decides: its decision again from
@@ -944,6 +974,7 @@ int settle_finish(SettleContext *c, const SettleResult **out)
     r->speed_index = r->visually_complete_85 = r->visually_complete_95 =
         r->visually_complete_99 = NAN;
 
+    phone_in_room(c);
     int which = settle_decide_method(&c->decide, c->n);
     /* a phone's status bar is the system's whatever the method: diff's
      * decision again without it */

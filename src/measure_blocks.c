@@ -742,6 +742,42 @@ double settle_blocks_threshold(const SettleBlocks *b, int l)
     return threshold(b, l);
 }
 
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+double settle_blocks_flat_outside(const SettleBlocks *b, const int box[4])
+{
+    if (!b->have_ref || !b->ref || b->nb <= 0)
+        return NAN;
+    const int x0 = box[0] / b->bs - 1, y0 = box[1] / b->bs - 1;
+    const int x1 = (box[2] + b->bs - 1) / b->bs + 1, y1 = (box[3] + b->bs - 1) / b->bs + 1;
+    float *v = malloc((size_t)b->nb * sizeof(*v));
+    if (!v)
+        return NAN;
+    int n = 0;
+    for (int k = 0; k < b->nb; k++) {
+        int bx = k % b->bw, by = k / b->bw;
+        if (bx >= x0 && bx < x1 && by >= y0 && by < y1)
+            continue;
+        const float *r = b->ref + 3 * (size_t)k;
+        v[n++] = (r[0] + r[1] + r[2]) / 3;
+    }
+    double share = NAN;
+    if (n > 0) {
+        qsort(v, (size_t)n, sizeof(*v), cmp_float);
+        const float med = v[n / 2];
+        int flat = 0;
+        for (int i = 0; i < n; i++)
+            flat += fabsf(v[i] - med) <= SETTLE_FLAT_LEVELS;
+        share = (double)flat / n;
+    }
+    free(v);
+    return share;
+}
+
 double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref)
 {
     return threshold(b, level_of(ref));

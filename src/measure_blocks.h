@@ -219,6 +219,15 @@ double settle_blocks_threshold(const SettleBlocks *b, int l);
 /* The threshold of a block whose picture (3 channel means) is ref: its
  * brightness level's, or the capture's while that level has no noise yet. */
 double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref);
+
+/* Of the blocks outside box (x0, y0, x1, y1 exclusive, in the picture's
+ * pixels) and a block's margin around it, the share whose reference (the
+ * mean of its channels) lies within SETTLE_FLAT_LEVELS of their median: 1
+ * for the flat bars of a phone's picture letterboxed on an HDMI output, far
+ * under for a room filmed around a phone; NaN with no block outside or no
+ * reference yet. */
+#define SETTLE_FLAT_LEVELS 3.0
+double settle_blocks_flat_outside(const SettleBlocks *b, const int box[4]);
 /* The light between the picture old (3 channel means a block) and the one
  * judged last, b->sum, below the top band: sum = a * old + o for each
  * channel, fitted as the block test fits its reference (least squares

@@ -355,6 +355,25 @@ static void init_gauss(void)
         camera_gauss_table(gauss_table, 0x853C49E6748FEA9BULL, splitmix);
 }
 
+/* A landscape film's room at (x, y) of its w x h picture, before the light:
+ * the phone's body (a margin around the screen's corners), the object on the
+ * desk, the desk below its edge, the wall above, darker towards the top. */
+static double room(const GridCase *g, int x, int y, int w, int h)
+{
+    const double (*c)[2] = (const double(*)[2])g->corner;
+    double x0 = fmin(c[0][0], c[3][0]), x1 = fmax(c[1][0], c[2][0]);
+    double y0 = fmin(c[0][1], c[1][1]), y1 = fmax(c[2][1], c[3][1]);
+    double mx = (x1 - x0) * 0.07, my = (y1 - y0) * 0.06;
+    if (x >= x0 - mx && x < x1 + mx && y >= y0 - my && y < y1 + my)
+        return g->room_body;
+    const double *o = g->room_object;
+    if (x >= o[0] * w && x < (o[0] + o[2]) * w && y >= o[1] * h && y < (o[1] + o[3]) * h)
+        return g->room_object_level;
+    if (y >= g->room_horizon * h)
+        return g->room_desk * (1 - 0.15 * (y - g->room_horizon * h) / h);
+    return g->room_wall * (1 - g->room_slope * (1 - (double)y / (g->room_horizon * h)));
+}
+
 static void film(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
 {
     int sw = g->screen_w, sh = g->screen_h;
@@ -401,6 +420,8 @@ static void film(GridCase *g, int k, uint8_t *rgb, int stride, int w, int h)
                         s *= 1 - g->moire * (0.5 + 0.5 * cos(2 * PI * u / period)) *
                                      (0.5 + 0.5 * cos(2 * PI * v / period));
                     val = s * 0.8 + 0.25 * light;
+                } else if (g->landscape) {
+                    val = room(g, x, y, w, h) * (0.6 + 0.02 * light);
                 } else {
                     val = 12 + 0.9 * light;
                 }
@@ -560,6 +581,44 @@ int grid_case(GridCase *g, uint64_t seed, int index)
     return 0;
 }
 
+int grid_case_landscape(GridCase *g, uint64_t seed, int index)
+{
+    if (grid_case(g, seed, index) < 0)
+        return -1;
+    if (g->kind != GRID_CAMERA)
+        return 0;
+    /* a stream of its own: the case's other conditions stay as drawn */
+    uint64_t s = seed * 0xA0761D6478BD642FULL + (uint64_t)index * 0xE7037ED1A0B428DBULL + 3;
+    splitmix(&s);
+    g->landscape = 1;
+    g->width = 768;
+    g->height = 432;
+    /* the phone upright, its screen 55-80 % of the picture's height */
+    double cx = uni(&s, 0.4, 0.6) * g->width, cy = uni(&s, 0.46, 0.54) * g->height;
+    double hh = uni(&s, 0.55, 0.8) * g->height / 2, hw = hh * g->screen_w / g->screen_h;
+    double jx = hw * 0.12, jy = hh * 0.06;
+    double base[4][2] = { { cx - hw, cy - hh }, { cx + hw, cy - hh }, { cx + hw, cy + hh },
+                          { cx - hw, cy + hh } };
+    for (int i = 0; i < 4; i++) {
+        g->corner[i][0] = base[i][0] + uni(&s, -jx, jx);
+        g->corner[i][1] = base[i][1] + uni(&s, -jy, jy);
+    }
+    g->room_body = uni(&s, 8, 40);
+    g->room_wall = uni(&s, 40, 140);
+    g->room_desk = uni(&s, 30, 120);
+    g->room_horizon = uni(&s, 0.6, 0.85);
+    g->room_slope = uni(&s, 0, 0.4);
+    /* an object on the desk or against the wall, to one side of the phone */
+    double ow = uni(&s, 0.08, 0.2), oh = uni(&s, 0.1, 0.3);
+    double ox = pick(&s, 2) ? uni(&s, 0.02, 0.3 - ow) : uni(&s, 0.7, 0.98 - ow);
+    g->room_object[0] = ox;
+    g->room_object[1] = g->room_horizon - oh * uni(&s, 0.5, 1.0);
+    g->room_object[2] = ow;
+    g->room_object[3] = oh;
+    g->room_object_level = uni(&s, 20, 200);
+    return 0;
+}
+
 void grid_free(GridCase *g)
 {
     free(g->time_ms);
@@ -599,10 +658,10 @@ void grid_describe(const GridCase *g, char *buf, int len)
     else
         snprintf(buf, (size_t)len,
                  "camera %s %s q%d gop%d %dfps noise=%.1f+%.2f drift=%.2f ae=%.2f mains=%d/%.2f rolling=%.3f "
-                 "blur=%d moire=%.2f fade=%d%s",
+                 "blur=%d moire=%.2f fade=%d%s%s",
                  layout_names[g->layout], enc_name(g), g->quality, g->gop, g->fps, g->read_noise,
                  g->shot_noise, g->drift, g->ae, g->mains, g->flicker, g->rolling, g->blur, g->moire,
-                 g->fade, more);
+                 g->fade, more, g->landscape ? " landscape" : "");
 }
 
 static const char *fade_class(const GridCase *g)

@@ -72,6 +72,15 @@ typedef struct GridCase {
     int blur;
     double moire;
     double corner[4][2];
+    /* a landscape camera film (grid_case_landscape): a 16:9 picture of the
+     * phone standing in a room, its body around the screen and the wall and
+     * desk behind it, each lit by the room's light */
+    int landscape;
+    double room_wall, room_desk, room_body; /* levels, before the light */
+    double room_horizon;                    /* the desk's edge, a share of the height */
+    double room_slope;                      /* the wall's fall-off towards the top */
+    double room_object[4];                  /* an object on the desk: x, y, w, h shares */
+    double room_object_level;
     /* drawing state */
     double ae_gain;
     uint8_t *scratch;
@@ -79,6 +88,11 @@ typedef struct GridCase {
 
 /* Fills case `index` of the grid drawn from `seed`. Returns 0 or -1 (out of memory). */
 int grid_case(GridCase *g, uint64_t seed, int index);
+/* The same case, a camera film filmed landscape (a 768x432 picture, the
+ * phone upright in the middle of a room, as Eideticker's startup-test-elmo);
+ * every other condition as grid_case draws it (its own stream for the
+ * room). A screen recording is as grid_case draws it. */
+int grid_case_landscape(GridCase *g, uint64_t seed, int index);
 void grid_free(GridCase *g);
 
 /* A short description of the case's conditions, one line ("camera list x264 crf23 b3 ..."). */

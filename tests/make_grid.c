@@ -4,7 +4,8 @@
  * SEED (tests/grid.h) into DIR, and prints one line per case, tab-separated:
  * file, truth time (s), tolerance (s), truth frame, classes, description.
  * make_grid --version prints GRID_VERSION (a seed draws other captures when
- * it changes).
+ * it changes). make_grid --landscape DIR SEED FROM TO: the camera films
+ * filmed landscape (grid_case_landscape), the rest as without it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,18 @@ int main(int argc, char **argv)
         printf("%d\n", GRID_VERSION);
         return 0;
     }
+    int landscape = argc == 6 && !strcmp(argv[1], "--landscape");
+    argv += landscape;
+    argc -= landscape;
     if (argc != 5) {
-        fprintf(stderr, "usage: make_grid DIR SEED FROM TO\n");
+        fprintf(stderr, "usage: make_grid [--landscape] DIR SEED FROM TO\n");
         return 64;
     }
     uint64_t seed = strtoull(argv[2], NULL, 10);
     int from = atoi(argv[3]), to = atoi(argv[4]);
     for (int i = from; i < to; i++) {
         GridCase g;
-        if (grid_case(&g, seed, i) < 0) {
+        if ((landscape ? grid_case_landscape(&g, seed, i) : grid_case(&g, seed, i)) < 0) {
             fprintf(stderr, "make_grid: out of memory\n");
             return 70;
         }
