@@ -155,6 +155,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->which = SETTLE_T_DIFF;
     d->bar_out = 0;
     d->phone_room = 0;
+    d->strong_top = 0;
     d->portrait = d->bar_rows = d->blocks_on = 0;
     d->bar_frames = d->faint_frames = 0;
     d->last_hard = -1;
@@ -808,10 +809,14 @@ int settle_decide_camera(const SettleDecide *d, double floor)
  * camera's noise and drift change the whole picture, not its top band alone,
  * while a heavily re-coded screen recording (VP8 at q39 re-codes every frame
  * by some 1500 pixels, which the camera test counts as noise) has a bar whose
- * recording pill pulses to its end (seed 257's case068). */
+ * recording pill pulses to its end (seed 257's case068). A strong change in
+ * the top band (strong_top) says the screen fills the picture to its top, as
+ * a recording's does: a filmed phone's bar lies below the room around it
+ * (an iPhone recording under a light flickering at 100 Hz, which passes for
+ * a camera's). */
 int settle_decide_bar_left_out(const SettleDecide *d, double floor)
 {
-    return (!settle_decide_camera(d, floor) || d->bar_frames * 4 >= d->floor_n) &&
+    return (!settle_decide_camera(d, floor) || d->bar_frames * 4 >= d->floor_n || d->strong_top) &&
            d->bar_rows > 0 && d->bar_frames > 0 && d->s->status_bar;
 }
 

@@ -81,6 +81,9 @@ typedef struct SettleDecide {
     int phone_room;
     int phone_box[4];
     double phone_flat;
+    /* a pixel changed strongly in the top band (set by the caller at the
+     * end, src/lib.c): the screen's picture reaches the top of the capture's */
+    int strong_top;
     /* the block test: what auto needs to know of it */
     int portrait;              /* the measured rectangle is taller than wide (a phone) */
     int blocks_on;             /* the block test runs: its verdicts are in the records */

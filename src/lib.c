@@ -975,6 +975,9 @@ int settle_finish(SettleContext *c, const SettleResult **out)
         r->visually_complete_99 = NAN;
 
     phone_in_room(c);
+    const SettleCells *cells = settle_measure_cells(&c->measure);
+    c->decide.strong_top = cells && cells->bar_h > 0 && cells->strong_box[2] > cells->strong_box[0] &&
+                           cells->strong_box[1] < cells->bar_h;
     int which = settle_decide_method(&c->decide, c->n);
     /* a phone's status bar is the system's whatever the method: diff's
      * decision again without it */
