@@ -133,15 +133,15 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
          * the picture before the change while the content stays (seed
          * 251's case039: 5 blocks at 1.29, 2 still over it 1.6 s later at
          * a drift of 9 %): such a block still counts with the light since
-         * then taken out, as the block test judges a picture. On a portrait
-         * picture (the late-content rule's) and not for a change on a
-         * keyframe, whose blocks are the encoder's re-coding as much as
+         * then taken out, as the block test judges a picture. On a
+         * phone's picture (b->phone: since landscape40 a landscape one whose
+         * content filled an upright box too). Not for a change on a keyframe, whose blocks are the encoder's re-coding as much as
          * content (x264's at frame 60 of seed 229's case103 moves 7 blocks;
          * its next keyframe moves 5 back under their threshold, but only 3
          * with the light taken out, which would keep them as content).
          * Fitted only when fewer than half still count as they are: the
          * late-content rule asks for half */
-        if (*kept * 2 < nmask && b->lone_on && !s->keyframe) {
+        if (*kept * 2 < nmask && b->phone && !s->keyframe) {
             double ga[3], go[3];
             settle_blocks_light(b, s->before, s->tmp, ga, go);
             *kept = 0;

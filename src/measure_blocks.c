@@ -77,7 +77,7 @@
  * 14 blocks in two rows by 0.37 to 0.95 times it, the 9 pictures before at
  * 0.35 at most). A split pair is a block and the one below it, both over
  * AREA_SHARE times their threshold and their shares together over 1 (what
- * one block would have shown); on a portrait picture, AREA_PAIRS split
+ * one block would have shown); AREA_PAIRS split
  * pairs side by side in a picture whose peak stands AREA_STAND times the
  * largest of the SETTLE_BLOCK_LONE_SEEN pictures before it, none of them a
  * change, and no keyframe, with no other block over AREA_SHARE outside the
@@ -197,7 +197,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->nb = b->bw * b->bh;
     b->bar_rows = bar_rows < 0 ? 0 : bar_rows >= b->bh ? 0 : bar_rows;
     b->fade_on = h > w;
-    b->lone_on = h > w;
+    b->phone = h > w;
     size_t n = (size_t)b->nb;
     b->sum = calloc(n * 3, sizeof(*b->sum));
     b->ref = calloc(n * 3, sizeof(*b->ref));
@@ -221,8 +221,8 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->colsum = calloc((size_t)w * 3 + 1, sizeof(*b->colsum));
     b->keys = calloc(2 * (n + 8), sizeof(*b->keys));
     b->bin = calloc(n, sizeof(*b->bin));
-    /* the late-line rule's memory, read on portrait pictures only */
-    b->shares = calloc(b->lone_on ? n * SETTLE_BLOCK_LONE_SEEN : 1, sizeof(*b->shares));
+    /* the late-line rule's memory */
+    b->shares = calloc(n * SETTLE_BLOCK_LONE_SEEN, sizeof(*b->shares));
     b->sum_rows = settle_sum_rows;
     b->fit_sums = settle_fit_sums;
     b->select_part = settle_select_part;
@@ -877,13 +877,9 @@ static void recheck_recent(SettleBlocks *b, float *ratio, double scale, const do
     }
 }
 
-/* This picture into the ring of the last ones (recheck_recent, fade_step).
- * Both run on a portrait picture only (lone_on and fade_on, fixed for a
- * capture), so a landscape one keeps no ring. */
+/* This picture into the ring of the last ones (recheck_recent, fade_step). */
 static void keep_recent(SettleBlocks *b)
 {
-    if (!b->lone_on)
-        return;
     const size_t n3 = (size_t)b->nb * 3;
     memcpy(b->recent + n3 * (size_t)b->recent_pos, b->sum, n3 * sizeof(*b->recent));
     b->recent_pos = (b->recent_pos + 1) % SETTLE_BLOCK_RECENT;
@@ -913,8 +909,8 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
         from = 0;
     float *d = b->res; /* 3 * nb: this picture's steps; the fit's scratch before */
     double a[3], o[3], most = 0;
-    /* the previous picture: the ring's newest (fade_on is lone_on, so the
-     * ring is kept, and every picture since the first went into it) */
+    /* the previous picture: the ring's newest (the ring is kept on every
+     * capture, and every picture since the first went into it) */
     const float *prev = b->recent + (size_t)b->nb * 3 *
                                         (size_t)((b->recent_pos + SETTLE_BLOCK_RECENT - 1) %
                                                  SETTLE_BLOCK_RECENT);
@@ -1004,7 +1000,7 @@ static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
  * change, completes a lone pair that stands out (LONE_STAND). */
 static int lone_pair(const SettleBlocks *b, const SettleBlocksFrame *out, int lone)
 {
-    if (!b->lone_on || b->keyframe || b->lone_prev <= 0 || lone < 1 || lone > 2 ||
+    if (!b->phone || b->keyframe || b->lone_prev <= 0 || lone < 1 || lone > 2 ||
         lone != out->changed || out->change || out->change_bar || b->calm < SETTLE_BLOCK_LONE_SEEN)
         return 0;
     double most = 0;
@@ -1067,7 +1063,7 @@ static double rows_most(const SettleBlocks *b, int y0, int y1)
  * stands out of the window at its own rows (AREA_ROWS, AREA_WIDE). */
 static int split_line(const SettleBlocks *b, const SettleBlocksFrame *out, const float *ratio)
 {
-    if (!b->lone_on || b->keyframe || out->change || out->change_bar ||
+    if (!b->phone || b->keyframe || out->change || out->change_bar ||
         b->calm < SETTLE_BLOCK_LONE_SEEN || !(out->peak > AREA_SHARE))
         return 0;
     int top = b->bh, bottom = -1;
@@ -1106,8 +1102,7 @@ static void lone_keep(SettleBlocks *b, const SettleBlocksFrame *out, const float
 {
     int still = !out->change && !out->change_bar && !out->fade;
     b->lone_seen[b->lone_pos] = (float)out->peak;
-    if (b->lone_on)
-        memcpy(b->shares + (size_t)b->lone_pos * (size_t)b->nb, ratio, (size_t)b->nb * sizeof(*ratio));
+    memcpy(b->shares + (size_t)b->lone_pos * (size_t)b->nb, ratio, (size_t)b->nb * sizeof(*ratio));
     b->key_seen[b->lone_pos] = (uint8_t)(b->keyframe != 0);
     b->lone_pos = (b->lone_pos + 1) % SETTLE_BLOCK_LONE_SEEN;
     b->calm = still ? b->calm + 1 : 0;
@@ -1162,6 +1157,14 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     b->gain_max = gain > b->gain_max ? gain : b->gain_max;
     b->row_max = rows > b->row_max ? rows : b->row_max;
     learn_noise(b, b->res + b->nb);
+    /* the late-content rules run on a phone's picture: a portrait one, or
+     * a landscape one in which content filled an upright box (a phone
+     * filmed upright in a room on a 16:9 picture: its late lines as faint
+     * at the block test's noise floor, its room flickering as much); a
+     * desktop page fills a wide one, and its caret's blinks or its
+     * browser's reload button are no late content of a phone's */
+    b->phone = b->h > b->w || (b->filled[0] <= b->filled[2] &&
+                               b->filled[3] - b->filled[1] > b->filled[2] - b->filled[0]);
     /* the residual as a share of its threshold, in scratch, and the counts
      * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
     float *ratio = b->scratch;
@@ -1189,7 +1192,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (over)
         recheck_last(b, ratio, scale, thr);
     /* on a phone filmed by a camera (its noise) */
-    if (over && b->lone_on && b->noise_all > TWO_NOISE)
+    if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */

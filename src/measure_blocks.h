@@ -28,7 +28,7 @@
  * few levels, spread over the picture, on any frame type) moves block means
  * by less than that; content changes coherent areas by a lot: the frame
  * changed when a block changed by twice its threshold or two neighbouring
- * blocks changed, or (on a portrait picture) one or two blocks changed in two
+ * blocks changed, or one or two blocks changed in two
  * pictures running, standing out of the calm pictures before (the lone-pair
  * rule, src/measure_blocks.c).
  *
@@ -74,7 +74,7 @@ typedef struct SettleBlocks {
     float *last;       /* nb * 3: the picture at the last change */
     float *recent;     /* SETTLE_BLOCK_RECENT * nb * 3: the last pictures (a ring, at
                         * recent_pos the oldest, its newest the previous picture),
-                        * recent_n of them so far; kept on a portrait picture only */
+                        * recent_n of them so far */
     int recent_pos, recent_n;
     float *step;       /* nb * 3: the previous picture's step from the one before,
                         * the light taken out (the fade test) */
@@ -132,18 +132,20 @@ typedef struct SettleBlocks {
     int fade_on;
     int have_step;
     int repeats;       /* pictures in a row that repeated the one before */
-    /* the lone-pair rule (init: on a portrait picture, as the fade test):
-     * the peaks of the last SETTLE_BLOCK_LONE_SEEN pictures (a ring, at
-     * lone_pos the oldest), pictures in a row with no change, the previous
-     * picture's peak when it had a lone block and was no keyframe (0: not), whether
-     * the rule counted the picture judged last */
-    int lone_on;
+    /* the late-content rules run (the lone pair, the split line, the recent
+     * pictures' recheck, blocks_stay's light): a phone's picture, portrait
+     * or a landscape one whose content filled an upright box (set each
+     * picture) */
+    int phone;
+    /* the lone-pair rule: the peaks of the last SETTLE_BLOCK_LONE_SEEN
+     * pictures (a ring, at lone_pos the oldest), pictures in a row with no
+     * change, the previous picture's peak when it had a lone block and was
+     * no keyframe (0: not), whether the rule counted the picture judged last */
     int keyframe;      /* the picture to judge is the encoder's keyframe (the caller sets it) */
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
     uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes */
     float *shares;     /* SETTLE_BLOCK_LONE_SEEN * nb: those pictures' blocks' shares of
-                        * their threshold (the ring of lone_seen); on a portrait
-                        * picture only (lone_on), else one float */
+                        * their threshold (the ring of lone_seen) */
     int lone_pos;
     int64_t calm;
     double lone_prev;
