@@ -166,11 +166,11 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->strong_block_time = d->strong_block_peak = NAN;
     d->strong_block_diff = 0;
     d->strong_block_refresh = 0;
-    d->late = d->late_end = -1;
-    d->late_time = d->late_peak = NAN;
-    d->late_blocks = d->late_moved = d->late_diff = d->kept_end = 0;
-    d->late_refresh = d->late_recoded = 0;
-    d->block_last_time = -INFINITY;
+    memset(&d->lt, 0, sizeof(d->lt));
+    d->lt.late = d->lt.late_end = -1;
+    d->lt.late_time = d->lt.late_peak = NAN;
+    d->lt.block_last_time = -INFINITY;
+    d->lt_kf = d->lt;
     tracker_init(&d->blk_screen[0], s->settle);
     tracker_init(&d->blk_screen[1], s->settle);
     d->keyframe_quiet = 0;
@@ -545,8 +545,8 @@ static int boxes_meet(const int a[4], const int b[4])
            b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
 }
 
-/* The late-content rule's frame (d->late) and how many of its blocks stay. */
-static void track_late(SettleDecide *d, const SettleRecord *r)
+/* The late-content rule's frame (d->lt.late) and how many of its blocks stay. */
+static void track_late(SettleDecide *d, SettleLate *l, const SettleRecord *r)
 {
     /* a keyframe diff took for a codec refresh, right after a change the
      * block test saw, is the encoder re-coding the picture that change just
@@ -569,24 +569,24 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
      * threshold). A camera's noise keeps the encoder coding the picture
      * frame after frame, and content that lands on a keyframe there stays
      * late content (seed 19's case062) */
-    int late_last = d->late >= 0 && d->late_time == d->block_last_time;
+    int late_last = l->late >= 0 && l->late_time == l->block_last_time;
     int recode = weak_refresh(r) && r->time - d->copy_from >= REFRESH_PAUSE;
     if (r->block_change)
-        d->late_recoded = 0;
+        l->late_recoded = 0;
     if (r->block_change && !r->block_revert && !recode &&
-        (!r->refresh || r->time - d->block_last_time >= REFRESH_PAUSE)) {
-        d->late = d->late_end = r->index;
-        memcpy(d->late_box, r->box, sizeof(d->late_box));
-        d->late_time = r->time;
-        d->late_peak = r->block_peak;
-        d->late_blocks = r->blocks_changed;
-        d->late_moved = r->block_kept;
-        d->late_diff = r->diff;
-        d->late_refresh = r->refresh;
+        (!r->refresh || r->time - l->block_last_time >= REFRESH_PAUSE)) {
+        l->late = l->late_end = r->index;
+        memcpy(l->late_box, r->box, sizeof(l->late_box));
+        l->late_time = r->time;
+        l->late_peak = r->block_peak;
+        l->late_blocks = r->blocks_changed;
+        l->late_moved = r->block_kept;
+        l->late_diff = r->diff;
+        l->late_refresh = r->refresh;
     } else if (r->block_change && !r->block_revert && late_last) {
-        d->late_recoded = 1;
-    } else if (r->block_fade && d->late >= 0 && d->late_end == r->index - 1 &&
-               r->diff * 2 >= d->late_diff && boxes_meet(r->box, d->late_box)) {
+        l->late_recoded = 1;
+    } else if (r->block_fade && l->late >= 0 && l->late_end == r->index - 1 &&
+               r->diff * 2 >= l->late_diff && boxes_meet(r->box, l->late_box)) {
         /* content fading in, frame after frame, right after the late change
          * and where it was, each step as large (a row that appears, then
          * fades in over 150 ms on a phone filmed by a camera: its steps are
@@ -595,11 +595,19 @@ static void track_late(SettleDecide *d, const SettleRecord *r)
          * recorder re-coding the page after its last change fades too, but
          * all over the picture and ever fainter (browsertime's
          * sitespeed_android: from 1,799 pixels to 55 in 10 frames) */
-        d->late_end = r->index;
+        l->late_end = r->index;
     }
     if (r->block_change)
-        d->block_last_time = r->time;
-    d->kept_end = d->late_recoded ? r->block_kept_prev : r->block_kept;
+        l->block_last_time = r->time;
+    if (r->block_change)
+        l->skipped = 0;
+    /* after block changes this state does not count (lt_kf's weak
+     * refreshes), its change's blocks are the block test's change before
+     * the last when one was skipped, unknown after more */
+    if (l->skipped)
+        l->kept_end = l->skipped == 1 && !l->late_recoded ? r->block_kept_prev : 0;
+    else
+        l->kept_end = l->late_recoded ? r->block_kept_prev : r->block_kept;
 }
 
 /* The frames after a fade that only refine its last step (CONVERGE_RUN);
@@ -718,7 +726,15 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
-    track_late(d, r);
+    track_late(d, &d->lt, r);
+    if (r->block_change && weak_refresh(r)) {
+        SettleRecord q = *r;
+        q.block_change = 0;
+        d->lt_kf.skipped++;
+        track_late(d, &d->lt_kf, &q);
+    } else {
+        track_late(d, &d->lt_kf, r);
+    }
     track_fade_refined(d, r);
     d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
     if (r->diff > limit && r->strong <= d->refresh_limit && !r->refresh) {
@@ -853,13 +869,12 @@ int settle_decide_bar_left_out(const SettleDecide *d, double floor)
  * an encoder re-coding is spread (the whole-picture rule) and a status bar is
  * judged apart; a toast, a touch indicator that comes and goes changes the
  * blocks again when it goes. */
-static int late_content(const SettleDecide *d, int64_t df, int64_t bf, int64_t frames,
-                        const SettleTracker *bt, double bquiet)
+static int late_content(const SettleDecide *d, const SettleLate *l, int64_t df, int64_t bf,
+                        int64_t frames, const SettleTracker *bt, double bquiet)
 {
-    return d->portrait && d->blocks_on && d->late > df && df < frames && bf < frames &&
-           (bt->last_change == d->late || bt->last_change == d->late_end) &&
-           bquiet >= BLOCK_QUIET_MIN && d->late_moved > 0 &&
-           d->kept_end * 2 >= d->late_moved;
+    return d->portrait && d->blocks_on && l->late > df && df < frames && bf < frames &&
+           (bt->last_change == l->late || bt->last_change == l->late_end) &&
+           bquiet >= BLOCK_QUIET_MIN && l->late_moved > 0 && l->kept_end * 2 >= l->late_moved;
 }
 
 /* What diff made of a frame the block test counted, for a reason: a codec
@@ -876,20 +891,20 @@ static void diff_saw(const SettleDecide *d, char *what, size_t n, int refresh, i
 static void late_reason(SettleDecide *d, int64_t df, double bquiet)
 {
     char what[96];
-    diff_saw(d, what, sizeof(what), d->late_refresh, d->late_diff);
+    diff_saw(d, what, sizeof(what), d->lt.late_refresh, d->lt.late_diff);
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, but diff misses late content: at %.3f s (frame %lld), after diff's "
              "stable frame %lld, the block test saw %lld blocks change (peak %.1f times the "
              "threshold set from the capture's noise) %s, and the picture then stayed still "
              "%.1f s: the block test counts it",
-             d->late_time, (long long)d->late, (long long)df, (long long)d->late_blocks,
-             d->late_peak, what, bquiet);
-    if (d->late_end > d->late) {
+             d->lt.late_time, (long long)d->lt.late, (long long)df, (long long)d->lt.late_blocks,
+             d->lt.late_peak, what, bquiet);
+    if (d->lt.late_end > d->lt.late) {
         size_t len = strlen(d->reason);
         snprintf(d->reason + len, sizeof(d->reason) - len,
                  "; that content then faded in, frame after frame, to frame %lld (steps under "
                  "diff's threshold)",
-                 (long long)d->late_end);
+                 (long long)d->lt.late_end);
     }
 }
 
@@ -912,9 +927,10 @@ static int keyframes_left_out(SettleDecide *d, int blk, int64_t df, int64_t fram
     int64_t kf = tracker_settled_at(kt, frames);
     double kquiet = d->last_time - kt->last_change_time;
     int strong = d->strong_block > df && df < frames && kf < frames && kquiet >= BLOCK_QUIET_MIN;
-    if (!strong && !late_content(d, df, kf, frames, kt, kquiet))
+    if (!strong && !late_content(d, &d->lt_kf, df, kf, frames, kt, kquiet))
         return 0;
     d->tr[blk] = *kt;
+    d->lt = d->lt_kf;
     d->keyframe_quiet = 1;
     return 1;
 }
@@ -1127,7 +1143,7 @@ static int choose_method(SettleDecide *d, double floor, int64_t frames)
     /* the block test's tracker: its last change and the still picture after */
     const SettleTracker *bt = &d->tr[blk];
     double bquiet = bt->last_change >= 0 ? d->last_time - bt->last_change_time : 0;
-    int late = late_content(d, df, bf, frames, bt, bquiet);
+    int late = late_content(d, &d->lt, df, bf, frames, bt, bquiet);
     /* diff's last changes are the recorder re-coding the still picture (no
      * pixel moved strongly, no block moved), while the block test settles
      * later on weak changes only (a touch indicator's ring, a scroll bar

@@ -57,6 +57,17 @@ typedef struct SettleHistory {
 #define SETTLE_REPEAT_MIN 8
 #define SETTLE_REPEATING(rep, n) ((rep) >= SETTLE_REPEAT_MIN && (rep) * SETTLE_REPEAT_SHARE >= (n))
 
+/* The late-content rule's state (SettleDecide's lt, described there). */
+typedef struct SettleLate {
+    int64_t late, late_end;
+    int late_box[4];
+    double late_time, late_peak;
+    int64_t late_blocks, late_moved, late_diff, kept_end;
+    int late_refresh, late_recoded;
+    double block_last_time;
+    int skipped;
+} SettleLate;
+
 typedef struct SettleDecide {
     const SettleSettings *s;
     double diff_limit;     /* effective diff threshold in pixels */
@@ -114,12 +125,12 @@ typedef struct SettleDecide {
      * change frame by frame (block_fade) in its place and by at least
      * half its pixels, else the change's own frame; late_box: the change's
      * rectangle (SettleRecord's box) */
-    int64_t late, late_end;
-    int late_box[4];
-    double late_time, late_peak;
-    int64_t late_blocks, late_moved, late_diff, kept_end;
-    int late_refresh, late_recoded;
-    double block_last_time;
+    SettleLate lt;
+    /* the same with the keyframes diff took for a codec refresh in which no
+     * block moved by BLOCK_STRONG times its threshold not counted as the
+     * block test's changes, as blk_screen's trackers below (lt_kf.skipped:
+     * such keyframes since its late change) */
+    SettleLate lt_kf;
     /* the block test's trackers (SETTLE_T_BLOCKS, SETTLE_T_BLOCKS_NOBAR)
      * without the keyframes diff took for a codec refresh in which no block
      * moved by BLOCK_STRONG times its threshold: what a screen's encoder
