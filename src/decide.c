@@ -610,6 +610,21 @@ static void track_late(SettleDecide *d, SettleLate *l, const SettleRecord *r)
         l->kept_end = l->late_recoded ? r->block_kept_prev : r->block_kept;
 }
 
+/* Both late-content states: lt as the block test judged, lt_kf without the
+ * weak refreshes as its changes. */
+static void track_lates(SettleDecide *d, const SettleRecord *r)
+{
+    track_late(d, &d->lt, r);
+    if (r->block_change && weak_refresh(r)) {
+        SettleRecord q = *r;
+        q.block_change = 0;
+        d->lt_kf.skipped++;
+        track_late(d, &d->lt_kf, &q);
+    } else {
+        track_late(d, &d->lt_kf, r);
+    }
+}
+
 /* The frames after a fade that only refine its last step (CONVERGE_RUN);
  * called before the trackers take the frame, so that SETTLE_T_DIFF_SOLID is
  * kept as it was at the run's end. */
@@ -726,15 +741,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         d->strong_block_diff = r->diff;
         d->strong_block_refresh = r->refresh;
     }
-    track_late(d, &d->lt, r);
-    if (r->block_change && weak_refresh(r)) {
-        SettleRecord q = *r;
-        q.block_change = 0;
-        d->lt_kf.skipped++;
-        track_late(d, &d->lt_kf, &q);
-    } else {
-        track_late(d, &d->lt_kf, r);
-    }
+    track_lates(d, r);
     track_fade_refined(d, r);
     d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
     if (r->diff > limit && r->strong <= d->refresh_limit && !r->refresh) {
