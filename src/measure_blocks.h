@@ -143,7 +143,10 @@ typedef struct SettleBlocks {
      * no keyframe (0: not), whether the rule counted the picture judged last */
     int keyframe;      /* the picture to judge is the encoder's keyframe (the caller sets it) */
     float lone_seen[SETTLE_BLOCK_LONE_SEEN];
-    uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes */
+    uint8_t key_seen[SETTLE_BLOCK_LONE_SEEN]; /* which of those were keyframes, or what
+                                               * the reference had left of one */
+    double key_left;   /* the last keyframe's peak, by what the reference has left of it
+                        * since (0: none, or a change since) */
     float *shares;     /* SETTLE_BLOCK_LONE_SEEN * nb: those pictures' blocks' shares of
                         * their threshold (the ring of lone_seen) */
     int lone_pos;

@@ -209,5 +209,6 @@ case_ok 315 118 diff
 case_ok 331 28 diff
 case_ok 331 93 blocks
 case_ok 333 115 diff
+case_ok 333 116 blocks
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
