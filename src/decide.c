@@ -143,6 +143,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->faint_steps = 0;
     d->faint_least = 0;
     d->copy_from = INFINITY;
+    d->page_prev = 0;
     d->inter_frames = 0;
     d->prev_solid = 0;
     d->last_still = -1;
@@ -566,8 +567,10 @@ static void track_late(SettleDecide *d, SettleLate *l, const SettleRecord *r)
      * x264's keyframe one frame after, which moves 2 of their blocks).
      * Nor is a weak refresh (no block moved by BLOCK_STRONG times its
      * threshold) late content, however long after the change before, when
-     * for REFRESH_PAUSE or more before it the picture was copied exactly
-     * (no pixel changed): the encoder had stopped coding it, and what the
+     * for REFRESH_PAUSE or more before it the page was copied (no pixel
+     * below the top band changed, but for stray ones in a frame between
+     * two that changed none: the status bar's pill may pulse): the encoder
+     * had stopped coding it, and what the
      * keyframe changes is what its frames before left of the last change
      * (seed 311's case007: x264 at CRF 33 leaves a fade's last steps up to
      * 11 levels short in a block's mean; the keyframe 32 frames later, 0.53 s,
@@ -668,6 +671,33 @@ static void track_fade_refined(SettleDecide *d, const SettleRecord *r)
     }
 }
 
+/* What the next keyframe is judged by: the frames before it that the fade
+ * test saw fading and that diff counted faintly (filter_refresh), and those
+ * that copied the page (track_late). */
+static void track_steps(SettleDecide *d, const SettleRecord *r, double limit)
+{
+    d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
+    if (r->diff > limit && r->strong <= d->refresh_limit && !r->refresh) {
+        d->faint_least = !d->faint_steps || r->diff < d->faint_least ? r->diff : d->faint_least;
+        d->faint_steps++;
+    } else {
+        d->faint_steps = 0;
+    }
+    /* the page copied: the encoder codes a phone's pulsing recording pill
+     * in every frame, and now and then a few stray pixels around it or
+     * elsewhere, in one frame between frames that copy the page (x264 at
+     * q33: 14 to 53 in 3 of 22 frames under a pill changing 1,500 a frame,
+     * seed 333's case051), while a camera's noise makes it code some pixels
+     * in most frames (x265 at q30: 0 to 367 a frame, 6 of 7 frames, seed
+     * 333's case049) */
+    int64_t page = r->diff - r->bar_diff;
+    if (page > d->refresh_limit || (page > 0 && d->page_prev > 0))
+        d->copy_from = INFINITY;
+    else if (d->copy_from == INFINITY && page == 0)
+        d->copy_from = r->time;
+    d->page_prev = page;
+}
+
 void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
 {
     const SettleSettings *s = d->s;
@@ -749,17 +779,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     }
     track_lates(d, r);
     track_fade_refined(d, r);
-    d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
-    if (r->diff > limit && r->strong <= d->refresh_limit && !r->refresh) {
-        d->faint_least = !d->faint_steps || r->diff < d->faint_least ? r->diff : d->faint_least;
-        d->faint_steps++;
-    } else {
-        d->faint_steps = 0;
-    }
-    if (r->diff > 0)
-        d->copy_from = INFINITY;
-    else if (d->copy_from == INFINITY)
-        d->copy_from = r->time;
+    track_steps(d, r, limit);
 
     d->last_time = r->time;
     SettleHistory *hp = &d->ring[d->ring_pos];

@@ -163,7 +163,10 @@ typedef struct SettleDecide {
                                 * codec refresh; the fewest pixels one of them changed */
     int64_t faint_least;
     double copy_from;          /* the time of the first of the frames up to the last that
-                                * changed no pixel (INFINITY: the last one changed) */
+                                * copied the page: no pixel below the top band changed, or
+                                * stray ones in a frame between two that changed none
+                                * (INFINITY: the last one changed more) */
+    int64_t page_prev;         /* the pixels the frame before changed below the top band */
     int64_t last_key;          /* the last keyframe's index */
     int64_t inter_frames;      /* frames the decoder did not call keyframes: an encoder
                                 * coding frames from others (x264, VP8, VP9), which

@@ -210,5 +210,7 @@ case_ok 331 28 diff
 case_ok 331 93 blocks
 case_ok 333 115 diff
 case_ok 333 116 blocks
+case_ok 333 51 diff
+case_ok 333 49 blocks
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
