@@ -27,11 +27,37 @@ static int add_frame(cJSON *o, const char *k, int64_t v)
     return add_number(o, k, v >= 0 ? (double)v : NAN);
 }
 
-/* What the block test measured, and the status bar it left out. */
-static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
+/* The right edge the block test left out (a phone's scroll indicator). */
+static int add_scroll_bar(cJSON *o, const SettleResult *r, int keep)
+{
+    cJSON *s = cJSON_AddObjectToObject(o, "scroll_bar");
+    if (!s)
+        return -1;
+    int bad = !cJSON_AddBoolToObject(s, "left_out", r->scroll_bar);
+    bad |= add_number(s, "x", r->scroll_bar ? r->scroll_bar_x : NAN);
+    bad |= add_number(s, "width", r->scroll_bar ? r->scroll_bar_w : NAN);
+    bad |= add_number(s, "changed_frames", (double)r->scroll_bar_frames);
+    const char *why = "not a portrait picture";
+    if (r->scroll_bar)
+        why = "left out of the block test: a portrait picture's right edge, below the status "
+              "bar, where phones draw a scroll indicator that fades out after a page grows or "
+              "scrolls (changed_frames: the frames in which only it changed)";
+    else if (keep)
+        why = "kept: --scroll-bar keep";
+    else if (r->scroll_bar_frames > 0)
+        why = "kept: a portrait picture's right edge that changed in 30 frames, more than a "
+              "scroll indicator shows after a page grows or scrolls: the capture's own edge";
+    bad |= !cJSON_AddStringToObject(s, "reason", why);
+    return bad ? -1 : 0;
+}
+
+/* What the block test measured, the status bar and the scroll indicator's
+ * edge it left out. */
+static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep, int scroll_keep)
 {
     if (!measured || !r->block_test)
-        return !cJSON_AddNullToObject(o, "blocks") || !cJSON_AddNullToObject(o, "status_bar");
+        return !cJSON_AddNullToObject(o, "blocks") || !cJSON_AddNullToObject(o, "status_bar") ||
+               !cJSON_AddNullToObject(o, "scroll_bar");
     cJSON *b = cJSON_AddObjectToObject(o, "blocks");
     cJSON *noise = b ? cJSON_AddArrayToObject(b, "noise") : NULL;
     cJSON *thr = b ? cJSON_AddArrayToObject(b, "threshold") : NULL;
@@ -64,7 +90,7 @@ static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep)
     else if (r->status_bar_h > 0)
         why = keep ? "kept: --status-bar keep" : "kept: the method in use measures the whole picture";
     bad |= !cJSON_AddStringToObject(s, "reason", why);
-    return bad ? -1 : 0;
+    return bad || add_scroll_bar(o, r, scroll_keep) ? -1 : 0;
 }
 
 /* "measured_scale": the reduction the capture was measured at. */
@@ -219,7 +245,7 @@ int settle_json_write(const SettleOutputs *out_of, FILE *out)
     if (c->s->nregions)
         bad |= add_regions(o, r, measured);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
-    bad |= add_blocks(o, r, measured, !c->s->status_bar);
+    bad |= add_blocks(o, r, measured, !c->s->status_bar, c->s->scroll_bar_keep);
     bad |= !cJSON_AddStringToObject(o, "status", c->finished || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)

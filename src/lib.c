@@ -660,6 +660,10 @@ static void block_result(SettleContext *c, SettleResult *r)
     r->status_bar_h = b && b->bar_rows > 0 && (r->status_bar || !settle_decide_camera(d, r->noise_floor))
                           ? b->bar_rows * b->bs * c->scale : 0;
     r->status_bar_frames = d->bar_frames;
+    r->scroll_bar = b && b->edge_from < b->bw;
+    r->scroll_bar_x = r->scroll_bar ? b->edge_from * b->bs * c->scale : 0;
+    r->scroll_bar_w = r->scroll_bar ? (b->w - b->edge_from * b->bs) * c->scale : 0;
+    r->scroll_bar_frames = b ? d->edge_frames : 0;
     r->faint_frames = b ? d->faint_frames : -1;
 }
 

@@ -133,6 +133,20 @@
  * and 2.85 times the window so counted; the slack lets a camera's noise
  * ride on that fall) */
 #define KEY_SLACK 1.15
+/* A scroll indicator at the right edge (edge_apart) is drawn at once and
+ * fades out step by step: on browsertime's Android recordings and their
+ * perturbed variants (scripts/perturb-real: re-encoded, noise, flicker,
+ * frame rates), its appearance moves the edge's blocks by 5.5 to 6.4 times
+ * their threshold, its fade-out's steps by 1.0 to 2.4 */
+#define EDGE_STRONG 4.0
+/* ... and changes on its own for a few pictures after a page grows or
+ * scrolls (4 to 6 on those recordings and variants, up to 19 counting
+ * every picture the edge changed in with weak steps). An edge that keeps
+ * changing is kept from the EDGE_FRAMES-th picture on: Eideticker's HDMI
+ * capture native-fennec-cnn.webm has its last 3 columns of pixels flicker
+ * in over 100 pictures while the page pans, at up to 4.4 times their
+ * threshold, and its answer stays as it was */
+#define EDGE_FRAMES 30
 /* A keyframe in the window counts by what of its peak the reference, which
  * follows the picture by 1/LEAK a frame, has left since: a keyframe
  * re-codes the whole picture once, and a faint line a few pictures after
@@ -206,6 +220,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->bh = (h + bs - 1) / bs;
     b->nb = b->bw * b->bh;
     b->bar_rows = bar_rows < 0 ? 0 : bar_rows >= b->bh ? 0 : bar_rows;
+    b->edge_from = b->bw;
     b->fade_on = h > w;
     b->phone = h > w;
     size_t n = (size_t)b->nb;
@@ -960,7 +975,7 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
         b->hold[k] = 0;
         for (int c = 0; c < 3; c++)
             st[c] = dk[c];
-        int moved = b->have_step && k >= from && mag > m && pmag > m;
+        int moved = b->have_step && k >= from && mag > m && pmag > m && k % b->bw < b->edge_from;
         int coherent = moved && dot > 0 && 3 * mag >= pmag;
         b->run[k] = coherent ? (uint8_t)(b->run[k] < 255 ? b->run[k] + 1 : 255) : 0;
         float *acc = b->moved + 3 * k;
@@ -1004,6 +1019,51 @@ static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
     float *tmp = b->res + b->nb; /* the channel errors are no longer needed */
     memcpy(tmp, ratio, (size_t)b->nb * sizeof(*tmp));
     return SPREAD * settle_select_with(b->select_part, b->keys, tmp, b->nb, k);
+}
+
+/* The right edge's columns below the top band (edge_from): a phone's
+ * scroll indicator, a thin bar that Android's and iOS's browsers and lists
+ * draw at the screen's right edge when a page grows or scrolls, at once,
+ * and fade out over the next quarter second or so, step by step; content
+ * keeps a margin there. The edge's blocks are left out of the picture's
+ * verdict unless one moved by EDGE_STRONG times its threshold (drawn at
+ * once: the indicator appearing, with the page's last layout). 1 when they
+ * were left out and changed (a block over twice its threshold, or over it
+ * with the one above or below): their reference then moves to the picture.
+ * Their shares are set to 0, and the picture's peak and whether any share
+ * is over 1 found again without them. */
+static int edge_apart(SettleBlocks *b, float *ratio, double *peak, int *over)
+{
+    int change = 0, top = 0;
+    double most = 0;
+    for (int y = b->bar_rows; y < b->bh; y++)
+        for (int x = b->edge_from; x < b->bw; x++) {
+            int k = y * b->bw + x;
+            change |= ratio[k] > 2 || (ratio[k] > 1 && ((y > b->bar_rows && ratio[k - b->bw] > 1) ||
+                                                        (y + 1 < b->bh && ratio[k + b->bw] > 1)));
+            top |= ratio[k] >= *peak;
+            most = ratio[k] > most ? ratio[k] : most;
+        }
+    if (most >= EDGE_STRONG)
+        return 0;
+    /* the edge's reference follows it where it changed, as a change's
+     * does: the fade-out's steps are judged one by one, not summed */
+    for (int y = b->bar_rows; y < b->bh; y++)
+        for (int x = b->edge_from; x < b->bw; x++) {
+            int k = y * b->bw + x;
+            if (change)
+                memcpy(b->ref + 3 * k, b->sum + 3 * k, 3 * sizeof(*b->ref));
+            ratio[k] = 0;
+        }
+    if (top) {
+        *peak = 0;
+        *over = 0;
+        for (int k = 0; k < b->nb; k++) {
+            *peak = ratio[k] > *peak ? ratio[k] : *peak;
+            *over |= ratio[k] > 1;
+        }
+    }
+    return change;
 }
 
 /* Whether this picture, with `lone` blocks over their threshold and no
@@ -1209,6 +1269,12 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     /* on a phone filmed by a camera (its noise) */
     if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
+    if (b->edge_from < b->bw) {
+        out->change_edge = edge_apart(b, ratio, &peak, &over);
+        /* an edge that keeps changing is no indicator fading out */
+        if (out->change_edge && ++b->edge_frames >= EDGE_FRAMES)
+            b->edge_from = b->bw;
+    }
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */
     out->peak = over ? 0 : peak;

@@ -67,6 +67,10 @@ typedef struct SettleBlocks {
                         * picture reduced by F (the same area of the capture) */
     int bw, bh, nb;    /* blocks across, down, in all */
     int bar_rows;      /* rows of blocks judged apart at the top (0: none) */
+    int edge_from;     /* the first column of blocks at the right edge left out below
+                        * the top band (a phone's scroll indicator; bw: none, or no
+                        * longer: it changed in EDGE_FRAMES pictures) */
+    int edge_frames;   /* the pictures in which it changed, left out */
     float *sum;        /* nb * 3: the current picture's block means */
     float *ref;        /* nb * 3: the reference */
     float *judged;     /* nb * 3: on a picture judged a change or a fade, the reference it
@@ -176,6 +180,8 @@ typedef struct SettleBlocks {
 typedef struct SettleBlocksFrame {
     int change;        /* a content change below the top band */
     int change_bar;    /* a change within the top band */
+    int change_edge;   /* a change within the right edge's columns below it, left out
+                        * (edge_from) */
     int changed;       /* blocks over their threshold, in all */
     double peak;       /* largest residual / threshold */
     double gain;       /* luma gain fitted against the reference */

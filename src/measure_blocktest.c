@@ -14,6 +14,8 @@ typedef struct BlockTestOptions {
     int method;             /* SettleMethod: auto and blocks read the block test */
     int start;              /* SettleStart: first-change reads it too */
     double bar_share;       /* the top share of a portrait picture judged apart */
+    int scroll_keep;        /* the right edge of a portrait picture kept */
+    double edge_share;      /* the right share of a portrait picture left out */
 } BlockTestOptions;
 
 typedef struct BlockTest {
@@ -36,6 +38,14 @@ static const SettleModuleOption blocktest_options[] = {
     /* phones draw their status bar in the top 7.5 % of a portrait picture at most */
     { "status-bar-share", SETTLE_MOPT_DOUBLE, OPT(bar_share), SETTLE_MOPT_NO_SETTING, 0.075, 0,
       0.5, "the top share of a portrait picture judged apart (a phone's status bar)" },
+    { "scroll-bar", SETTLE_MOPT_INT, OPT(scroll_keep), SET(scroll_bar_keep), 0, 0, 1,
+      "1: the right edge of a portrait picture kept (--scroll-bar keep)" },
+    /* Android draws its scroll indicator 4 dp wide at the screen's edge
+     * (10-12 pixels of a 1080-wide screen, 1 %), iOS 3 pt wide 3 pt from it
+     * (18 pixels of 1170, 1.5 %); phones' layouts keep a margin of 16 dp
+     * (4 %) there */
+    { "scroll-bar-share", SETTLE_MOPT_DOUBLE, OPT(edge_share), SETTLE_MOPT_NO_SETTING, 0.03, 0,
+      0.25, "the right share of a portrait picture left out (a phone's scroll indicator)" },
     { NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
 #undef OPT
@@ -52,6 +62,11 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     int bar = a->h > a->w ? (int)(a->h * t->o.bar_share) / bs : 0;
     if (settle_blocks_init_size(&t->blocks, a->w, a->h, bar, bs) < 0)
         return SETTLE_ERR_NOMEM;
+    /* the columns of blocks that lie wholly within the right share */
+    if (a->h > a->w && !t->o.scroll_keep) {
+        int from = (a->w - (int)ceil(a->w * t->o.edge_share) + bs - 1) / bs;
+        t->blocks.edge_from = from > 0 && from < t->blocks.bw ? from : t->blocks.bw;
+    }
     t->blocks.sum_rows = a->dsp->sum_rows;
     t->blocks.fit_sums = a->dsp->fit_sums;
     t->blocks.select_part = a->dsp->select_part;
@@ -85,6 +100,7 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
         r->blocks_changed = bf.changed;
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
+        r->block_edge = (uint8_t)bf.change_edge;
         r->block_fade = (uint8_t)bf.fade;
         r->block_fading = (uint8_t)bf.fading_seen;
         settle_blocks_stay_frame(&t->stay, &t->blocks, bf.change, &r->block_kept, &r->block_kept_prev,

@@ -36,6 +36,7 @@ typedef struct SettleRecord {
     double block_peak; /* measure: the block test's largest residual / threshold */
     int32_t blocks_changed; /* measure: blocks over their threshold */
     uint8_t block_change, block_bar; /* measure: content below the top band, in it */
+    uint8_t block_edge; /* measure: a change in the right edge's columns, left out */
     uint8_t block_fade; /* measure: below the top band, no block_change but content fading
                          * in (the block test's fade test) */
     uint8_t block_fading; /* measure: below the top band, the fade test saw content fading

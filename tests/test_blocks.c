@@ -65,6 +65,7 @@ typedef struct Camera {
     double spot[2];        /* levels added to the blue of two neighbouring
                             * blocks in the photo (an encoder's re-code of
                             * their colour, moire) */
+    double scroll;         /* 0..1: a scroll indicator's opacity at the right edge */
 } Camera;
 
 static void draw(Pic *p, const Camera *cam, int frame)
@@ -79,6 +80,8 @@ static void draw(Pic *p, const Camera *cam, int frame)
                     v += (30 - v) * cam->text;
                 if (cam->bar_pulse && y < 16 && x > 16 && x < 80)
                     v = (frame & 1) ? 230 : 40;
+                if (cam->scroll > 0 && x >= 312 && x < 318 && y >= 100 && y < 300)
+                    v += (110 - v) * cam->scroll;
                 for (int i = 0; i < 2; i++)
                     if (c == 2 && y >= 128 && y < 144 && x >= 96 + 16 * i && x < 112 + 16 * i)
                         v += cam->spot[i];
@@ -134,12 +137,15 @@ static void check_marks(const SettleBlocks *b, const SettleBlocksFrame *out)
     free(mark);
 }
 
-static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes)
+static uint64_t run_edge(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes,
+                         int edge_from, uint64_t *edge_changes)
 {
     SettleBlocks b;
     assert_int_equal(settle_blocks_init(&b, W, H, bar_rows), 0);
+    if (edge_from >= 0)
+        b.edge_from = edge_from;
     Pic *p = pic_new(12345);
-    uint64_t changes = 0, bars = 0;
+    uint64_t changes = 0, bars = 0, edges = 0;
     for (int f = 0; f < n; f++) {
         if (step)
             step(&cam, f);
@@ -153,12 +159,21 @@ static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_ch
             changes |= 1ULL << f;
         if (out.change_bar && f < 64)
             bars |= 1ULL << f;
+        if (out.change_edge && f < 64)
+            edges |= 1ULL << f;
     }
     if (bar_changes)
         *bar_changes = bars;
+    if (edge_changes)
+        *edge_changes = edges;
     free(p);
     settle_blocks_free(&b);
     return changes;
+}
+
+static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes)
+{
+    return run_edge(cam, step, n, bar_rows, bar_changes, -1, NULL);
 }
 
 static Camera camera(double read, double shot)
@@ -444,6 +459,40 @@ static void test_status_bar(void **state)
     assert_int_equal(run(camera(0, 0), bar_pulse, 30, 0, NULL), ((1ULL << 30) - 1) & ~1ULL);
 }
 
+/* a scroll indicator (x 312-317, y 100-299) drawn at once at frame 10 with
+ * the page's card, then faded out in four steps, frames 16-19 */
+static void scroll_fade(Camera *cam, int f)
+{
+    cam->extra = f >= 10;
+    cam->scroll = f < 10 ? 0 : f < 16 ? 1 : f >= 19 ? 0 : (19 - f) / 4.0;
+}
+
+static void scroll_alone(Camera *cam, int f)
+{
+    cam->scroll = f >= 10 && f < 16;
+}
+
+static void test_scroll_bar(void **state)
+{
+    (void)state;
+    uint64_t edges;
+    /* the right edge's column (x 304-319) left out: the card's frame alone
+     * is a change; the fade-out's steps are the edge's */
+    assert_int_equal(run_edge(camera(0, 0), scroll_fade, 30, 2, NULL, W / SETTLE_BLOCK - 1, &edges),
+                     1ULL << 10);
+    assert_int_not_equal(edges & (0xfULL << 16), 0);
+    assert_int_equal(edges & ~(0xfULL << 16), 0);
+    /* kept (no edge), the fade-out's steps are changes too */
+    uint64_t kept = run_edge(camera(0, 0), scroll_fade, 30, 2, NULL, -1, &edges);
+    assert_int_equal(kept & 1ULL << 10, 1ULL << 10);
+    assert_int_not_equal(kept & (0xfULL << 16), 0);
+    assert_int_equal(edges, 0);
+    /* an indicator drawn and taken away at once, alone (no card), counts:
+     * it moved its blocks by over EDGE_STRONG times their threshold */
+    assert_int_equal(run_edge(camera(0, 0), scroll_alone, 30, 2, NULL, W / SETTLE_BLOCK - 1, &edges),
+                     (1ULL << 10) | (1ULL << 16));
+}
+
 /* The card that appears at frame 20 (x 40-200, y 430-470) with its blocks
  * left out of the marks (an animated area there): no change; with the others
  * left out instead, still one. */
@@ -696,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_fade_repeat),
         cmocka_unit_test(test_stays),
         cmocka_unit_test(test_marks_left_out),
+        cmocka_unit_test(test_scroll_bar),
         cmocka_unit_test(test_two_lights),   cmocka_unit_test(test_rolling_band),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

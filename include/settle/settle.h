@@ -256,9 +256,16 @@ typedef struct SettleSettings {
      * (settle_keep_pictures) are the full-size picture's whatever the scale:
      * a reduced reading converts a frame at full size too when one is kept. */
     int scale;
+    /* Phone screen recordings (a portrait picture): the right edge's 3 %
+     * (whole columns of blocks) below the status bar, where Android and iOS
+     * draw a scroll indicator that fades out after a page grows or scrolls,
+     * is left out of the block test. 0 (default, as settle_default_settings
+     * leaves it): left out (reported in SettleResult.scroll_bar_*); 1: kept.
+     * Added in interface 1.1.0. */
+    int scroll_bar_keep;
     /* Room for settings added later without changing the structure's size
      * (callers allocate it): zeroed by settle_default_settings, leave it so. */
-    uint8_t reserved[56];
+    uint8_t reserved[52];
 } SettleSettings;
 
 /* Fills `s` with the defaults documented above. */
@@ -466,6 +473,17 @@ typedef struct SettleResult {
     int scale_width, scale_height;
     const char *scale_reason;
     int scale_reread;
+    /* The right edge a phone's scroll indicator is drawn at
+     * (SettleSettings.scroll_bar_keep): scroll_bar is 1 when columns
+     * scroll_bar_x .. scroll_bar_x + scroll_bar_w - 1 of the measured
+     * rectangle, below the status bar's rows, were left out of the block
+     * test; scroll_bar_frames: the frames in which the block test saw only
+     * them change (besides the status bar) while they were left out. An
+     * edge that changes on its own in 30 frames is kept from then on
+     * (scroll_bar 0, scroll_bar_frames > 0). Added in interface 1.1.0. */
+    int scroll_bar;
+    int scroll_bar_x, scroll_bar_w;
+    int64_t scroll_bar_frames;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */
