@@ -166,7 +166,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->phone_room = 0;
     d->strong_top = 0;
     d->portrait = d->bar_rows = d->blocks_on = 0;
-    d->bar_frames = d->faint_frames = d->edge_frames = 0;
+    d->bar_frames = d->faint_frames = d->edge_frames = d->foot_frames = 0;
     d->last_hard = -1;
     d->last_spread = -1;
     d->strong_block = -1;
@@ -765,6 +765,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
     int bar_only = r->block_bar && !r->block_change;
     d->bar_frames += bar_only;
     d->edge_frames += r->block_edge && !r->block_change && !r->block_bar;
+    d->foot_frames += r->block_foot && !r->block_change && !r->block_fade;
     if (!r->quiet[SETTLE_T_DIFF] && !r->block_change && !bar_only)
         d->faint_frames++;
     if (!r->quiet[SETTLE_T_DIFF] && r->strong > d->refresh_limit && !bar_only)

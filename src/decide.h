@@ -102,6 +102,8 @@ typedef struct SettleDecide {
     int64_t bar_frames;        /* frames in which only the top band changed */
     int64_t edge_frames;       /* frames in which only the right edge changed (of what the
                                 * block test judges; left out) */
+    int64_t foot_frames;       /* frames in which the bottom rows changed with no content
+                                * elsewhere (left out) */
     int64_t faint_frames;      /* diff changes that the block test judged not content */
     int64_t last_hard;         /* last strong diff change not only in the top band */
     int64_t last_spread;       /* last diff change not only in the top band whose changed

@@ -37,7 +37,8 @@ static int add_scroll_bar(cJSON *o, const SettleResult *r, int keep)
     bad |= add_number(s, "x", r->scroll_bar ? r->scroll_bar_x : NAN);
     bad |= add_number(s, "width", r->scroll_bar ? r->scroll_bar_w : NAN);
     bad |= add_number(s, "changed_frames", (double)r->scroll_bar_frames);
-    const char *why = "not a portrait picture";
+    const char *why = "not a portrait picture, or too narrow to hold a column of blocks in its "
+                      "right 3 %";
     if (r->scroll_bar)
         why = "left out of the block test: a portrait picture's right edge, below the status "
               "bar, where phones draw a scroll indicator that fades out after a page grows or "
@@ -51,13 +52,40 @@ static int add_scroll_bar(cJSON *o, const SettleResult *r, int keep)
     return bad ? -1 : 0;
 }
 
-/* What the block test measured, the status bar and the scroll indicator's
- * edge it left out. */
-static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep, int scroll_keep)
+/* The bottom rows the block test left out (a phone's home indicator). */
+static int add_home_indicator(cJSON *o, const SettleResult *r, int keep)
+{
+    cJSON *s = cJSON_AddObjectToObject(o, "home_indicator");
+    if (!s)
+        return -1;
+    int bad = !cJSON_AddBoolToObject(s, "left_out", r->home_indicator);
+    bad |= add_number(s, "y", r->home_indicator ? r->home_indicator_y : NAN);
+    bad |= add_number(s, "height", r->home_indicator ? r->home_indicator_h : NAN);
+    bad |= add_number(s, "changed_frames", (double)r->home_indicator_frames);
+    const char *why = "not a portrait picture, or too small to hold a row of blocks in its "
+                      "bottom 3 %";
+    if (r->home_indicator)
+        why = "left out of the block test: a portrait picture's bottom rows, where iOS draws its "
+              "home indicator and Android its gesture handle, whose colour follows the screen "
+              "after it changed (changed_frames: the frames in which only they changed)";
+    else if (keep)
+        why = "kept: --home-indicator keep";
+    else if (r->home_indicator_frames > 0)
+        why = "kept: a portrait picture's bottom rows that changed on their own in 30 frames, "
+              "more than a home indicator follows the screen: the capture's own content";
+    bad |= !cJSON_AddStringToObject(s, "reason", why);
+    return bad ? -1 : 0;
+}
+
+/* What the block test measured, the status bar, the scroll indicator's
+ * edge and the home indicator's rows it left out. */
+static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep, int scroll_keep,
+                      int foot_keep)
 {
     if (!measured || !r->block_test)
         return !cJSON_AddNullToObject(o, "blocks") || !cJSON_AddNullToObject(o, "status_bar") ||
-               !cJSON_AddNullToObject(o, "scroll_bar");
+               !cJSON_AddNullToObject(o, "scroll_bar") ||
+               !cJSON_AddNullToObject(o, "home_indicator");
     cJSON *b = cJSON_AddObjectToObject(o, "blocks");
     cJSON *noise = b ? cJSON_AddArrayToObject(b, "noise") : NULL;
     cJSON *thr = b ? cJSON_AddArrayToObject(b, "threshold") : NULL;
@@ -90,7 +118,8 @@ static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep, i
     else if (r->status_bar_h > 0)
         why = keep ? "kept: --status-bar keep" : "kept: the method in use measures the whole picture";
     bad |= !cJSON_AddStringToObject(s, "reason", why);
-    return bad || add_scroll_bar(o, r, scroll_keep) ? -1 : 0;
+    return bad || add_scroll_bar(o, r, scroll_keep) || add_home_indicator(o, r, foot_keep) ? -1
+                                                                                          : 0;
 }
 
 /* "measured_scale": the reduction the capture was measured at. */
@@ -245,7 +274,8 @@ int settle_json_write(const SettleOutputs *out_of, FILE *out)
     if (c->s->nregions)
         bad |= add_regions(o, r, measured);
     bad |= add_number(o, "codec_refreshes", measured ? (double)r->codec_refreshes : 0);
-    bad |= add_blocks(o, r, measured, !c->s->status_bar, c->s->scroll_bar_keep);
+    bad |= add_blocks(o, r, measured, !c->s->status_bar, c->s->scroll_bar_keep,
+                      c->s->home_indicator_keep);
     bad |= !cJSON_AddStringToObject(o, "status", c->finished || r->error ? settle_status_name(r->error) : "failed");
     bad |= !cJSON_AddBoolToObject(o, "partial", r->partial);
     if (r->error_message)

@@ -664,6 +664,10 @@ static void block_result(SettleContext *c, SettleResult *r)
     r->scroll_bar_x = r->scroll_bar ? b->edge_from * b->bs * c->scale : 0;
     r->scroll_bar_w = r->scroll_bar ? (b->w - b->edge_from * b->bs) * c->scale : 0;
     r->scroll_bar_frames = b ? d->edge_frames : 0;
+    r->home_indicator = b && b->foot_from < b->bh;
+    r->home_indicator_y = r->home_indicator ? b->foot_from * b->bs * c->scale : 0;
+    r->home_indicator_h = r->home_indicator ? (b->h - b->foot_from * b->bs) * c->scale : 0;
+    r->home_indicator_frames = b ? d->foot_frames : 0;
     r->faint_frames = b ? d->faint_frames : -1;
 }
 

@@ -133,7 +133,7 @@
  * and 2.85 times the window so counted; the slack lets a camera's noise
  * ride on that fall) */
 #define KEY_SLACK 1.15
-/* A scroll indicator at the right edge (edge_apart) is drawn at once and
+/* A scroll indicator at the right edge (indicators_apart) is drawn at once and
  * fades out step by step: on browsertime's Android recordings and their
  * perturbed variants (scripts/perturb-real: re-encoded, noise, flicker,
  * frame rates), its appearance moves the edge's blocks by 5.5 to 6.4 times
@@ -147,6 +147,17 @@
  * in over 100 pictures while the page pans, at up to 4.4 times their
  * threshold, and its answer stays as it was */
 #define EDGE_FRAMES 30
+/* The bottom rows where iOS draws its home indicator (a pill 134 x 5 pt,
+ * 8 pt above the screen's bottom: its 1 to 1.5 %) and Android its gesture
+ * handle (in a navigation bar of 24-48 dp, 3 to 6 %), whose colour follows
+ * what lies under it, in steps or in one, up to a second after the screen
+ * changed (stagesepx's iPhone recording long.mp4: 1.1 s after its page, 15
+ * levels in one step on x264 at CRF 28-35, a few levels a picture
+ * otherwise); the safe area around it holds no content. Left out like the
+ * scroll indicator's edge, with no strong change kept (the pill turning
+ * from light to dark is as strong as content), and kept from the
+ * FOOT_FRAMES-th picture in which they changed on their own on */
+#define FOOT_FRAMES 30
 /* A keyframe in the window counts by what of its peak the reference, which
  * follows the picture by 1/LEAK a frame, has left since: a keyframe
  * re-codes the whole picture once, and a faint line a few pictures after
@@ -221,6 +232,7 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
     b->nb = b->bw * b->bh;
     b->bar_rows = bar_rows < 0 ? 0 : bar_rows >= b->bh ? 0 : bar_rows;
     b->edge_from = b->bw;
+    b->foot_from = b->bh;
     b->fade_on = h > w;
     b->phone = h > w;
     size_t n = (size_t)b->nb;
@@ -975,7 +987,8 @@ static void fade_step(SettleBlocks *b, SettleBlocksFrame *out)
         b->hold[k] = 0;
         for (int c = 0; c < 3; c++)
             st[c] = dk[c];
-        int moved = b->have_step && k >= from && mag > m && pmag > m && k % b->bw < b->edge_from;
+        int moved = b->have_step && k >= from && mag > m && pmag > m && k % b->bw < b->edge_from &&
+                    k < b->foot_from * b->bw;
         int coherent = moved && dot > 0 && 3 * mag >= pmag;
         b->run[k] = coherent ? (uint8_t)(b->run[k] < 255 ? b->run[k] + 1 : 255) : 0;
         float *acc = b->moved + 3 * k;
@@ -1021,35 +1034,33 @@ static double spread_scale(SettleBlocks *b, const float *ratio, int low, int in)
     return SPREAD * settle_select_with(b->select_part, b->keys, tmp, b->nb, k);
 }
 
-/* The right edge's columns below the top band (edge_from): a phone's
- * scroll indicator, a thin bar that Android's and iOS's browsers and lists
- * draw at the screen's right edge when a page grows or scrolls, at once,
- * and fade out over the next quarter second or so, step by step; content
- * keeps a margin there. The edge's blocks are left out of the picture's
- * verdict unless one moved by EDGE_STRONG times its threshold (drawn at
- * once: the indicator appearing, with the page's last layout). 1 when they
- * were left out and changed (a block over twice its threshold, or over it
- * with the one above or below): their reference then moves to the picture.
- * Their shares are set to 0, and the picture's peak and whether any share
- * is over 1 found again without them. */
-static int edge_apart(SettleBlocks *b, float *ratio, double *peak, int *over)
+/* Leaves the blocks of columns x0 .. x1 - 1, rows y0 .. y1 - 1 out of the
+ * picture's verdict unless one moved by `strong` times its threshold or
+ * more (0: none kept). 1 when they were left out and changed (a block over
+ * twice its threshold, or over it with a neighbour in the rectangle over it
+ * too: the one above or below, and with `across` the one beside): their
+ * reference then moves to the picture, as a change's does, so that an
+ * indicator's fade is judged step by step, not summed. Their shares are set
+ * to 0, and the picture's peak and whether any share is over 1 found again
+ * without them. */
+static int apart(SettleBlocks *b, float *ratio, int x0, int x1, int y0, int y1, int across,
+                 double strong, double *peak, int *over)
 {
     int change = 0, top = 0;
     double most = 0;
-    for (int y = b->bar_rows; y < b->bh; y++)
-        for (int x = b->edge_from; x < b->bw; x++) {
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
             int k = y * b->bw + x;
-            change |= ratio[k] > 2 || (ratio[k] > 1 && ((y > b->bar_rows && ratio[k - b->bw] > 1) ||
-                                                        (y + 1 < b->bh && ratio[k + b->bw] > 1)));
+            int nb = (y > y0 && ratio[k - b->bw] > 1) || (y + 1 < y1 && ratio[k + b->bw] > 1) ||
+                     (across && ((x > x0 && ratio[k - 1] > 1) || (x + 1 < x1 && ratio[k + 1] > 1)));
+            change |= ratio[k] > 2 || (ratio[k] > 1 && nb);
             top |= ratio[k] >= *peak;
             most = ratio[k] > most ? ratio[k] : most;
         }
-    if (most >= EDGE_STRONG)
+    if (strong > 0 && most >= strong)
         return 0;
-    /* the edge's reference follows it where it changed, as a change's
-     * does: the fade-out's steps are judged one by one, not summed */
-    for (int y = b->bar_rows; y < b->bh; y++)
-        for (int x = b->edge_from; x < b->bw; x++) {
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
             int k = y * b->bw + x;
             if (change)
                 memcpy(b->ref + 3 * k, b->sum + 3 * k, 3 * sizeof(*b->ref));
@@ -1064,6 +1075,32 @@ static int edge_apart(SettleBlocks *b, float *ratio, double *peak, int *over)
         }
     }
     return change;
+}
+
+/* A phone's indicators, left out (apart): the right edge's columns below
+ * the top band (edge_from), where Android's and iOS's browsers and lists
+ * draw a scroll indicator, a thin bar, when a page grows or scrolls, at
+ * once, and fade it out over the next quarter second or so, step by step
+ * (content keeps a margin there), kept when a block there moved by
+ * EDGE_STRONG times its threshold (drawn at once: the indicator appearing,
+ * with the page's last layout), and kept from the picture in which it
+ * changed for the EDGE_FRAMES-th time on (a capture's own edge); and the
+ * bottom rows (foot_from), where the home indicator or gesture handle is
+ * drawn, kept from the picture in which they changed on their own (no
+ * content changed or faded in elsewhere) for the FOOT_FRAMES-th time on: a capture's
+ * own content (while the screen changes they change with it, as the
+ * indicator's colour follows it). */
+static void indicators_apart(SettleBlocks *b, SettleBlocksFrame *out, float *ratio, double *peak,
+                             int *over)
+{
+    if (b->edge_from < b->bw) {
+        out->change_edge = apart(b, ratio, b->edge_from, b->bw, b->bar_rows, b->bh, 0,
+                                 EDGE_STRONG, peak, over);
+        if (out->change_edge && ++b->edge_frames >= EDGE_FRAMES)
+            b->edge_from = b->bw;
+    }
+    if (b->foot_from < b->bh)
+        out->change_foot = apart(b, ratio, 0, b->bw, b->foot_from, b->bh, 1, 0, peak, over);
 }
 
 /* Whether this picture, with `lone` blocks over their threshold and no
@@ -1269,12 +1306,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     /* on a phone filmed by a camera (its noise) */
     if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
-    if (b->edge_from < b->bw) {
-        out->change_edge = edge_apart(b, ratio, &peak, &over);
-        /* an edge that keeps changing is no indicator fading out */
-        if (out->change_edge && ++b->edge_frames >= EDGE_FRAMES)
-            b->edge_from = b->bw;
-    }
+    indicators_apart(b, out, ratio, &peak, &over);
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */
     out->peak = over ? 0 : peak;
@@ -1304,6 +1336,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     out->fade = !out->change && out->fading_seen;
     lone_keep(b, out, ratio, lone);
     screen_box(b, out, ratio);
+    if (out->change_foot && !out->change && !out->fade && ++b->foot_frames >= FOOT_FRAMES)
+        b->foot_from = b->bh;
     /* the capture has two lights once TWO_LIT still pictures of a camera's
      * noise showed them */
     if (b->apart && b->noise_all > TWO_NOISE && !out->change && !out->change_bar && !out->fade &&

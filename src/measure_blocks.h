@@ -71,6 +71,10 @@ typedef struct SettleBlocks {
                         * the top band (a phone's scroll indicator; bw: none, or no
                         * longer: it changed in EDGE_FRAMES pictures) */
     int edge_frames;   /* the pictures in which it changed, left out */
+    int foot_from;     /* the first row of blocks at the bottom left out (a phone's home
+                        * indicator or gesture handle; bh: none, or no longer: it
+                        * changed in FOOT_FRAMES pictures) */
+    int foot_frames;   /* the pictures in which they changed on their own, left out */
     float *sum;        /* nb * 3: the current picture's block means */
     float *ref;        /* nb * 3: the reference */
     float *judged;     /* nb * 3: on a picture judged a change or a fade, the reference it
@@ -182,6 +186,7 @@ typedef struct SettleBlocksFrame {
     int change_bar;    /* a change within the top band */
     int change_edge;   /* a change within the right edge's columns below it, left out
                         * (edge_from) */
+    int change_foot;   /* a change within the bottom rows, left out (foot_from) */
     int changed;       /* blocks over their threshold, in all */
     double peak;       /* largest residual / threshold */
     double gain;       /* luma gain fitted against the reference */

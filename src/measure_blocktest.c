@@ -16,6 +16,8 @@ typedef struct BlockTestOptions {
     double bar_share;       /* the top share of a portrait picture judged apart */
     int scroll_keep;        /* the right edge of a portrait picture kept */
     double edge_share;      /* the right share of a portrait picture left out */
+    int foot_keep;          /* the bottom of a portrait picture kept */
+    double foot_share;      /* the bottom share of a portrait picture left out */
 } BlockTestOptions;
 
 typedef struct BlockTest {
@@ -46,6 +48,13 @@ static const SettleModuleOption blocktest_options[] = {
      * (4 %) there */
     { "scroll-bar-share", SETTLE_MOPT_DOUBLE, OPT(edge_share), SETTLE_MOPT_NO_SETTING, 0.03, 0,
       0.25, "the right share of a portrait picture left out (a phone's scroll indicator)" },
+    { "home-indicator", SETTLE_MOPT_INT, OPT(foot_keep), SET(home_indicator_keep), 0, 0, 1,
+      "1: the bottom of a portrait picture kept (--home-indicator keep)" },
+    /* iOS draws its home indicator 5 pt tall 8 pt above the screen's bottom
+     * (1 to 1.5 % of its height), Android its gesture handle in the bottom
+     * 24-48 dp (3 to 6 %) */
+    { "home-indicator-share", SETTLE_MOPT_DOUBLE, OPT(foot_share), SETTLE_MOPT_NO_SETTING, 0.03,
+      0, 0.25, "the bottom share of a portrait picture left out (a phone's home indicator)" },
     { NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
 #undef OPT
@@ -66,6 +75,11 @@ static int blocktest_init(void *priv, const SettleMeasureArea *a)
     if (a->h > a->w && !t->o.scroll_keep) {
         int from = (a->w - (int)ceil(a->w * t->o.edge_share) + bs - 1) / bs;
         t->blocks.edge_from = from > 0 && from < t->blocks.bw ? from : t->blocks.bw;
+    }
+    /* the rows of blocks that lie wholly within the bottom share, below the top band */
+    if (a->h > a->w && !t->o.foot_keep) {
+        int from = (a->h - (int)ceil(a->h * t->o.foot_share) + bs - 1) / bs;
+        t->blocks.foot_from = from > bar && from < t->blocks.bh ? from : t->blocks.bh;
     }
     t->blocks.sum_rows = a->dsp->sum_rows;
     t->blocks.fit_sums = a->dsp->fit_sums;
@@ -101,6 +115,7 @@ static int blocktest_picture(void *priv, const SettleMeasureFrame *f, SettleReco
         r->block_change = (uint8_t)bf.change;
         r->block_bar = (uint8_t)bf.change_bar;
         r->block_edge = (uint8_t)bf.change_edge;
+        r->block_foot = (uint8_t)bf.change_foot;
         r->block_fade = (uint8_t)bf.fade;
         r->block_fading = (uint8_t)bf.fading_seen;
         settle_blocks_stay_frame(&t->stay, &t->blocks, bf.change, &r->block_kept, &r->block_kept_prev,

@@ -63,6 +63,10 @@ static const SettleOption options[] = {
       "phone screen recordings: the right edge (3 %, below the status bar), where the system "
       "draws a scroll indicator that fades out after a page grows or scrolls, is left out of "
       "the block test or kept", "leave-out" },
+    { "home-indicator", "leave-out|keep",
+      "phone screen recordings: the bottom 3 %, where iOS draws its home indicator and Android "
+      "its gesture handle (their colour follows the screen, after it), is left out of the block "
+      "test or kept", "leave-out" },
     { "scale", "auto|full|N",
       "the picture size measured: auto = camera-like captures reduced by 2 (box averages; "
       "the noise leaves nothing finer), clean ones at full size; full = always full size; "
@@ -377,20 +381,17 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->method = SETTLE_METHOD_BLOCKS;
         else
             return fail(err, errlen, "expected auto, diff, entropy or blocks, got '%s'", v);
-    } else if (!strcmp(name, "scroll-bar")) {
-        if (!strcmp(v, "leave-out"))
-            s->scroll_bar_keep = 0;
-        else if (!strcmp(v, "keep"))
-            s->scroll_bar_keep = 1;
-        else
+    } else if (!strcmp(name, "scroll-bar") || !strcmp(name, "home-indicator") ||
+               !strcmp(name, "status-bar")) {
+        int keep = !strcmp(v, "keep");
+        if (!keep && strcmp(v, "leave-out"))
             return fail(err, errlen, "expected leave-out or keep, got '%s'", v);
-    } else if (!strcmp(name, "status-bar")) {
-        if (!strcmp(v, "leave-out"))
-            s->status_bar = 1;
-        else if (!strcmp(v, "keep"))
-            s->status_bar = 0;
+        if (name[0] == 'h')
+            s->home_indicator_keep = keep;
+        else if (!strcmp(name, "scroll-bar"))
+            s->scroll_bar_keep = keep;
         else
-            return fail(err, errlen, "expected leave-out or keep, got '%s'", v);
+            s->status_bar = !keep;
     } else if (!strcmp(name, "tolerance")) {
         if (parse_int(v, 0, 255, &n))
             return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
@@ -555,6 +556,8 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%s", s->status_bar ? "leave-out" : "keep");
     else if (!strcmp(name, "scroll-bar"))
         n = snprintf(buf, len, "%s", s->scroll_bar_keep ? "keep" : "leave-out");
+    else if (!strcmp(name, "home-indicator"))
+        n = snprintf(buf, len, "%s", s->home_indicator_keep ? "keep" : "leave-out");
     else if (!strcmp(name, "scale"))
         n = s->scale == 0 ? snprintf(buf, len, "auto")
             : s->scale == 1 ? snprintf(buf, len, "full")
@@ -628,6 +631,8 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--status-bar: expected leave-out or keep");
     if (s->scroll_bar_keep != 0 && s->scroll_bar_keep != 1)
         return fail(err, errlen, "--scroll-bar: expected leave-out or keep");
+    if (s->home_indicator_keep != 0 && s->home_indicator_keep != 1)
+        return fail(err, errlen, "--home-indicator: expected leave-out or keep");
     if (s->scale != 0 && s->scale != 1 && s->scale != 2 && s->scale != 4 && s->scale != 8)
         return fail(err, errlen, "--scale: expected auto, full, 2, 4 or 8");
     if (s->scale > 1 && !settle_settings_scalable(s))

@@ -37,6 +37,7 @@ typedef struct SettleRecord {
     int32_t blocks_changed; /* measure: blocks over their threshold */
     uint8_t block_change, block_bar; /* measure: content below the top band, in it */
     uint8_t block_edge; /* measure: a change in the right edge's columns, left out */
+    uint8_t block_foot; /* measure: a change in the bottom rows, left out */
     uint8_t block_fade; /* measure: below the top band, no block_change but content fading
                          * in (the block test's fade test) */
     uint8_t block_fading; /* measure: below the top band, the fade test saw content fading

@@ -66,6 +66,8 @@ typedef struct Camera {
                             * blocks in the photo (an encoder's re-code of
                             * their colour, moire) */
     double scroll;         /* 0..1: a scroll indicator's opacity at the right edge */
+    double home;           /* 0..1: a home indicator's lightness at the bottom (dark to light) */
+    int progress;          /* > 0: a bar this wide along the bottom 16 rows */
 } Camera;
 
 static void draw(Pic *p, const Camera *cam, int frame)
@@ -82,6 +84,10 @@ static void draw(Pic *p, const Camera *cam, int frame)
                     v = (frame & 1) ? 230 : 40;
                 if (cam->scroll > 0 && x >= 312 && x < 318 && y >= 100 && y < 300)
                     v += (110 - v) * cam->scroll;
+                if (cam->home >= 0 && x >= 107 && x < 213 && y >= 466 && y < 471)
+                    v = 40 + 160 * cam->home;
+                if (y >= 464 && x < cam->progress)
+                    v = 60;
                 for (int i = 0; i < 2; i++)
                     if (c == 2 && y >= 128 && y < 144 && x >= 96 + 16 * i && x < 112 + 16 * i)
                         v += cam->spot[i];
@@ -137,15 +143,21 @@ static void check_marks(const SettleBlocks *b, const SettleBlocksFrame *out)
     free(mark);
 }
 
-static uint64_t run_edge(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes,
-                         int edge_from, uint64_t *edge_changes)
+/* with the right edge's columns from edge_from and the bottom rows from
+ * foot_from left out (-1: none); their changes in edge_changes and
+ * foot_changes */
+static uint64_t run_apart(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes,
+                          int edge_from, uint64_t *edge_changes, int foot_from,
+                          uint64_t *foot_changes)
 {
     SettleBlocks b;
     assert_int_equal(settle_blocks_init(&b, W, H, bar_rows), 0);
     if (edge_from >= 0)
         b.edge_from = edge_from;
+    if (foot_from >= 0)
+        b.foot_from = foot_from;
     Pic *p = pic_new(12345);
-    uint64_t changes = 0, bars = 0, edges = 0;
+    uint64_t changes = 0, bars = 0, edges = 0, foots = 0;
     for (int f = 0; f < n; f++) {
         if (step)
             step(&cam, f);
@@ -161,14 +173,24 @@ static uint64_t run_edge(Camera cam, Step step, int n, int bar_rows, uint64_t *b
             bars |= 1ULL << f;
         if (out.change_edge && f < 64)
             edges |= 1ULL << f;
+        if (out.change_foot && f < 64)
+            foots |= 1ULL << f;
     }
     if (bar_changes)
         *bar_changes = bars;
     if (edge_changes)
         *edge_changes = edges;
+    if (foot_changes)
+        *foot_changes = foots;
     free(p);
     settle_blocks_free(&b);
     return changes;
+}
+
+static uint64_t run_edge(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes,
+                         int edge_from, uint64_t *edge_changes)
+{
+    return run_apart(cam, step, n, bar_rows, bar_changes, edge_from, edge_changes, -1, NULL);
 }
 
 static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_changes)
@@ -178,7 +200,7 @@ static uint64_t run(Camera cam, Step step, int n, int bar_rows, uint64_t *bar_ch
 
 static Camera camera(double read, double shot)
 {
-    Camera c = { .gain = { 1, 1, 1 }, .noise_read = read, .noise_shot = shot };
+    Camera c = { .gain = { 1, 1, 1 }, .noise_read = read, .noise_shot = shot, .home = -1 };
     return c;
 }
 
@@ -493,6 +515,54 @@ static void test_scroll_bar(void **state)
                      (1ULL << 10) | (1ULL << 16));
 }
 
+/* A home indicator (x 107-212, y 466-470: the bottom row of blocks) that
+ * turns from dark to light after the card appears at frame 10, in one step
+ * (frame 20) or in steps of a sixth (frames 16-21) */
+static void home_step(Camera *cam, int f)
+{
+    cam->extra = f >= 10;
+    cam->home = f < 20 ? 0 : 1;
+}
+
+static void home_steps(Camera *cam, int f)
+{
+    cam->extra = f >= 10;
+    cam->home = f < 16 ? 0 : f > 21 ? 1 : (f - 15) / 6.0;
+}
+
+/* A progress bar along the picture's bottom (y 464-479) that grows by 8
+ * pixels a frame from frame 2 on: no indicator, the capture's own content */
+static void progress(Camera *cam, int f)
+{
+    cam->progress = f < 2 ? 0 : 8 * (f - 1);
+}
+
+static void test_home_indicator(void **state)
+{
+    (void)state;
+    uint64_t foots;
+    const int foot = H / SETTLE_BLOCK - 1;
+    /* left out: the card's frame alone is a change (its bottom edge, in the
+     * foot's row, changes the foot with it); the indicator's steps are the
+     * foot's, however strong */
+    assert_int_equal(run_apart(camera(0, 0), home_step, 30, 2, NULL, -1, NULL, foot, &foots),
+                     1ULL << 10);
+    assert_int_equal(foots, (1ULL << 10) | (1ULL << 20));
+    assert_int_equal(run_apart(camera(0.5, 0.02), home_steps, 30, 2, NULL, -1, NULL, foot, &foots),
+                     1ULL << 10);
+    assert_int_not_equal(foots & (0x3fULL << 16), 0);
+    assert_int_equal(foots & ~((0x3fULL << 16) | (1ULL << 10)), 0);
+    /* kept: the indicator's step counts */
+    assert_int_equal(run_apart(camera(0, 0), home_step, 30, 2, NULL, -1, NULL, -1, &foots),
+                     (1ULL << 10) | (1ULL << 20));
+    assert_int_equal(foots, 0);
+    /* a foot that changed on its own in FOOT_FRAMES (30) pictures is kept
+     * from then on: frames 2-31 left out, from frame 32 on changes */
+    uint64_t grown = run_apart(camera(0, 0), progress, 40, 2, NULL, -1, NULL, foot, &foots);
+    assert_int_equal(foots, 0xfffffffcULL);
+    assert_int_equal(grown, 0xffULL << 32);
+}
+
 /* The card that appears at frame 20 (x 40-200, y 430-470) with its blocks
  * left out of the marks (an animated area there): no change; with the others
  * left out instead, still one. */
@@ -746,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_stays),
         cmocka_unit_test(test_marks_left_out),
         cmocka_unit_test(test_scroll_bar),
+        cmocka_unit_test(test_home_indicator),
         cmocka_unit_test(test_two_lights),   cmocka_unit_test(test_rolling_band),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -263,9 +263,15 @@ typedef struct SettleSettings {
      * leaves it): left out (reported in SettleResult.scroll_bar_*); 1: kept.
      * Added in interface 1.1.0. */
     int scroll_bar_keep;
+    /* Phone screen recordings (a portrait picture): the bottom 3 % (whole
+     * rows of blocks), where iOS draws its home indicator and Android its
+     * gesture handle, whose colour follows what lies under them, is left out
+     * of the block test. 0 (default): left out (reported in
+     * SettleResult.home_indicator_*); 1: kept. Added in interface 1.2.0. */
+    int home_indicator_keep;
     /* Room for settings added later without changing the structure's size
      * (callers allocate it): zeroed by settle_default_settings, leave it so. */
-    uint8_t reserved[52];
+    uint8_t reserved[48];
 } SettleSettings;
 
 /* Fills `s` with the defaults documented above. */
@@ -484,6 +490,18 @@ typedef struct SettleResult {
     int scroll_bar;
     int scroll_bar_x, scroll_bar_w;
     int64_t scroll_bar_frames;
+    /* The bottom rows a phone's home indicator is drawn in
+     * (SettleSettings.home_indicator_keep): home_indicator is 1 when rows
+     * home_indicator_y .. home_indicator_y + home_indicator_h - 1 of the
+     * measured rectangle were left out of the block test;
+     * home_indicator_frames: the frames in which the block test saw only
+     * them change (besides the status bar) while they were left out. Rows
+     * that change on their own in 30 frames are kept from then on
+     * (home_indicator 0, home_indicator_frames > 0). Added in interface
+     * 1.2.0. */
+    int home_indicator;
+    int home_indicator_y, home_indicator_h;
+    int64_t home_indicator_frames;
 } SettleResult;
 
 /* A packed RGB24 picture pushed by the caller. */
