@@ -22,6 +22,11 @@
  * under 2 (an encoder re-coding, exposure left over from the fit, a touch
  * indicator's thin ring, a status bar's pill) */
 #define BLOCK_STRONG 4.0
+/* A keyframe whose pixels beyond the strong level are at most a
+ * KEY_SCATTER_PART of the threshold, fewer than KEY_SCATTER to a cell they
+ * lie in, is the encoder's (filter_refresh) */
+#define KEY_SCATTER_PART 4
+#define KEY_SCATTER 4
 /* ... and auto trusts the block test over diff's threshold only when the
  * picture then stays still this long: blocks filled up to the last second
  * are an animation (an advert, a carousel) or a capture stopped too early,
@@ -458,6 +463,14 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
      * same each time, so a keyframe there is no re-coding: only a keyframe
      * after a frame that was not one is. */
     int event = r->keyframe && !d->prev_keyframe;
+    /* a keyframe at a low quality on a large picture moves more pixels
+     * beyond the strong level than a tenth of the threshold, but scattered,
+     * one or two in a cell (x264 at CRF 35 on a 1080x1920 page: 873 in 535
+     * cells), where content's are many to a cell (a line of text's edges),
+     * and with no block moved by BLOCK_STRONG times its threshold (key42) */
+    if (event && !faint && d->blocks_on && r->strong <= limit / KEY_SCATTER_PART &&
+        r->strong < KEY_SCATTER * (int64_t)r->strong_cells && r->block_peak < BLOCK_STRONG)
+        faint = 1;
     /* a keyframe within a fade: the fade test sees the fade on it and on
      * the FADE_STEPS frames before it, each faint as the keyframe (the
      * block test may count the steps as changes): the picture was still

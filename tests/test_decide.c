@@ -531,6 +531,55 @@ static void draw_recode(uint8_t *pic, int f, int pw, int ph)
         }
 }
 
+/* A page at frame 5 that the encoder re-codes at the keyframe 25 (128x256,
+ * 128 cells of 16x16): every pixel moved by 8 levels either way in a
+ * checker (faint: all of them counted, none beyond the strong level, the
+ * blocks' means kept), and 100 pixels by 120 levels: `scatter` 1, one in
+ * each of 100 cells (a keyframe at a low quality on a large picture: key42),
+ * 0, one in each 4x4 square of 6 cells and 4 of a seventh (16 to a cell:
+ * an edge of content) */
+static int scatter;
+
+static void draw_keyscatter(uint8_t *pic, int f, int pw, int ph)
+{
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            int v = f < 5 ? 40 : 60 + (x / 16 + y / 16) % 3 * 20;
+            int cell = y / 16 * (pw / 16) + x / 16;
+            if (f >= 25) {
+                v += (x + y) % 2 ? 8 : -8;
+                if (scatter ? cell < 100 && x % 16 == 7 && y % 16 == 7
+                            : cell < 7 && x % 4 == 1 && y % 4 == 1 &&
+                                  (cell < 6 || (x % 16 < 8 && y % 16 < 8)))
+                    v += 120;
+            }
+            uint8_t *q = pic + 3 * (y * pw + x);
+            q[0] = q[1] = q[2] = (uint8_t)v;
+        }
+}
+
+static void test_keyframe_scatter(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    settings(&s, SETTLE_METHOD_AUTO);
+    s.diff_threshold = 4096;
+    const char *keys = "1000000000000000000000000100000000000000";
+    /* scattered: the encoder's re-code, however many strong pixels */
+    scatter = 1;
+    assert_int_equal(run_keyed_at(&s, draw_keyscatter, 128, 256, 40, keys, &r, &c), 0);
+    assert_int_equal(r->stable_frame, 5);
+    assert_int_equal(r->codec_refreshes, 1);
+    settle_close(&c);
+    /* as many strong pixels, 16 to a cell: no refresh */
+    scatter = 0;
+    assert_int_equal(run_keyed_at(&s, draw_keyscatter, 128, 256, 40, keys, &r, &c), 0);
+    assert_int_equal(r->codec_refreshes, 0);
+    settle_close(&c);
+}
+
 /* On a keyframe, the encoder's change or the content's: a fade that runs
  * through a keyframe (the block test saw its steps go the same way before
  * it and on it) is content, not a codec refresh (seed 311's case080); a
@@ -809,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_start_modes),
         cmocka_unit_test(test_variable_frame_rate),
         cmocka_unit_test(test_codec_refresh),
+        cmocka_unit_test(test_keyframe_scatter),
         cmocka_unit_test(test_auto_method),
         cmocka_unit_test(test_late_content),
         cmocka_unit_test(test_keyframe_content),
