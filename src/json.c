@@ -27,54 +27,60 @@ static int add_frame(cJSON *o, const char *k, int64_t v)
     return add_number(o, k, v >= 0 ? (double)v : NAN);
 }
 
-/* The right edge the block test left out (a phone's scroll indicator). */
-static int add_scroll_bar(cJSON *o, const SettleResult *r, int keep)
+/* A phone's indicator the block test leaves out, as an object `name`: where
+ * (pos_key and size_key, numbers while left out), in how many frames only it
+ * changed, and why: the reasons when left out, when kept by its option,
+ * when kept for changing on its own in 30 frames (frames > 0), and when
+ * there was nothing to leave out. */
+typedef struct Indicator {
+    const char *name, *pos_key, *size_key;
+    int left_out, pos, size, keep;
+    int64_t frames;
+    const char *out, *kept, *own, *none;
+} Indicator;
+
+static int add_indicator(cJSON *o, const Indicator *in)
 {
-    cJSON *s = cJSON_AddObjectToObject(o, "scroll_bar");
+    cJSON *s = cJSON_AddObjectToObject(o, in->name);
     if (!s)
         return -1;
-    int bad = !cJSON_AddBoolToObject(s, "left_out", r->scroll_bar);
-    bad |= add_number(s, "x", r->scroll_bar ? r->scroll_bar_x : NAN);
-    bad |= add_number(s, "width", r->scroll_bar ? r->scroll_bar_w : NAN);
-    bad |= add_number(s, "changed_frames", (double)r->scroll_bar_frames);
-    const char *why = "not a portrait picture, or too narrow to hold a column of blocks in its "
-                      "right 3 %";
-    if (r->scroll_bar)
-        why = "left out of the block test: a portrait picture's right edge, below the status "
-              "bar, where phones draw a scroll indicator that fades out after a page grows or "
-              "scrolls (changed_frames: the frames in which only it changed)";
-    else if (keep)
-        why = "kept: --scroll-bar keep";
-    else if (r->scroll_bar_frames > 0)
-        why = "kept: a portrait picture's right edge that changed in 30 frames, more than a "
-              "scroll indicator shows after a page grows or scrolls: the capture's own edge";
+    int bad = !cJSON_AddBoolToObject(s, "left_out", in->left_out);
+    bad |= add_number(s, in->pos_key, in->left_out ? in->pos : NAN);
+    bad |= add_number(s, in->size_key, in->left_out ? in->size : NAN);
+    bad |= add_number(s, "changed_frames", (double)in->frames);
+    const char *why = in->left_out ? in->out : in->keep ? in->kept : in->frames > 0 ? in->own
+                                                                                     : in->none;
     bad |= !cJSON_AddStringToObject(s, "reason", why);
     return bad ? -1 : 0;
 }
 
-/* The bottom rows the block test left out (a phone's home indicator). */
-static int add_home_indicator(cJSON *o, const SettleResult *r, int keep)
+/* The right edge (a phone's scroll indicator) and the bottom rows (its home
+ * indicator) the block test left out. */
+static int add_indicators(cJSON *o, const SettleResult *r, int scroll_keep, int foot_keep)
 {
-    cJSON *s = cJSON_AddObjectToObject(o, "home_indicator");
-    if (!s)
-        return -1;
-    int bad = !cJSON_AddBoolToObject(s, "left_out", r->home_indicator);
-    bad |= add_number(s, "y", r->home_indicator ? r->home_indicator_y : NAN);
-    bad |= add_number(s, "height", r->home_indicator ? r->home_indicator_h : NAN);
-    bad |= add_number(s, "changed_frames", (double)r->home_indicator_frames);
-    const char *why = "not a portrait picture, or too small to hold a row of blocks in its "
-                      "bottom 3 %";
-    if (r->home_indicator)
-        why = "left out of the block test: a portrait picture's bottom rows, where iOS draws its "
-              "home indicator and Android its gesture handle, whose colour follows the screen "
-              "after it changed (changed_frames: the frames in which only they changed)";
-    else if (keep)
-        why = "kept: --home-indicator keep";
-    else if (r->home_indicator_frames > 0)
-        why = "kept: a portrait picture's bottom rows that changed on their own in 30 frames, "
-              "more than a home indicator follows the screen: the capture's own content";
-    bad |= !cJSON_AddStringToObject(s, "reason", why);
-    return bad ? -1 : 0;
+    const Indicator scroll = {
+        "scroll_bar", "x", "width", r->scroll_bar, r->scroll_bar_x, r->scroll_bar_w,
+        scroll_keep, r->scroll_bar_frames,
+        "left out of the block test: a portrait picture's right edge, below the status bar, "
+        "where phones draw a scroll indicator that fades out after a page grows or scrolls "
+        "(changed_frames: the frames in which only it changed)",
+        "kept: --scroll-bar keep",
+        "kept: a portrait picture's right edge that changed in 30 frames, more than a scroll "
+        "indicator shows after a page grows or scrolls: the capture's own edge",
+        "not a portrait picture, or too narrow to hold a column of blocks in its right 3 %",
+    };
+    const Indicator home = {
+        "home_indicator", "y", "height", r->home_indicator, r->home_indicator_y,
+        r->home_indicator_h, foot_keep, r->home_indicator_frames,
+        "left out of the block test: a portrait picture's bottom rows, where iOS draws its home "
+        "indicator and Android its gesture handle, whose colour follows the screen after it "
+        "changed (changed_frames: the frames in which only they changed)",
+        "kept: --home-indicator keep",
+        "kept: a portrait picture's bottom rows that changed on their own in 30 frames, more "
+        "than a home indicator follows the screen: the capture's own content",
+        "not a portrait picture, or too small to hold a row of blocks in its bottom 3 %",
+    };
+    return add_indicator(o, &scroll) || add_indicator(o, &home) ? -1 : 0;
 }
 
 /* What the block test measured, the status bar, the scroll indicator's
@@ -118,8 +124,7 @@ static int add_blocks(cJSON *o, const SettleResult *r, int measured, int keep, i
     else if (r->status_bar_h > 0)
         why = keep ? "kept: --status-bar keep" : "kept: the method in use measures the whole picture";
     bad |= !cJSON_AddStringToObject(s, "reason", why);
-    return bad || add_scroll_bar(o, r, scroll_keep) || add_home_indicator(o, r, foot_keep) ? -1
-                                                                                          : 0;
+    return bad || add_indicators(o, r, scroll_keep, foot_keep) ? -1 : 0;
 }
 
 /* "measured_scale": the reduction the capture was measured at. */
