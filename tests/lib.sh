@@ -72,6 +72,20 @@ need_encoders() {
   done
 }
 
+# real_x264 PROGRAM ROOT REL: the start of a test on a real recording that it
+# re-encodes with libx264: real, the recording ROOT/../shared/realdata/REL
+# (skips, 77, when absent: a user's clone has no ../shared), then
+# film_scratch PROGRAM, a skip without libx264, and x264, the encoder's
+# options as a capture program would set them.
+real_x264() {
+  real=$2/../shared/realdata/$3
+  [ -f "$real" ] || { echo "1..0 # SKIP no ../shared/realdata"; exit 77; }
+  real=$(realpath "$real")
+  film_scratch "$1"
+  need_encoders libx264
+  x264='-c:v libx264 -preset veryfast -pix_fmt yuv420p -threads 1'
+}
+
 # screens_setup SETTLE MAKE_SCREENS ENCODER...: the start of an encoded-screen
 # test: sets settle (wrapped) and make_screens, makes $tmp (removed at exit)
 # and goes into it; skips (77) unless the ffmpeg program has every ENCODER.

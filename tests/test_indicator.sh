@@ -37,14 +37,8 @@ case $3 in
     place='the bottom rows (y 1872, 48 tall)' steps="the pill's steps" ;;
   *) echo "test_indicator.sh: unknown indicator '$3'" >&2; exit 2 ;;
 esac
-src=$2/../shared/realdata/$rel
-[ -f "$src" ] || { echo "1..0 # SKIP no ../shared/realdata"; exit 77; }
-src=$(realpath "$src")
-film_scratch "$1"
-ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libx264 ||
-  { echo "1..0 # SKIP no libx264 in ffmpeg"; exit 77; }
-
-x264='-c:v libx264 -preset veryfast -pix_fmt yuv420p -threads 1'
+real_x264 "$1" "$2" "$rel"
+src=$real
 # shellcheck disable=SC2086
 ffmpeg -nostdin -v error -y -i "$src" -fps_mode passthrough $x264 -crf 28 -bf 0 -g 30 crf28.mp4 &&
   ffmpeg -nostdin -v error -y -i "$src" -vf noise=alls=4:allf=t -fps_mode passthrough $x264 -crf 23 -bf 3 noise4.mp4

@@ -23,8 +23,7 @@ set -u
 make_grid=$(realpath "$2")
 root=$(realpath "$3")
 film_scratch "$1"
-ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libx264 ||
-  { echo "1..0 # SKIP no libx264 in ffmpeg"; exit 77; }
+need_encoders libx264
 
 # within GOT TRUTH TOL
 within() { awk -v g="${1:-x}" -v t="$2" -v e="$3" 'BEGIN { exit !(g != "x" && g - t <= e + 1e-9 && t - g <= e + 1e-9) }'; }

@@ -19,14 +19,8 @@
 # with libx264. Args: the settle program, the source root.
 set -u
 . "$(dirname "$0")/lib.sh"
-long=$2/../shared/realdata/work_with_stagesepx/long.mp4
-[ -f "$long" ] || { echo "1..0 # SKIP no ../shared/realdata"; exit 77; }
-long=$(realpath "$long")
-film_scratch "$1"
-ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libx264 ||
-  { echo "1..0 # SKIP no libx264 in ffmpeg"; exit 77; }
-
-x264='-c:v libx264 -preset veryfast -pix_fmt yuv420p -threads 1'
+real_x264 "$1" "$2" work_with_stagesepx/long.mp4
+long=$real
 # shellcheck disable=SC2086
 ffmpeg -nostdin -v error -y -i "$long" -vf fps=30 -fps_mode passthrough $x264 -crf 23 -bf 3 fps30.mp4 &&
   ffmpeg -nostdin -v error -y -i "$long" -fps_mode passthrough $x264 -crf 35 -bf 3 -g 30 crf35.mp4
