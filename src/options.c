@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,34 @@ void settle_default_settings(SettleSettings *s)
     s->threads = 0;
     s->max_pixels = (int64_t)8192 * 8192;
     s->log_level = SETTLE_LOG_WARNING;
+}
+
+/* The options that leave a part of a phone's picture out of the measure or
+ * keep it (leave-out|keep): the setting each sets (an int), which is 1 for
+ * "keep" when holds_keep, else 1 for "leave-out". */
+static const struct {
+    const char *name;
+    size_t offset;
+    int holds_keep;
+} phone_parts[] = {
+    { "status-bar", offsetof(SettleSettings, status_bar), 0 },
+    { "scroll-bar", offsetof(SettleSettings, scroll_bar_keep), 1 },
+    { "home-indicator", offsetof(SettleSettings, home_indicator_keep), 1 },
+};
+#define PHONE_PARTS ((int)(sizeof(phone_parts) / sizeof(phone_parts[0])))
+
+/* phone_parts' index of the option `name`, or -1. */
+static int phone_part(const char *name)
+{
+    for (int i = 0; i < PHONE_PARTS; i++)
+        if (!strcmp(name, phone_parts[i].name))
+            return i;
+    return -1;
+}
+
+static int part_value(const SettleSettings *s, int i)
+{
+    return *(const int *)((const char *)s + phone_parts[i].offset);
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -366,6 +395,7 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
 {
     double d;
     long long n;
+    int i;
     if (!s || !name)
         return fail(err, errlen, "no option name");
     if (!v)
@@ -381,17 +411,11 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
             s->method = SETTLE_METHOD_BLOCKS;
         else
             return fail(err, errlen, "expected auto, diff, entropy or blocks, got '%s'", v);
-    } else if (!strcmp(name, "scroll-bar") || !strcmp(name, "home-indicator") ||
-               !strcmp(name, "status-bar")) {
+    } else if ((i = phone_part(name)) >= 0) {
         int keep = !strcmp(v, "keep");
         if (!keep && strcmp(v, "leave-out"))
             return fail(err, errlen, "expected leave-out or keep, got '%s'", v);
-        if (name[0] == 'h')
-            s->home_indicator_keep = keep;
-        else if (!strcmp(name, "scroll-bar"))
-            s->scroll_bar_keep = keep;
-        else
-            s->status_bar = !keep;
+        *(int *)((char *)s + phone_parts[i].offset) = phone_parts[i].holds_keep ? keep : !keep;
     } else if (!strcmp(name, "tolerance")) {
         if (parse_int(v, 0, 255, &n))
             return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
@@ -478,7 +502,7 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
 
 int settle_settings_get(const SettleSettings *s, const char *name, char *buf, size_t len)
 {
-    int n;
+    int n, part;
     if (!s || !name || !buf)
         return SETTLE_ERR_INVAL;
     if (!strcmp(name, "method"))
@@ -552,12 +576,9 @@ int settle_settings_get(const SettleSettings *s, const char *name, char *buf, si
         n = snprintf(buf, len, "%s", s->visual_metrics ? "on" : "off");
     else if (!strcmp(name, "last-change"))
         n = snprintf(buf, len, "%s", s->last_change_exact ? "exact" : "fuzzy");
-    else if (!strcmp(name, "status-bar"))
-        n = snprintf(buf, len, "%s", s->status_bar ? "leave-out" : "keep");
-    else if (!strcmp(name, "scroll-bar"))
-        n = snprintf(buf, len, "%s", s->scroll_bar_keep ? "keep" : "leave-out");
-    else if (!strcmp(name, "home-indicator"))
-        n = snprintf(buf, len, "%s", s->home_indicator_keep ? "keep" : "leave-out");
+    else if ((part = phone_part(name)) >= 0)
+        n = snprintf(buf, len, "%s",
+                     part_value(s, part) == phone_parts[part].holds_keep ? "keep" : "leave-out");
     else if (!strcmp(name, "scale"))
         n = s->scale == 0 ? snprintf(buf, len, "auto")
             : s->scale == 1 ? snprintf(buf, len, "full")
@@ -627,12 +648,10 @@ int settle_settings_check(const SettleSettings *s, char *err, size_t errlen)
         return fail(err, errlen, "--visual-metrics: expected on or off");
     if (s->last_change_exact != 0 && s->last_change_exact != 1)
         return fail(err, errlen, "--last-change: expected fuzzy or exact");
-    if (s->status_bar != 0 && s->status_bar != 1)
-        return fail(err, errlen, "--status-bar: expected leave-out or keep");
-    if (s->scroll_bar_keep != 0 && s->scroll_bar_keep != 1)
-        return fail(err, errlen, "--scroll-bar: expected leave-out or keep");
-    if (s->home_indicator_keep != 0 && s->home_indicator_keep != 1)
-        return fail(err, errlen, "--home-indicator: expected leave-out or keep");
+    for (int i = 0; i < PHONE_PARTS; i++) {
+        if (part_value(s, i) != 0 && part_value(s, i) != 1)
+            return fail(err, errlen, "--%s: expected leave-out or keep", phone_parts[i].name);
+    }
     if (s->scale != 0 && s->scale != 1 && s->scale != 2 && s->scale != 4 && s->scale != 8)
         return fail(err, errlen, "--scale: expected auto, full, 2, 4 or 8");
     if (s->scale > 1 && !settle_settings_scalable(s))
