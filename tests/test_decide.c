@@ -630,6 +630,42 @@ static void test_keyframe_content(void **state)
     settle_close(&c);
 }
 
+/* A page at frame 5 that cross-fades in steps of 18 levels over the whole
+ * picture (each step faint: no pixel beyond the strong level) at frames 15,
+ * 16, 18, 19, 20 and 21, as a recorder that repeats frames leaves it: at 17
+ * the encoder re-codes the repeat, rows 0-39 by 7 levels (5,120 pixels,
+ * over diff's threshold but a sixth of a step). Held-out seed 337's
+ * case116, the keyframe on the fade's last step but one */
+static void draw_fade_repeats(uint8_t *pic, int f, int pw, int ph)
+{
+    static const int step[] = { 1, 2, 2, 3, 4, 5, 6 }; /* frames 15-21 */
+    int k = f < 15 ? 0 : f > 21 ? 6 : step[f - 15];
+    for (int y = 0; y < ph; y++)
+        for (int x = 0; x < pw; x++) {
+            int v = f < 5 ? 40 : 150 + (x / 16 * 5 + y / 16 * 3) % 4 * 10 - 18 * k;
+            if (f == 17 && y < 40)
+                v += 7;
+            uint8_t *q = pic + 3 * (y * pw + x);
+            q[0] = q[1] = q[2] = (uint8_t)v;
+        }
+}
+
+static void test_keyframe_fade_repeats(void **state)
+{
+    (void)state;
+    SettleSettings s;
+    SettleContext *c;
+    const SettleResult *r;
+    settings(&s, SETTLE_METHOD_AUTO);
+    s.diff_threshold = 4096;
+    const char *keys = "1000000000000000000010000000000000000000";
+    assert_int_equal(run_keyed_at(&s, draw_fade_repeats, 128, 256, 40, keys, &r, &c), 0);
+    assert_int_equal(r->method, SETTLE_METHOD_DIFF);
+    assert_int_equal(r->stable_frame, 21);
+    assert_int_equal(r->codec_refreshes, 0);
+    settle_close(&c);
+}
+
 static void test_edges(void **state)
 {
     (void)state;
@@ -862,6 +898,7 @@ int main(void)
         cmocka_unit_test(test_auto_method),
         cmocka_unit_test(test_late_content),
         cmocka_unit_test(test_keyframe_content),
+        cmocka_unit_test(test_keyframe_fade_repeats),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_outputs),
         cmocka_unit_test(test_entropy_later),
