@@ -1126,16 +1126,28 @@ static int split_pair(const float *ratio, int k, int bw)
     return up > (float)AREA_SHARE && down > (float)AREA_SHARE && up + down > 1;
 }
 
-/* Whether block k is in a run of AREA_RUN blocks side by side in its row,
- * each over AREA_SHARE times its threshold. */
+/* Whether column x holds a block over AREA_SHARE times its threshold in
+ * row y or a row beside it (below the top band). */
+static int line_column(const SettleBlocks *b, const float *ratio, int y, int x)
+{
+    for (int r = y - 1; r <= y + 1; r++)
+        if (r >= b->bar_rows && r < b->bh && ratio[r * b->bw + x] > (float)AREA_SHARE)
+            return 1;
+    return 0;
+}
+
+/* Whether block k, over AREA_SHARE times its threshold, is in a run of
+ * AREA_RUN columns side by side that each hold such a block in its row or
+ * a row beside it: a line along a row of blocks, or one that a tilted
+ * picture (a phone filmed at an angle) steps from one row to the next. */
 static int in_run(const SettleBlocks *b, const float *ratio, int k)
 {
-    int y = k / b->bw, from = k, to = k;
+    int y = k / b->bw, from = k % b->bw, to = from;
     if (!(ratio[k] > (float)AREA_SHARE))
         return 0;
-    while (from > y * b->bw && ratio[from - 1] > (float)AREA_SHARE)
+    while (from > 0 && line_column(b, ratio, y, from - 1))
         from--;
-    while (to + 1 < (y + 1) * b->bw && ratio[to + 1] > (float)AREA_SHARE)
+    while (to + 1 < b->bw && line_column(b, ratio, y, to + 1))
         to++;
     return to - from + 1 >= AREA_RUN;
 }

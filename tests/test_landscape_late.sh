@@ -17,6 +17,10 @@
 # - keyleft41: seed 229's case 119 (x265 at 60 fps, a late line 7 pictures
 #   after a keyframe whose re-code the reference was still catching up
 #   with; before: 1.233 s by diff, 0.383 s early).
+# - tilt43: a late line that the tilted phone steps from one row of blocks
+#   to the next, no four of its blocks side by side in one row: seed 251's
+#   case 45 (VP9; before: 1.633 s, 0.700 s early) and seed 257's case 114
+#   (x264; before: 1.867 s by diff, 0.800 s early).
 # Skips (77) without the ffmpeg program or its encoders. Args: the settle
 # program, make_grid.
 set -u
@@ -29,7 +33,7 @@ need_encoders libx264 libx265 libvpx-vp9
 within() { awk -v g="${1:-x}" -v t="$2" -v e="$3" 'BEGIN { exit !(g != "x" && g - t <= e + 1e-9 && t - g <= e + 1e-9) }'; }
 stable() { sed -n 's/.*"stable_time":\([-0-9.e]*\).*/\1/p' "$1"; }
 
-for c in 19:74 241:22 19:90 229:20 241:78 229:119; do
+for c in 19:74 241:22 19:90 229:20 241:78 229:119 251:45 257:114; do
   seed=${c%:*} index=${c#*:}
   line=$("$make_grid" --landscape . "$seed" "$index" $((index + 1)))
   check $? "make_grid --landscape $seed $index"
