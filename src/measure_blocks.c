@@ -101,8 +101,22 @@
  * eleven accuracy grids (main's build), the pictures after the truth that
  * the rule's other conditions let through with such a line (41, in 23
  * films) stand at most 1.46 times the window's largest peak, the lines at
- * their truth 3.96 to 6.49 times: AREA_STAND lies 1.54 and 1.76 from each */
+ * their truth 3.96 to 6.49 times: AREA_STAND lies 1.54 and 1.76 from each.
+ * Since tilt43 the run is of AREA_RUN columns side by side, each with such
+ * a block in the row or a row beside it: a phone filmed at an angle steps
+ * a line from one row to the next (landscape seed 251's case045: 1.04 and
+ * 0.72 in row 6, then 0.65, 0.82 and 0.70 in row 7, no split pair) */
 #define AREA_RUN (2 * AREA_PAIRS)
+/* ... once AREA_CALM still pictures followed the last change, the window
+ * being those (up to SETTLE_BLOCK_LONE_SEEN): a late line that comes 7 or 8
+ * pictures after the page (landscape seeds 19's case034, 229's case116,
+ * 257's case092, each a run of 4-5 blocks at 0.8-1.2 against a window at
+ * 0.4 at most) was judged by nothing until the ninth, by which time it was
+ * in the window itself. An encoder refining what it has just drawn tips
+ * blocks two frames after a splash (the lone-pair rule's window); on the
+ * eleven accuracy grids and five screens grids no answer moved with 3
+ * pictures instead of 5 (calm43) */
+#define AREA_CALM 5
 /* ... or a line that stands AREA_STAND times the largest share the window's
  * pictures had within AREA_ROWS rows of its own, and AREA_WIDE times the
  * whole window's largest peak. A change of the light over the whole
@@ -1153,15 +1167,14 @@ static int in_run(const SettleBlocks *b, const float *ratio, int k)
 }
 
 /* The largest share of the blocks of rows y0 to y1 (clipped to the
- * picture below the top band) in the SETTLE_BLOCK_LONE_SEEN pictures
- * before this one, a keyframe's by what the reference has left of it since
+ * picture below the top band) in the `seen` pictures before this one, a keyframe's by what the reference has left of it since
  * (as the whole pictures' peaks in split_line). */
-static double rows_most(const SettleBlocks *b, int y0, int y1)
+static double rows_most(const SettleBlocks *b, int y0, int y1, int seen)
 {
     y0 = y0 < b->bar_rows ? b->bar_rows : y0;
     y1 = y1 >= b->bh ? b->bh - 1 : y1;
     double most = 0, left = 1;
-    for (int i = 0; i < SETTLE_BLOCK_LONE_SEEN; i++) {
+    for (int i = 0; i < seen; i++) {
         int at = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN;
         const float *r = b->shares + (size_t)at * (size_t)b->nb;
         double m = 0;
@@ -1178,13 +1191,16 @@ static double rows_most(const SettleBlocks *b, int y0, int y1)
  * (AREA_STAND): every block over AREA_SHARE below the top band in two rows
  * side by side (an encoder's update of a held photo after the light
  * drifted moves blocks by as much all over it), holding AREA_PAIRS split
- * pairs side by side or AREA_RUN blocks side by side in one row; or that
- * stands out of the window at its own rows (AREA_ROWS, AREA_WIDE). */
+ * pairs side by side or a run of AREA_RUN columns (in_run); or that
+ * stands out of the window at its own rows (AREA_ROWS, AREA_WIDE). The
+ * window: the still pictures since the last change, AREA_CALM of them at
+ * least, SETTLE_BLOCK_LONE_SEEN at most. */
 static int split_line(const SettleBlocks *b, const SettleBlocksFrame *out, const float *ratio)
 {
-    if (!b->phone || b->keyframe || out->change || out->change_bar ||
-        b->calm < SETTLE_BLOCK_LONE_SEEN || !(out->peak > AREA_SHARE))
+    if (!b->phone || b->keyframe || out->change || out->change_bar || b->calm < AREA_CALM ||
+        !(out->peak > AREA_SHARE))
         return 0;
+    const int seen = b->calm < SETTLE_BLOCK_LONE_SEEN ? b->calm : SETTLE_BLOCK_LONE_SEEN;
     int top = b->bh, bottom = -1;
     for (int k = b->bar_rows * b->bw; k < b->nb; k++)
         if (ratio[k] > (float)AREA_SHARE) {
@@ -1206,13 +1222,13 @@ static int split_line(const SettleBlocks *b, const SettleBlocksFrame *out, const
     if (n < AREA_PAIRS && !run)
         return 0;
     double most = 0, left = 1;
-    for (int i = 0; i < SETTLE_BLOCK_LONE_SEEN; i++) {
+    for (int i = 0; i < seen; i++) {
         int at = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN;
         left *= 1 - 1 / LEAK;
         double p = b->key_seen[at] ? b->lone_seen[at] * left : b->lone_seen[at];
         most = p > most ? p : most;
     }
-    double near = rows_most(b, top - AREA_ROWS, bottom + AREA_ROWS);
+    double near = rows_most(b, top - AREA_ROWS, bottom + AREA_ROWS, seen);
     return out->peak >= AREA_STAND * most || (line >= AREA_STAND * near && out->peak >= AREA_WIDE * most);
 }
 

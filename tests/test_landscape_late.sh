@@ -21,6 +21,10 @@
 #   to the next, no four of its blocks side by side in one row: seed 251's
 #   case 45 (VP9; before: 1.633 s, 0.700 s early) and seed 257's case 114
 #   (x264; before: 1.867 s by diff, 0.800 s early).
+# - calm43: a late line 7 or 8 pictures after the page, before the split-line
+#   rule's window held 9 still pictures: seed 19's case 34 (VP9; before:
+#   1.240 s, 0.360 s early) and seed 229's case 116 (x264 with B-frames, a
+#   dark room; before: 2.250 s, 0.375 s early).
 # Skips (77) without the ffmpeg program or its encoders. Args: the settle
 # program, make_grid.
 set -u
@@ -33,7 +37,7 @@ need_encoders libx264 libx265 libvpx-vp9
 within() { awk -v g="${1:-x}" -v t="$2" -v e="$3" 'BEGIN { exit !(g != "x" && g - t <= e + 1e-9 && t - g <= e + 1e-9) }'; }
 stable() { sed -n 's/.*"stable_time":\([-0-9.e]*\).*/\1/p' "$1"; }
 
-for c in 19:74 241:22 19:90 229:20 241:78 229:119 251:45 257:114; do
+for c in 19:74 241:22 19:90 229:20 241:78 229:119 251:45 257:114 19:34 229:116; do
   seed=${c%:*} index=${c#*:}
   line=$("$make_grid" --landscape . "$seed" "$index" $((index + 1)))
   check $? "make_grid --landscape $seed $index"
