@@ -1181,30 +1181,23 @@ static int in_run(const SettleBlocks *b, const float *ratio, int k)
     return to - from + 1 >= AREA_RUN;
 }
 
-/* The largest share of the blocks of rows y0 to y1 (clipped to the
- * picture below the top band) in the `seen` pictures before this one, a keyframe's by what the reference has left of it since
- * (as the whole pictures' peaks in split_line). */
-static double rows_most(const SettleBlocks *b, int y0, int y1, int seen)
+/* A level of shares r at rows y0 to y1 (clipped to the picture below the
+ * top band) */
+typedef double (*RowsLevel)(const SettleBlocks *b, const float *r, int y0, int y1);
+
+/* ... their largest share */
+static double rows_max(const SettleBlocks *b, const float *r, int y0, int y1)
 {
     y0 = y0 < b->bar_rows ? b->bar_rows : y0;
     y1 = y1 >= b->bh ? b->bh - 1 : y1;
-    double most = 0, left = 1;
-    for (int i = 0; i < seen; i++) {
-        int at = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN;
-        const float *r = b->shares + (size_t)at * (size_t)b->nb;
-        double m = 0;
-        left *= 1 - 1 / LEAK;
-        for (int k = y0 * b->bw; k < (y1 + 1) * b->bw; k++)
-            m = r[k] > m ? r[k] : m;
-        m = b->key_seen[at] ? m * left : m;
-        most = m > most ? m : most;
-    }
-    return most;
+    double m = 0;
+    for (int k = y0 * b->bw; k < (y1 + 1) * b->bw; k++)
+        m = r[k] > m ? r[k] : m;
+    return m;
 }
 
-/* The strength of a line in rows y0 to y1 of shares r: over every
- * AREA_RUN columns side by side, the least of the columns' largest shares
- * in those rows; the largest such. */
+/* ... the strength of a line there: over every AREA_RUN columns side by
+ * side, the least of the columns' largest shares; the largest such */
 static double run_level(const SettleBlocks *b, const float *r, int y0, int y1)
 {
     y0 = y0 < b->bar_rows ? b->bar_rows : y0;
@@ -1223,15 +1216,16 @@ static double run_level(const SettleBlocks *b, const float *r, int y0, int y1)
     return best;
 }
 
-/* run_level of the `seen` pictures before this one at rows y0 to y1, a
- * keyframe's by what the reference has left of it since */
-static double rows_run(const SettleBlocks *b, int y0, int y1, int seen)
+/* The largest `level` of rows y0 to y1 in the `seen` pictures before this
+ * one, a keyframe's by what the reference has left of it since (as the
+ * whole pictures' peaks in split_line). */
+static double window_most(const SettleBlocks *b, RowsLevel level, int y0, int y1, int seen)
 {
     double most = 0, left = 1;
     for (int i = 0; i < seen; i++) {
         int at = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN;
         left *= 1 - 1 / LEAK;
-        double m = run_level(b, b->shares + (size_t)at * (size_t)b->nb, y0, y1);
+        double m = level(b, b->shares + (size_t)at * (size_t)b->nb, y0, y1);
         m = b->key_seen[at] ? m * left : m;
         most = m > most ? m : most;
     }
@@ -1279,14 +1273,14 @@ static int split_line(const SettleBlocks *b, const SettleBlocksFrame *out, const
         double p = b->key_seen[at] ? b->lone_seen[at] * left : b->lone_seen[at];
         most = p > most ? p : most;
     }
-    double near = rows_most(b, top - AREA_ROWS, bottom + AREA_ROWS, seen);
+    double near = window_most(b, rows_max, top - AREA_ROWS, bottom + AREA_ROWS, seen);
     if (out->peak >= AREA_STAND * most)
         return 1;
     if (!(out->peak >= AREA_WIDE * most))
         return 0;
     return line >= AREA_STAND * near ||
            run_level(b, ratio, top, bottom) >=
-               RUN_STAND * rows_run(b, top - AREA_ROWS, bottom + AREA_ROWS, seen);
+               RUN_STAND * window_most(b, run_level, top - AREA_ROWS, bottom + AREA_ROWS, seen);
 }
 
 /* The lone-pair rule's memory of this picture, once it is judged. */
