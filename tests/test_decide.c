@@ -558,24 +558,32 @@ static void draw_keyscatter(uint8_t *pic, int f, int pw, int ph)
         }
 }
 
+/* run_keyed_at on 40 pictures of 128x256, --method auto, a diff threshold
+ * of 4096 pixels */
+static int run_tall(DrawKeyed draw_keyed, const char *keys, const SettleResult **res,
+                    SettleContext **pc)
+{
+    SettleSettings s;
+    settings(&s, SETTLE_METHOD_AUTO);
+    s.diff_threshold = 4096;
+    return run_keyed_at(&s, draw_keyed, 128, 256, 40, keys, res, pc);
+}
+
 static void test_keyframe_scatter(void **state)
 {
     (void)state;
-    SettleSettings s;
     SettleContext *c;
     const SettleResult *r;
-    settings(&s, SETTLE_METHOD_AUTO);
-    s.diff_threshold = 4096;
     const char *keys = "1000000000000000000000000100000000000000";
     /* scattered: the encoder's re-code, however many strong pixels */
     scatter = 1;
-    assert_int_equal(run_keyed_at(&s, draw_keyscatter, 128, 256, 40, keys, &r, &c), 0);
+    assert_int_equal(run_tall(draw_keyscatter, keys, &r, &c), 0);
     assert_int_equal(r->stable_frame, 5);
     assert_int_equal(r->codec_refreshes, 1);
     settle_close(&c);
     /* as many strong pixels, 16 to a cell: no refresh */
     scatter = 0;
-    assert_int_equal(run_keyed_at(&s, draw_keyscatter, 128, 256, 40, keys, &r, &c), 0);
+    assert_int_equal(run_tall(draw_keyscatter, keys, &r, &c), 0);
     assert_int_equal(r->codec_refreshes, 0);
     settle_close(&c);
 }
@@ -653,13 +661,10 @@ static void draw_fade_repeats(uint8_t *pic, int f, int pw, int ph)
 static void test_keyframe_fade_repeats(void **state)
 {
     (void)state;
-    SettleSettings s;
     SettleContext *c;
     const SettleResult *r;
-    settings(&s, SETTLE_METHOD_AUTO);
-    s.diff_threshold = 4096;
     const char *keys = "1000000000000000000010000000000000000000";
-    assert_int_equal(run_keyed_at(&s, draw_fade_repeats, 128, 256, 40, keys, &r, &c), 0);
+    assert_int_equal(run_tall(draw_fade_repeats, keys, &r, &c), 0);
     assert_int_equal(r->method, SETTLE_METHOD_DIFF);
     assert_int_equal(r->stable_frame, 21);
     assert_int_equal(r->codec_refreshes, 0);
