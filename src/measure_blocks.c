@@ -1274,15 +1274,16 @@ static double run_level(const SettleBlocks *b, const float *r, int y0, int y1)
 }
 
 /* The largest `level` of rows y0 to y1 in the `seen` pictures before this
- * one, a keyframe's by what the reference has left of it since (as the
- * whole pictures' peaks in split_line). */
+ * one (level NULL: the whole picture's peak), a keyframe's by what the
+ * reference has left of it since. */
 static double window_most(const SettleBlocks *b, RowsLevel level, int y0, int y1, int seen)
 {
     double most = 0, left = 1;
     for (int i = 0; i < seen; i++) {
         int at = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN;
         left *= 1 - 1 / LEAK;
-        double m = level(b, b->shares + (size_t)at * (size_t)b->nb, y0, y1);
+        double m = level ? level(b, b->shares + (size_t)at * (size_t)b->nb, y0, y1)
+                         : b->lone_seen[at];
         m = b->key_seen[at] ? m * left : m;
         most = m > most ? m : most;
     }
@@ -1323,13 +1324,7 @@ static int split_line(const SettleBlocks *b, const SettleBlocksFrame *out, const
     }
     if (n < AREA_PAIRS && !run)
         return 0;
-    double most = 0, left = 1;
-    for (int i = 0; i < seen; i++) {
-        int at = (b->lone_pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN;
-        left *= 1 - 1 / LEAK;
-        double p = b->key_seen[at] ? b->lone_seen[at] * left : b->lone_seen[at];
-        most = p > most ? p : most;
-    }
+    const double most = window_most(b, NULL, 0, 0, seen);
     double near = window_most(b, rows_max, top - AREA_ROWS, bottom + AREA_ROWS, seen);
     if (out->peak >= AREA_STAND * most)
         return 1;

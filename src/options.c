@@ -126,9 +126,15 @@ static int phone_part(const char *name)
     return -1;
 }
 
+/* The setting of phone_parts[i] in s. */
+static int *part_slot(SettleSettings *s, int i)
+{
+    return (int *)((char *)s + phone_parts[i].offset);
+}
+
 static int part_value(const SettleSettings *s, int i)
 {
-    return *(const int *)((const char *)s + phone_parts[i].offset);
+    return *part_slot((SettleSettings *)s, i);
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -415,7 +421,7 @@ int settle_settings_set(SettleSettings *s, const char *name, const char *v, char
         int keep = !strcmp(v, "keep");
         if (!keep && strcmp(v, "leave-out"))
             return fail(err, errlen, "expected leave-out or keep, got '%s'", v);
-        *(int *)((char *)s + phone_parts[i].offset) = phone_parts[i].holds_keep ? keep : !keep;
+        *part_slot(s, i) = phone_parts[i].holds_keep ? keep : !keep;
     } else if (!strcmp(name, "tolerance")) {
         if (parse_int(v, 0, 255, &n))
             return fail(err, errlen, "expected levels from 0 to 255, got '%s'", v);
