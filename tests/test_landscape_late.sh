@@ -35,6 +35,11 @@
 #   time, against the block test's slow reference): seed 229's case 13
 #   (x264 at q33, 24 fps, 50 Hz mains; before: 2.958 s, 1.583 s late) and
 #   case 68 (VP9 at q32; before: 2.760 s, 0.200 s late).
+# - line44: a late line whose first picture lifts three blocks side by
+#   side, a fourth only a picture later: held-out seed 263's case 41 (x265;
+#   before: 2.400 s, 0.720 s early) and case 107 (x264 with B-frames, after
+#   a fade; before: 1.083 s, 0.584 s early), and seed 241's case 30 (x264,
+#   a dark room; before: 1.958 s, 0.500 s early).
 # Skips (77) without the ffmpeg program or its encoders. Args: the settle
 # program, make_grid.
 set -u
@@ -47,7 +52,7 @@ need_encoders libx264 libx265 libvpx-vp9
 within() { awk -v g="${1:-x}" -v t="$2" -v e="$3" 'BEGIN { exit !(g != "x" && g - t <= e + 1e-9 && t - g <= e + 1e-9) }'; }
 stable() { sed -n 's/.*"stable_time":\([-0-9.e]*\).*/\1/p' "$1"; }
 
-for c in 19:74 241:22 19:90 229:20 241:78 229:119 251:45 257:114 19:34 229:116 257:10 241:16 229:13 229:68; do
+for c in 19:74 241:22 19:90 229:20 241:78 229:119 251:45 257:114 19:34 229:116 257:10 241:16 229:13 229:68 263:41 263:107 241:30; do
   seed=${c%:*} index=${c#*:}
   line=$("$make_grid" --landscape . "$seed" "$index" $((index + 1)))
   check $? "make_grid --landscape $seed $index"
