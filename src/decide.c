@@ -94,9 +94,12 @@
  * third frame from 44 to 71, 55 to 154 blocks at 1.7 to 2.3 times their
  * threshold, with 0 to 30 pixels changed beyond the tolerance; case068
  * (VP9 at q32) the same after its last change (drift44). */
-#define DRIFT_ONLY(r) \
-    ((r)->block_change && !(r)->block_fading && !(r)->block_bar && \
-     (r)->diff < (int64_t)(r)->blocks_changed * BLOCK_MIN_PIXELS)
+static int drift_only(const SettleRecord *r)
+{
+    return r->block_change && !r->block_fading && !r->block_bar &&
+           r->diff < (int64_t)r->blocks_changed * BLOCK_MIN_PIXELS;
+}
+
 /* The most 16x16 cells a phone's content under the threshold may hold its
  * strong pixels in and still pass for one small thing the encoder re-coded
  * the page with (under_limit): a block's worth. A caret's blink lies in one
@@ -757,7 +760,7 @@ void settle_decide_frame(SettleDecide *d, SettleRecord *r, int first)
         double f = s->noise_factor * settle_decide_noise_floor(d);
         limit = f > limit ? f : limit;
     }
-    if (DRIFT_ONLY(r))
+    if (drift_only(r))
         r->block_change = 0;
     if (!first)
         filter_refresh(d, r, limit);

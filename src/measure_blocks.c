@@ -464,13 +464,12 @@ static void fit_solve(double s[5][3], double a[3], double o[3])
     }
 }
 
-static int level_of(const float *ref);
 static double threshold(const SettleBlocks *b, int l);
 
-/* Whether the gain a and offset o per channel from ref to the picture
- * (b->sum) are no light (LIGHT_STILL). */
-static int light_denied(const SettleBlocks *b, const float *ref, const double a[3],
-                        const double o[3])
+/* Whether the gain a and offset o per channel from the reference to the
+ * picture (b->sum) are no light (LIGHT_STILL); the reference's levels are
+ * b->lvl's. */
+static int light_denied(const SettleBlocks *b, const double a[3], const double o[3])
 {
     /* the most the fit moves any level: under the least threshold, none */
     double most = 0;
@@ -482,7 +481,7 @@ static int light_denied(const SettleBlocks *b, const float *ref, const double a[
         return 0;
     int still = 0;
     for (int k = 0; k < b->nb; k++) {
-        const float *r = ref + 3 * (size_t)k, *s = b->sum + 3 * (size_t)k;
+        const float *r = b->ref + 3 * (size_t)k, *s = b->sum + 3 * (size_t)k;
         double moved = 0, stayed = 0;
         int clipped = 0;
         for (int c = 0; c < 3; c++) {
@@ -490,7 +489,7 @@ static int light_denied(const SettleBlocks *b, const float *ref, const double a[
             moved = fmax(moved, fabs((a[c] - 1) * r[c] + o[c]));
             stayed = fmax(stayed, fabs((double)s[c] - r[c]));
         }
-        if (!clipped && stayed <= LIGHT_STILL_LEVEL && moved > threshold(b, level_of(r)) &&
+        if (!clipped && stayed <= LIGHT_STILL_LEVEL && moved > threshold(b, b->lvl[k]) &&
             ++still >= LIGHT_STILL)
             return 1;
     }
@@ -750,7 +749,7 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
         memcpy(o, lo[0], sizeof(o));
     } else {
         fit_channels(b, b->ref, err, from, a, o);
-        if (light_denied(b, b->ref, a, o))
+        if (light_denied(b, a, o))
             for (int c = 0; c < 3; c++) {
                 a[c] = 1;
                 o[c] = 0;
