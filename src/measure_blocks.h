@@ -103,6 +103,10 @@ typedef struct SettleBlocks {
     int two;           /* the picture judged last took two lights */
     int apart;         /* ... and they stood TWO_APART apart */
     int lit;           /* still pictures whose lights stood apart, up to TWO_LIT */
+    int room;          /* no content lay beside the box content filled (ROOM_MARGIN)
+                        * and the picture around it is no flat border
+                        * (settle_blocks_flat_outside under SETTLE_ROOM_FLAT) */
+    int64_t lit_moved; /* pictures whose light the fit moved (ROOM_LIGHT) */
     float *res;        /* nb: scratch, the residual of each block */
     uint8_t *lvl;      /* nb: each block's brightness level (of the reference),
                         * for the picture being judged */
@@ -145,6 +149,10 @@ typedef struct SettleBlocks {
      * or a landscape one whose content filled an upright box (set each
      * picture) */
     int phone;
+    /* ... the columns of blocks they look at, x0 and x1: the whole picture's,
+     * or on a landscape picture of a phone the columns content filled and
+     * ROOM_MARGIN beside them (set each picture) */
+    int cols[2];
     /* the lone-pair rule: the peaks of the last SETTLE_BLOCK_LONE_SEEN
      * pictures (a ring, at lone_pos the oldest), pictures in a row with no
      * change, the previous picture's peak when it had a lone block and was
@@ -243,6 +251,9 @@ double settle_blocks_threshold_of(const SettleBlocks *b, const float *ref);
  * under for a room filmed around a phone; NaN with no block outside or no
  * reference yet. */
 #define SETTLE_FLAT_LEVELS 3.0
+/* ... under this share, the picture around a phone is a room, no flat
+ * border */
+#define SETTLE_ROOM_FLAT 0.9
 double settle_blocks_flat_outside(const SettleBlocks *b, const int box[4]);
 /* The light between the picture old (3 channel means a block) and the one
  * judged last, b->sum, below the top band: sum = a * old + o for each
