@@ -275,25 +275,26 @@
 /* On a landscape picture of a phone filmed in a room, the room holds none
  * of the phone's content: only the columns content filled and ROOM_MARGIN
  * beside them count (the box's sides are cut by TWO_CUT of its blocks, and
- * a late line may end past them). A room: content filled an upright box and
- * none of it lay beyond those columns, the picture around them is no flat
- * border (under SETTLE_ROOM_FLAT of its blocks near their median), and the
- * picture is a camera's: its noise
- * (TWO_NOISE), or, where an encoder smoothed that away, a light that moved
- * (the fit moving a mid-grey level by over ROOM_LIGHT in any channel) on
- * ROOM_MOVES pictures at least and one in ROOM_SHARE. Of the real captures,
- * browsertime's and Eideticker's HDMI recordings of pages whose content
- * fills an upright box with no flat border beside it each had content
- * beyond its columns (1 to 494 blocks), and one (taskjs_xul, VP8) an
- * encoder's noise over TWO_NOISE; a screen recording's fit moves its light
- * only while content fades (0 to 2 of their first 10 to 70 pictures, the
- * accuracy grids' rooms under mains light, drift or auto-exposure a fifth
- * to two thirds of theirs). Eideticker's camera films had no content
- * beside the phone.  The room's blocks flicker at the late-content rules'
- * shares and over their threshold, and raise the window's peaks (held-out
- * landscape seed 353's case009, x264 at q33: a late line at 0.39-1.31
- * times the threshold in row 7 of a phone at columns 23-32, while the room
- * at columns 6-13 of rows 17-18 stood at 0.56-0.66) */
+ * a late line may end past them). The room's blocks flicker at the
+ * late-content rules' shares and over their threshold, and raise their
+ * window's peaks (held-out landscape seed 353's case009, x264 at q33: a
+ * late line at 0.39-1.31 times the threshold in row 7 of a phone at
+ * columns 23-32, while the room at columns 6-13 of rows 17-18 stood at
+ * 0.56-0.66). A room: content filled an upright box and none of it lay
+ * beyond those columns, the picture around them is no flat border (under
+ * SETTLE_ROOM_FLAT of its blocks near their median), and the picture is a
+ * camera's: its noise (TWO_NOISE), or, where an encoder smoothed that
+ * away, a light that moved (the fit moving a mid-grey level by over
+ * ROOM_LIGHT in some channel) on ROOM_MOVES pictures at least and on one
+ * in ROOM_SHARE. Of the real captures, browsertime's and Eideticker's HDMI
+ * recordings of pages whose content fills an upright box with no flat
+ * border beside it each had content beyond its columns (1 to 494 blocks),
+ * and one (taskjs_xul, VP8) an encoder's noise over TWO_NOISE; a screen
+ * recording's fit moves its light only while content fades (0 to 2 of the
+ * first 10 to 70 pictures of those recordings, against a fifth to two
+ * thirds of the accuracy grids' rooms under mains light, drift or
+ * auto-exposure). Eideticker's camera films had no content beside the
+ * phone (room45) */
 #define ROOM_MARGIN 2
 #define ROOM_LIGHT 1.0
 #define ROOM_MOVES 8
