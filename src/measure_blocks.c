@@ -1238,22 +1238,21 @@ static void indicators_apart(SettleBlocks *b, SettleBlocksFrame *out, float *rat
         out->change_foot = apart(b, ratio, 0, b->bw, b->foot_from, b->bh, 1, 0, peak, over);
 }
 
-/* A phone filmed in a room: the room beside the columns of the phone's
- * picture (b->cols) holds none of its content; its blocks count for
- * nothing (ratio 0), and the peak and whether a block is over its
+/* A phone filmed in a room (ROOM_MARGIN): the room beside the columns x0
+ * to x1 of the phone's picture holds none of its content; its blocks count
+ * for nothing (ratio 0), and the peak and whether a block is over its
  * threshold are the rest's. */
-static void room_apart(const SettleBlocks *b, float *ratio, double *peak, int *over)
+static void room_apart(const SettleBlocks *b, int x0, int x1, float *ratio, double *peak, int *over)
 {
     *peak = 0;
     *over = 0;
-    for (int y = 0; y < b->bh; y++)
-        for (int x = 0; x < b->bw; x++) {
-            float *r = ratio + y * b->bw + x;
-            if (x < b->cols[0] || x > b->cols[1])
-                *r = 0;
-            *peak = *r > *peak ? *r : *peak;
-            *over |= *r > 1;
-        }
+    for (int k = 0; k < b->nb; k++) {
+        const int x = k % b->bw;
+        if (x < x0 || x > x1)
+            ratio[k] = 0;
+        *peak = ratio[k] > *peak ? ratio[k] : *peak;
+        *over |= ratio[k] > 1;
+    }
 }
 
 /* Whether this picture, with `lone` blocks over their threshold and no
@@ -1483,8 +1482,6 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     const int camera = b->noise_all > TWO_NOISE ||
                        (b->lit_moved >= ROOM_MOVES && b->lit_moved * ROOM_SHARE >= b->frames);
     const int room = b->phone && b->h <= b->w && b->room && camera;
-    b->cols[0] = room && b->filled[0] > ROOM_MARGIN ? b->filled[0] - ROOM_MARGIN : 0;
-    b->cols[1] = room && b->filled[2] + ROOM_MARGIN < b->bw - 1 ? b->filled[2] + ROOM_MARGIN : b->bw - 1;
     /* the residual as a share of its threshold, in scratch, and the counts
      * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
     float *ratio = b->scratch;
@@ -1515,8 +1512,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
     indicators_apart(b, out, ratio, &peak, &over);
-    if (b->cols[0] > 0 || b->cols[1] < b->bw - 1)
-        room_apart(b, ratio, &peak, &over);
+    if (room)
+        room_apart(b, b->filled[0] - ROOM_MARGIN, b->filled[2] + ROOM_MARGIN, ratio, &peak, &over);
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */
     out->peak = over ? 0 : peak;

@@ -149,10 +149,6 @@ typedef struct SettleBlocks {
      * or a landscape one whose content filled an upright box (set each
      * picture) */
     int phone;
-    /* ... the columns of blocks they look at, x0 and x1: the whole picture's,
-     * or on a landscape picture of a phone the columns content filled and
-     * ROOM_MARGIN beside them (set each picture) */
-    int cols[2];
     /* the lone-pair rule: the peaks of the last SETTLE_BLOCK_LONE_SEEN
      * pictures (a ring, at lone_pos the oldest), pictures in a row with no
      * change, the previous picture's peak when it had a lone block and was
