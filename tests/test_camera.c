@@ -383,6 +383,28 @@ static void test_probe_holds(void **state)
     remove("cam-quieting.mp4");
 }
 
+/* probe47: a clean capture is known to be clean once 6 of the probe's faint
+ * frames (and 8 in all) changed within a quarter of the threshold, as no
+ * later frame can lift the 10th percentile of at most 59 over it; the probe
+ * decides then, on its first frames rather than its first second (60
+ * frames here), and the frames are the same, byte for byte, as --scale
+ * full's. */
+static void test_probe_clean_early(void **state)
+{
+    (void)state;
+    Reading a;
+    film_quieting("cam-clean.mp4", 3 * FPS, 0);
+    assert_int_equal(check_auto("cam-clean.mp4", &a), 1);
+    assert_int_equal(a.reread, 0);
+    const char *at = strstr(a.reason, "of the first ");
+    assert_non_null(at);
+    const long held = strtol(at + strlen("of the first "), NULL, 10);
+    print_message("held %ld frames: %s\n", held, a.reason);
+    assert_true(held >= 9 && held < FPS);
+    free(a.csv);
+    remove("cam-clean.mp4");
+}
+
 /* A --diff-threshold in per cent is the threshold of as many pixels of the
  * picture: --scale auto's probe judges the faint frames against it before
  * the reading has begun (before: against 0 pixels, so that a film whose
@@ -588,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_blur),
         cmocka_unit_test(test_noise_factor),
         cmocka_unit_test(test_probe_holds),
+        cmocka_unit_test(test_probe_clean_early),
         cmocka_unit_test(test_probe_early),
         cmocka_unit_test(test_probe_pictures),
     };
