@@ -57,9 +57,10 @@ static const char key_near;
  * PROBE_CLEAN of them (and PROBE_MIN_FAINT in all) changed within a quarter
  * of the threshold, no frame after can make the capture camera-like: a
  * clean capture goes to the analysis at full size then, instead of a second
- * later (Eideticker's contacts film, clean in its first frames: 0.91 of the
- * CPU time and 0.78 of the wall time of the probe's full second, the
- * second's copies no longer made) */
+ * later (Eideticker's contacts film, clean from its first frames: without
+ * a probe it took 0.91 of the CPU time and 0.78 of the wall time it took
+ * with the probe's full second; now as much as without, the second's
+ * copies no longer made) */
 #define PROBE_CLEAN ((PROBE_FRAMES - 1) / 10 + 1)
 /* A probe frame is faint when at most a tenth of the diff threshold, and at
  * most 0.2 % of the picture, moved its luma by more than this (as a codec
@@ -92,7 +93,7 @@ typedef struct LumaStats {
     int64_t local;       /* of them, over a quarter of the threshold within a
                           * sixteenth of the picture (something moving in one place) */
     int64_t strong;      /* the probe's frames left out as not faint */
-    int64_t quiet;       /* of them, within a quarter of the threshold */
+    int64_t quiet;       /* the frames compared within a quarter of the threshold */
     double limit;        /* the diff threshold in pixels for the frames compared */
 } LumaStats;
 
