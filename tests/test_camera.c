@@ -386,9 +386,9 @@ static void test_probe_holds(void **state)
 /* probe47: a clean capture is known to be clean once 6 of the probe's faint
  * frames (and 8 in all) changed within a quarter of the threshold, as no
  * later frame can lift the 10th percentile of at most 59 over it; the probe
- * decides then, on its first frames rather than its first second (60
- * frames here), and the frames are the same, byte for byte, as --scale
- * full's. */
+ * decides then, on its first 9 frames rather than its first second (30
+ * frames here: the build before held them all), and the frames are the
+ * same, byte for byte, as --scale full's. */
 static void test_probe_clean_early(void **state)
 {
     (void)state;
