@@ -1269,15 +1269,11 @@ static void room_apart(const SettleBlocks *b, int x0, int x1, float *ratio, doub
     }
 }
 
-/* Counts this picture in b->room_stirred when it is no keyframe of a
- * landscape phone's picture with a room (b->room) and the room (the blocks
- * below the top band beyond the columns content filled, ROOM_MARGIN aside)
- * stirred: over ROOM_STIRRED of them over ROOM_STIR times their threshold. */
-static void room_stir(SettleBlocks *b, const float *ratio)
+/* Whether the room (the blocks below the top band beyond columns x0 to x1)
+ * stirred in this picture: over ROOM_STIRRED of them over ROOM_STIR times
+ * their threshold. */
+static int room_stirs(const SettleBlocks *b, const float *ratio, int x0, int x1)
 {
-    if (!b->phone || b->h > b->w || !b->room || b->keyframe)
-        return;
-    const int x0 = b->filled[0] - ROOM_MARGIN, x1 = b->filled[2] + ROOM_MARGIN;
     int n = 0, stirred = 0;
     for (int k = b->bar_rows * b->bw; k < b->nb; k++) {
         const int x = k % b->bw;
@@ -1286,7 +1282,14 @@ static void room_stir(SettleBlocks *b, const float *ratio)
         n++;
         stirred += ratio[k] > (float)ROOM_STIR;
     }
-    b->room_stirred += n > 0 && stirred > ROOM_STIRRED * n;
+    return n > 0 && stirred > ROOM_STIRRED * n;
+}
+
+/* Whether n of the pictures judged so far are a camera's room: ROOM_MOVES
+ * at least and one in ROOM_SHARE. */
+static int room_often(const SettleBlocks *b, int64_t n)
+{
+    return n >= ROOM_MOVES && n * ROOM_SHARE >= b->frames;
 }
 
 /* Whether this picture, with `lone` blocks over their threshold and no
@@ -1513,11 +1516,10 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
      * browser's reload button are no late content of a phone's */
     b->phone = b->h > b->w || (b->filled[0] <= b->filled[2] &&
                                b->filled[3] - b->filled[1] > b->filled[2] - b->filled[0]);
-    const int camera =
-        b->noise_all > TWO_NOISE ||
-        (b->lit_moved >= ROOM_MOVES && b->lit_moved * ROOM_SHARE >= b->frames) ||
-        (b->room_stirred >= ROOM_MOVES && b->room_stirred * ROOM_SHARE >= b->frames);
-    const int room = b->phone && b->h <= b->w && b->room && camera;
+    const int roomy = b->phone && b->h <= b->w && b->room; /* a room, if a camera's */
+    const int room = roomy && (b->noise_all > TWO_NOISE || room_often(b, b->lit_moved) ||
+                               room_often(b, b->room_stirred));
+    const int x0 = b->filled[0] - ROOM_MARGIN, x1 = b->filled[2] + ROOM_MARGIN;
     /* the residual as a share of its threshold, in scratch, and the counts
      * that spread_scale reads (its shares at most 1/SPREAD and at most 1) */
     float *ratio = b->scratch;
@@ -1548,9 +1550,9 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (over && b->phone && b->noise_all > TWO_NOISE)
         recheck_recent(b, ratio, scale, thr);
     indicators_apart(b, out, ratio, &peak, &over);
-    room_stir(b, ratio);
+    b->room_stirred += roomy && !b->keyframe && room_stirs(b, ratio, x0, x1);
     if (room)
-        room_apart(b, b->filled[0] - ROOM_MARGIN, b->filled[2] + ROOM_MARGIN, ratio, &peak, &over);
+        room_apart(b, x0, x1, ratio, &peak, &over);
     /* with no share over 1 (most frames of a camera film) the loop below
      * would find the peak alone, which the shares' pass found */
     out->peak = over ? 0 : peak;
