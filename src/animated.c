@@ -1241,11 +1241,11 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
 }
 
 /* A block's marks as the spool holds them, below its index: every mark of
- * settle_blocks_marks (SETTLE_BLOCK_OVER .. SETTLE_BLOCK_AREA). */
-#define SPOOL_MARK_BITS 5
+ * settle_blocks_marks (SETTLE_BLOCK_OVER .. SETTLE_BLOCK_LINE). */
+#define SPOOL_MARK_BITS 6
 #define SPOOL_MARK_MASK ((1u << SPOOL_MARK_BITS) - 1)
 _Static_assert((SETTLE_BLOCK_OVER | SETTLE_BLOCK_TWICE | SETTLE_BLOCK_FADING | SETTLE_BLOCK_LONE |
-                SETTLE_BLOCK_AREA) == SPOOL_MARK_MASK,
+                SETTLE_BLOCK_AREA | SETTLE_BLOCK_LINE) == SPOOL_MARK_MASK,
                "the spool keeps every block mark");
 
 /* The cell of the grid that block b (of bs pixels, bw across) lies in: a

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "blocks_stay.h"
+
+#include "blocks_line.h"
 #include "settle/settle.h"
 
 int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
@@ -111,7 +113,21 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             back += s->mask[k] && s->have_before2 && s->mask_prev[k] &&
                     !moved(b, b->sum, s->before2, k, s->share_prev);
         }
-        *revert = (uint8_t)(nmask > 0 && back == nmask);
+        /* a line the line test counted moved the profiles of its run's
+         * blocks, not their means: what stays of it is theirs */
+        s->line_prev = s->line;
+        s->line = b->lines.fired;
+        int line_back = 0;
+        if (s->line) {
+            memset(s->mask, 0, (size_t)s->nb);
+            nmask = back = 0;
+            /* a line that went where the change before brought one, none of
+             * whose blocks stands from the picture before that */
+            line_back = s->line_prev && b->lines.kept_y[1] == b->lines.kept_y[0] &&
+                        !settle_blocks_line_kept(b, 1);
+        }
+        *revert = (uint8_t)((nmask > 0 && back == nmask) || line_back);
+        s->line &= !line_back;
         /* what came went: the picture is back to the one before it came,
          * and nothing of that change is kept */
         if (*revert) {
@@ -124,7 +140,9 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             if (s->mask[k])
                 s->list[s->nlist++] = k;
     }
-    if (s->have_before) {
+    if (s->line)
+        *kept = settle_blocks_line_kept(b, 0);
+    else if (s->have_before) {
         const int nmask = s->nlist;
         for (int i = 0; i < nmask; i++)
             *kept += moved(b, b->sum, s->before, s->list[i], s->share);
@@ -152,7 +170,9 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             }
         }
     }
-    if (s->have_before2)
+    if (s->line_prev)
+        *kept_prev = settle_blocks_line_kept(b, s->line);
+    else if (s->have_before2)
         for (int i = 0; i < s->nlist_prev; i++)
             *kept_prev += moved(b, b->sum, s->before2, s->list_prev[i], s->share_prev);
     float *t = s->prev2;

@@ -29,6 +29,8 @@ typedef struct SettleBlocksStay {
                                  SETTLE_BLOCK_AREA_SHARE: the split-line rule); the change before */
     int have_prev, have_prev2, have_before, have_before2;
     int have_ref; /* the block test had a reference before this picture (on a change, b->judged) */
+    int line, line_prev; /* the line test counted the last change, the change before
+                          * (their blocks: its runs, settle_blocks_line_kept) */
 } SettleBlocksStay;
 
 /* Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_stay_free is still safe). */

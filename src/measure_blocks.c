@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks_line.h"
 #include "kernels.h"
 #include "select.h"
 #include "settle/settle.h"
@@ -377,6 +378,10 @@ int settle_blocks_init_size(SettleBlocks *b, int w, int h, int bar_rows, int bs)
         settle_blocks_free(b);
         return SETTLE_ERR_NOMEM;
     }
+    if (settle_blocks_line_init(&b->lines, w, h, b->bw, b->bh) < 0) {
+        settle_blocks_free(b);
+        return SETTLE_ERR_NOMEM;
+    }
     for (int l = 0; l < SETTLE_BLOCK_LEVELS; l++)
         b->noise[l] = -1;
     b->noise_all = -1;
@@ -417,6 +422,7 @@ void settle_blocks_free(SettleBlocks *b)
     b->bin = NULL;
     free(b->shares);
     b->shares = NULL;
+    settle_blocks_line_free(&b->lines);
     b->sum = b->ref = b->last = b->step = b->res = b->scratch = NULL;
     b->colsum = NULL;
 }
@@ -441,6 +447,8 @@ static void block_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int
      * kernel for this CPU; then each block's 16 columns of each channel */
     const uint16_t *cs = b->colsum;
     b->sum_rows(rgb, stride, b->w * 3, rows, b->colsum);
+    if (b->lines.on)
+        settle_blocks_line_row(b, rgb, stride, by, rows);
     float *s = b->sum + 3 * (size_t)by * b->bw;
     /* the whole blocks with the one divisor they share, by the kernel for
      * this CPU (b->block_means); a block narrower than bs (the last) here */
@@ -1484,6 +1492,29 @@ static void screen_box(SettleBlocks *b, const SettleBlocksFrame *out, const floa
     b->room = !beside && flat_beside(b, f[0] - 1, f[1] - 1, f[2] + 2, f[3] + 2) < SETTLE_ROOM_FLAT;
 }
 
+/* The reference after the verdict: the picture on a change, else 1/LEAK
+ * of the way to it. A line the line test counted leaves it to follow the
+ * picture: its blocks moved under their threshold, and a fade's next steps
+ * are still to be judged against the picture before it (seed 353's
+ * case100: a page's text fading in over 15 pictures lifts a run of
+ * profiles to 24 times the box's median on its sixth step). */
+static void follow(SettleBlocks *b, const SettleBlocksFrame *out)
+{
+    if ((out->change && !b->lines.fired) || out->change_bar || out->fade) {
+        float *t = b->judged;
+        b->judged = b->ref;
+        b->ref = t;
+        memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
+        memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
+        keep_recent(b);
+        return;
+    }
+    for (int k = 0; k < b->nb; k++)
+        for (int c = 0; c < 3; c++)
+            b->ref[3 * k + c] += (b->sum[3 * k + c] - b->ref[3 * k + c]) / (float)LEAK;
+    keep_recent(b);
+}
+
 void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
 {
     memset(out, 0, sizeof(*out));
@@ -1493,6 +1524,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
         memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
         memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
         b->have_ref = 1;
+        settle_blocks_line_keep(b, out);
         keep_recent(b);
         return;
     }
@@ -1580,6 +1612,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     out->change |= b->area_fired;
     out->fading_seen = out->fading_area >= FADE_AREA && out->fading >= FADE_SHARE * out->opposed;
     out->fade = !out->change && out->fading_seen;
+    out->change |= settle_blocks_line_fires(b, out, room, gain);
+    settle_blocks_line_keep(b, out);
     lone_keep(b, out, ratio, lone);
     screen_box(b, out, ratio);
     if (out->change_foot && !out->change && !out->fade && ++b->foot_frames >= FOOT_FRAMES)
@@ -1589,19 +1623,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
     if (b->apart && b->noise_all > TWO_NOISE && !out->change && !out->change_bar && !out->fade &&
         b->lit < TWO_LIT)
         b->lit++;
-    if (out->change || out->change_bar || out->fade) {
-        float *t = b->judged;
-        b->judged = b->ref;
-        b->ref = t;
-        memcpy(b->ref, b->sum, (size_t)b->nb * 3 * sizeof(*b->ref));
-        memcpy(b->last, b->sum, (size_t)b->nb * 3 * sizeof(*b->last));
-        keep_recent(b);
-        return;
-    }
-    for (int k = 0; k < b->nb; k++)
-        for (int c = 0; c < 3; c++)
-            b->ref[3 * k + c] += (b->sum[3 * k + c] - b->ref[3 * k + c]) / (float)LEAK;
-    keep_recent(b);
+    follow(b, out);
 }
 
 /* Whether block k is one of a split pair, with the block above or below it. */
@@ -1617,7 +1639,10 @@ void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark)
     const float *ratio = b->scratch;
     for (int k = 0; k < b->nb; k++) {
         int area = b->area_fired && k / b->bw >= b->bar_rows;
+        int line = b->lines.fired && k / b->bw == b->lines.run_y && k % b->bw >= b->lines.run_x &&
+                   k % b->bw < b->lines.run_x + SETTLE_BLOCK_LINE_RUN;
         mark[k] = (uint8_t)((ratio[k] > 1 ? SETTLE_BLOCK_OVER : 0) |
+                            (line ? SETTLE_BLOCK_LINE : 0) |
                             (ratio[k] > 2 ? SETTLE_BLOCK_TWICE : 0) |
                             (ratio[k] > 1 && b->lone_fired ? SETTLE_BLOCK_LONE : 0) |
                             (area && (in_pair(b, ratio, k) || in_run(b, ratio, k)) ? SETTLE_BLOCK_AREA : 0) |
@@ -1644,7 +1669,7 @@ static int marked_neighbour(const SettleBlocks *b, const uint8_t *mark, int k, i
 void settle_blocks_verdict(const SettleBlocks *b, const uint8_t *mark, int was_fade, int *change,
                            int *bar, int *fade)
 {
-    int from = b->bar_rows * b->bw, area = 0, faint = 0;
+    int from = b->bar_rows * b->bw, area = 0, faint = 0, line = 0;
     if (from >= b->nb)
         from = 0;
     *change = *bar = 0;
@@ -1661,7 +1686,8 @@ void settle_blocks_verdict(const SettleBlocks *b, const uint8_t *mark, int was_f
                 marked_neighbour(b, mark, k, SETTLE_BLOCK_FADING);
         faint += k >= from && (mark[k] & SETTLE_BLOCK_AREA) &&
                  marked_neighbour(b, mark, k, SETTLE_BLOCK_AREA);
+        line += k >= from && (mark[k] & SETTLE_BLOCK_LINE);
     }
-    *change |= faint >= 2 * AREA_PAIRS;
+    *change |= faint >= 2 * AREA_PAIRS || line == SETTLE_BLOCK_LINE_RUN;
     *fade = was_fade && !*change && area >= FADE_AREA;
 }

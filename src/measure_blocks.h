@@ -61,6 +61,30 @@
 #define SETTLE_BLOCK_K 6.0
 #define SETTLE_BLOCK_MIN 10.0
 
+/* The line test's state (src/blocks_line.c); its runs' length in blocks. */
+#define SETTLE_BLOCK_LINE_RUN 3
+typedef struct SettleBlocksLine {
+    int on;            /* quarters counted: a landscape picture */
+    float *quart;      /* nb * 4: each block's quarters' luma means */
+    float *ref;        /* nb * 4: the reference's */
+    uint8_t *row;      /* bh: which rows' quarters are this picture's, and their reference */
+    int *span;         /* 2 * bh: the columns of blocks each row's quarters were counted in */
+    uint16_t *qcol;    /* 4 * (w * 3 + 1): the quarters' column sums */
+    float *tmp;        /* 3 * bw: a quarter's block means */
+    float *move;       /* nb: scratch, each block's largest profile move */
+    int8_t *at;        /* nb: scratch, its quarter (1 to 4; negative: darker) */
+    float *sorted;     /* nb: scratch */
+    float seen[SETTLE_BLOCK_LONE_SEEN]; /* the last pictures' strengths (0: changed, keyframe) */
+    int pos;
+    double strength;   /* this picture's */
+    int fired;         /* it counted this picture */
+    int run_y, run_x;  /* ... by the run at this row and first column */
+    /* the last two changes it counted (0 the last): their runs, each
+     * block's profile before it and how far it moved at the change */
+    int kept_y[2], kept_x[2];
+    float kept_before[2][SETTLE_BLOCK_LINE_RUN * 4], kept_move[2][SETTLE_BLOCK_LINE_RUN];
+} SettleBlocksLine;
+
 typedef struct SettleBlocks {
     int w, h;          /* the measured picture */
     int bs;            /* a block's side in pixels: SETTLE_BLOCK, or that / F on a
@@ -167,6 +191,7 @@ typedef struct SettleBlocks {
     double lone_prev;
     int lone_fired;
     int area_fired;    /* the split-line rule counted the picture judged last */
+    SettleBlocksLine lines; /* the line test (src/blocks_line.c) */
     uint32_t frame_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS];
     uint32_t med_hist[SETTLE_BLOCK_LEVELS][SETTLE_BLOCK_RBINS]; /* per-frame medians */
     uint32_t med_n[SETTLE_BLOCK_LEVELS];
@@ -263,7 +288,8 @@ void settle_blocks_light(const SettleBlocks *b, const float *old, float *tmp, do
  * twice it, SETTLE_BLOCK_FADING in a fade's run (the fade test),
  * SETTLE_BLOCK_LONE over it on a picture the lone-pair rule counted,
  * SETTLE_BLOCK_AREA in a split pair, or in a run of blocks along one row, on a
- * picture the split-line rule counted.
+ * picture the split-line rule counted, SETTLE_BLOCK_LINE in the run of a
+ * picture the line test counted.
  * mark: nb. */
 #define SETTLE_BLOCK_OVER 1
 #define SETTLE_BLOCK_TWICE 2
@@ -273,6 +299,7 @@ void settle_blocks_light(const SettleBlocks *b, const float *old, float *tmp, do
  * rule (src/measure_blocks.c) */
 #define SETTLE_BLOCK_AREA_SHARE 0.5
 #define SETTLE_BLOCK_AREA 16 /* in a split pair or a row's run on a picture the split-line rule counted */
+#define SETTLE_BLOCK_LINE 32 /* in the run of blocks the line test counted (src/blocks_line.c) */
 void settle_blocks_marks(const SettleBlocks *b, uint8_t *mark);
 
 /* The verdict settle_blocks_frame gives from such marks (where some blocks
