@@ -66,7 +66,8 @@ int settle_blocks_line_init(SettleBlocksLine *l, int w, int h, int bw, int bh)
     l->move = calloc(nb, sizeof(*l->move));
     l->at = calloc(nb, sizeof(*l->at));
     l->sorted = calloc(nb, sizeof(*l->sorted));
-    if (!l->quart || !l->ref || !l->row || !l->span || !l->qcol || !l->tmp || !l->move || !l->at || !l->sorted) {
+    if (!l->quart || !l->ref || !l->row || !l->span || !l->qcol || !l->tmp || !l->move || !l->at ||
+        !l->sorted) {
         settle_blocks_line_free(l);
         return SETTLE_ERR_NOMEM;
     }
