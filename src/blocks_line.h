@@ -28,8 +28,9 @@ void settle_blocks_line_free(SettleBlocksLine *l);
 void settle_blocks_line_row(SettleBlocks *b, const uint8_t *rgb, ptrdiff_t stride, int by, int rows);
 
 /* Whether the picture settle_blocks_frame is judging (out: its verdict so
- * far, no change in it) is a late line's: room, a camera's room beside the
- * phone (room45); gain, the light's fitted luma gain. Then its reference
+ * far, no change in it) is a late line's: room, a phone's upright box on the
+ * landscape picture with a room beside it (room45's, a camera's or not);
+ * gain, the light's fitted luma gain. Then its reference
  * profiles move on (settle_blocks_line_keep). */
 int settle_blocks_line_fires(SettleBlocks *b, const SettleBlocksFrame *out, int room, double gain);
 
