@@ -116,7 +116,7 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
         /* a line the line test counted moved the profiles of its run's
          * blocks, not their means: what stays of it is theirs */
         s->line_prev = s->line;
-        s->line = b->lines.fired;
+        s->line = s->line_last = b->lines.fired;
         int line_back = 0;
         if (s->line) {
             memset(s->mask, 0, (size_t)s->nb);
@@ -170,8 +170,10 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             }
         }
     }
+    /* the line test's run of the change before the last: its slot 1 when
+     * the last was the line test's too, a revert or not */
     if (s->line_prev)
-        *kept_prev = settle_blocks_line_kept(b, s->line);
+        *kept_prev = settle_blocks_line_kept(b, s->line_last);
     else if (s->have_before2)
         for (int i = 0; i < s->nlist_prev; i++)
             *kept_prev += moved(b, b->sum, s->before2, s->list_prev[i], s->share_prev);

@@ -31,6 +31,7 @@ typedef struct SettleBlocksStay {
     int have_ref; /* the block test had a reference before this picture (on a change, b->judged) */
     int line, line_prev; /* the line test counted the last change, the change before
                           * (their blocks: its runs, settle_blocks_line_kept) */
+    int line_last;       /* ... the last change, a revert too */
 } SettleBlocksStay;
 
 /* Returns 0 or SETTLE_ERR_NOMEM (then settle_blocks_stay_free is still safe). */

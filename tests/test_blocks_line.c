@@ -106,6 +106,8 @@ static void open_box(SettleBlocks *b)
  * the block test counts it) and blocks_stay; returns the pictures it
  * counted, as bits, and what blocks_stay kept of the last change at the end
  * and the pictures it took for a revert. */
+static int32_t kept_before_last; /* run_reverts: blocks_stay's kept_prev at the end */
+
 static uint64_t run_reverts(Film m, int n, double drift, int *kept, uint64_t *reverts)
 {
     SettleBlocks b;
@@ -115,7 +117,7 @@ static uint64_t run_reverts(Film m, int n, double drift, int *kept, uint64_t *re
     uint8_t *px = malloc((size_t)W * H * 3);
     assert_non_null(px);
     uint64_t fired = 0;
-    int32_t last = 0, prev;
+    int32_t last = 0, prev = 0;
     *reverts = 0;
     for (int f = 0; f < n; f++) {
         m.gain = 1 + drift * f;
@@ -134,6 +136,7 @@ static uint64_t run_reverts(Film m, int n, double drift, int *kept, uint64_t *re
         b.calm = out.change ? 0 : b.calm + 1;
     }
     *kept = last;
+    kept_before_last = prev;
     free(px);
     settle_blocks_stay_free(&st);
     settle_blocks_free(&b);
@@ -196,6 +199,8 @@ static void test_line_goes(void **state)
     assert_int_equal(run_reverts(m, 60, 0, &kept, &reverts), 1ULL << 20 | 1ULL << 35);
     assert_int_equal(reverts, 1ULL << 35);
     assert_int_equal(kept, 0);
+    /* the change before the last is the line that came: none of it stays */
+    assert_int_equal(kept_before_last, 0);
 }
 
 /* the header's edge re-coded softer (its block's profile moves by an eighth
