@@ -262,6 +262,11 @@
  * rates re-codes a still page so that its parts drift apart by a level),
  * stay under an eighth of a level at the median (the lowest bin, 1/16) */
 #define TWO_NOISE 0.125
+/* recheck_colour: a block whose move is led by its colour (CHROMA_LED times
+ * its light's) counts its colour's move beyond CHROMA_SLACK times the
+ * threshold, on a picture of no camera's noise */
+#define CHROMA_LED 2.0
+#define CHROMA_SLACK 2.0
 /* The box grows to the phone's outline: on every TWO_EVERY-th picture that
  * took two lights, each block's error against the room's light is measured
  * against the two lights' difference (follow_row); the blocks that followed
@@ -995,6 +1000,48 @@ static int has_neighbour(const SettleBlocks *b, const float *ratio, int k)
     return 0;
 }
 
+/* On a phone's picture whose noise is no camera's (TWO_NOISE: a screen
+ * recording, or a film whose encoder smoothed the noise away), a block over
+ * its threshold whose move is led by its colour (the channels apart from
+ * their light, 1:2:1 as the levels weigh them, by CHROMA_LED times the
+ * light's move or more) is judged again: an encoder codes colour at half
+ * the picture's size and more coarsely than light, and at a low rate
+ * re-codes a still page's colours frame after frame, moving a block's
+ * channels apart by up to CHROMA_SLACK times the threshold while its light
+ * stays (VP8 at 2 Mbit/s on stagesepx's short.mp4 and video_for_train.mp4:
+ * 9 to 32 levels of colour, light under 7, for a second after the page is
+ * drawn). Such a block counts by its light, or by its colour's move beyond
+ * that slack. Content moves a block's light as much as its colour (text,
+ * pictures, a browser's subpixel text: browsertime's duckduckgo_firefox's
+ * tab title), or its colour far (sitespeed_android's scroll bar: 63
+ * levels, light unmoved). Not a cut block at the right or bottom edge (a
+ * picture not a multiple of the block's side: Eideticker's 691-pixel-wide
+ * Fennec HDMI captures, whose last column of 3 pixels the encoder flickers
+ * in colour), nor the top band, judged apart (a status bar's recording
+ * pill pulses in red, led by its colour: grid seed 251's case109 was taken
+ * for a camera's noise when the pill's changes no longer showed there). A
+ * desktop page keeps every channel alike (a carousel fading slowly between
+ * slides of one light on VP8 is content to its end). The smaller share
+ * counts. */
+static void recheck_colour(SettleBlocks *b, float *ratio, double scale, const double *thr)
+{
+    const float *err = b->res + b->nb;
+    const int cut_x = b->w % b->bs ? b->bw - 1 : b->bw, cut_y = b->h % b->bs ? b->bh - 1 : b->bh;
+    for (int k = b->bar_rows * b->bw; k < b->nb; k++) {
+        if (ratio[k] <= 1 || k % b->bw >= cut_x || k / b->bw >= cut_y)
+            continue;
+        const float *e = err + 3 * k;
+        const double y = (e[0] + 2.0 * e[1] + e[2]) / 4, t = thr[b->lvl[k]];
+        double c = 0;
+        for (int i = 0; i < 3; i++)
+            c = fmax(c, fabs(e[i] - y));
+        if (c < CHROMA_LED * fabs(y))
+            continue;
+        const double r = fmax(fabs(y), c - CHROMA_SLACK * t) / t / scale;
+        ratio[k] = r < ratio[k] ? (float)r : ratio[k];
+    }
+}
+
 /* The blocks over their threshold judged again against the picture at the
  * last change, the light since then taken out (a gain and an offset per
  * channel): an encoder that held a block while the exposure drifted, then
@@ -1576,6 +1623,8 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
             peak = ratio[k] > peak ? ratio[k] : peak;
         }
     }
+    if (over && b->phone && b->noise_all <= TWO_NOISE)
+        recheck_colour(b, ratio, scale, thr);
     if (over)
         recheck_last(b, ratio, scale, thr);
     /* on a phone filmed by a camera (its noise) */

@@ -70,6 +70,10 @@ typedef struct Camera {
     int progress;          /* > 0: a bar this wide along the bottom 16 rows */
     double veil;           /* 0..1: the picture below the header seen through
                             * white at this opacity (a page fading in from white) */
+    double tint;           /* the colour of 6 x 2 blocks of the photo moved, their
+                            * light (1:2:1) kept: red up 2 x tint, green down tint */
+    double tint_light;     /* ... and their light moved by this much */
+    int tint_one;          /* ... in one block of them only */
 } Camera;
 
 static void draw(Pic *p, const Camera *cam, int frame)
@@ -92,6 +96,8 @@ static void draw(Pic *p, const Camera *cam, int frame)
                     v = 60;
                 if (y >= 60)
                     v += (255 - v) * cam->veil;
+                if (x >= 96 && x < (cam->tint_one ? 112 : 192) && y >= 128 && y < (cam->tint_one ? 144 : 160))
+                    v += (c == 0 ? 2 * cam->tint : c == 1 ? -cam->tint : 0) + cam->tint_light;
                 for (int i = 0; i < 2; i++)
                     if (c == 2 && y >= 128 && y < 144 && x >= 96 + 16 * i && x < 112 + 16 * i)
                         v += cam->spot[i];
@@ -445,6 +451,45 @@ static void test_refinement(void **state)
     (void)state;
     assert_int_equal(run(camera(0, 0), refine, 50, 0, NULL), 0);
     assert_int_equal(run(camera(1.5, 0.05), refine, 50, 0, NULL), 0);
+}
+
+/* an encoder re-coding a screen recording's colours at a low rate (VP8 at 2
+ * Mbit/s on a phone's page): from frame 10 to 30 the photo's colour moves
+ * by up to 24 levels in red and back every 3 frames, its light kept, and
+ * content comes at 40 */
+static void tint_recode(Camera *cam, int f)
+{
+    cam->tint = f >= 10 && f < 30 && (f / 3) % 2 ? 12 : 0;
+    cam->extra = f >= 40;
+}
+
+/* ... and a colour that content changes: the photo turns red by 64 levels,
+ * its light kept */
+static void tint_content(Camera *cam, int f)
+{
+    cam->tint = f >= 20 ? 32 : 0;
+}
+
+/* ... or a block's colour and its light together, the light by more than
+ * half the colour's move (a browser's subpixel text: red 22, green 1, blue
+ * 8 levels up; light 8, colour 14): both under the threshold, red over
+ * twice it, which alone makes a change */
+static void tint_lit(Camera *cam, int f)
+{
+    cam->tint_one = 1;
+    cam->tint = f >= 20 ? 7 : 0;
+    cam->tint_light = f >= 20 ? 8 : 0;
+}
+
+static void test_colour_recode(void **state)
+{
+    (void)state;
+    /* a screen recording: its colours' re-coding is no change, content is */
+    assert_int_equal(run(camera(0, 0), tint_recode, 50, 0, NULL), 1ULL << 40);
+    assert_int_equal(run(camera(0, 0), tint_content, 40, 0, NULL), 1ULL << 20);
+    assert_int_equal(run(camera(0, 0), tint_lit, 40, 0, NULL), 1ULL << 20);
+    /* a camera's film (its noise) keeps judging every channel alike */
+    assert_true(run(camera(3, 0.2), tint_recode, 50, 0, NULL) & (1ULL << 10));
 }
 
 /* a block of the photo moves by 11 levels at frame 10 and stays (over its
@@ -835,7 +880,7 @@ int main(void)
         cmocka_unit_test(test_drift),        cmocka_unit_test(test_exposure_step),
         cmocka_unit_test(test_flicker),
         cmocka_unit_test(test_refinement),
-        cmocka_unit_test(test_held_update),   cmocka_unit_test(test_lone_block_followed),   cmocka_unit_test(test_flat_change),
+        cmocka_unit_test(test_held_update),   cmocka_unit_test(test_colour_recode),   cmocka_unit_test(test_lone_block_followed),   cmocka_unit_test(test_flat_change),
         cmocka_unit_test(test_status_bar),   cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_fade_counts),  cmocka_unit_test(test_fade_change),
         cmocka_unit_test(test_fade_repeat),
