@@ -96,7 +96,8 @@ static void draw(Pic *p, const Camera *cam, int frame)
                     v = 60;
                 if (y >= 60)
                     v += (255 - v) * cam->veil;
-                if (x >= 96 && x < (cam->tint_one ? 112 : 192) && y >= 128 && y < (cam->tint_one ? 144 : 160))
+                if (x >= 96 && y >= 128 && x < (cam->tint_one ? 112 : 192) &&
+                    y < (cam->tint_one ? 144 : 160))
                     v += (c == 0 ? 2 * cam->tint : c == 1 ? -cam->tint : 0) + cam->tint_light;
                 for (int i = 0; i < 2; i++)
                     if (c == 2 && y >= 128 && y < 144 && x >= 96 + 16 * i && x < 112 + 16 * i)
@@ -454,9 +455,9 @@ static void test_refinement(void **state)
 }
 
 /* an encoder re-coding a screen recording's colours at a low rate (VP8 at 2
- * Mbit/s on a phone's page): from frame 10 to 30 the photo's colour moves
- * by up to 24 levels in red and back every 3 frames, its light kept, and
- * content comes at 40 */
+ * Mbit/s on a phone's page): from frame 10 to 30, 6 x 2 blocks of the photo
+ * move by 24 levels in red and 12 in green and back, every 3 frames, their
+ * light kept; content comes at 40 */
 static void tint_recode(Camera *cam, int f)
 {
     cam->tint = f >= 10 && f < 30 && (f / 3) % 2 ? 12 : 0;

@@ -5,11 +5,12 @@
 # recorder writes it. stagesepx's iPhone recording short.mp4 settles at frame
 # 67 (1.117 s); VP8 then re-codes the page's colours for a second (blocks'
 # channels 9 to 32 levels apart, their light under 7) and re-codes it all on
-# a keyframe at frame 128: the block test counted every colour step and
-# answered the keyframe, 1.07 s late. Now the page's frame within one frame,
-# by the block test, with the reason's re-encoding; and the original as
-# before. Uses ../shared/realdata (skips, 77, when absent) and the ffmpeg
-# program with libvpx. Args: the settle program, the source root.
+# a keyframe: the block test counted every colour step and answered the
+# keyframe's re-coding (frame 129 here, 1.08 s late; perturb-real's variant
+# 128). Now the page's frame within one frame, by the block test, the reason
+# the recorder's re-coding; and the original as before. Uses
+# ../shared/realdata (skips, 77, when absent) and the ffmpeg program with
+# libvpx. Args: the settle program, the source root.
 set -u
 . "$(dirname "$0")/lib.sh"
 real=$2/../shared/realdata/work_with_stagesepx/short.mp4
