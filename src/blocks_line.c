@@ -15,8 +15,9 @@
  * median move (at least LINE_FLOOR levels). It counts a picture as a
  * change when that strength is LINE_STRENGTH at least and LINE_STAND times
  * the largest of the SETTLE_BLOCK_LONE_SEEN pictures before it (changes and
- * keyframes counted 0), after LINE_CALM still pictures at least, on a
- * keyframe never (the encoder re-codes every block's detail).
+ * keyframes counted 0; a rise of its own left out, stand_before), after
+ * LINE_CALM still pictures at least, on a keyframe never (the encoder
+ * re-codes every block's detail).
  *
  * Read off the seventeen landscape accuracy grids of session 48 (1026
  * camera films; every picture after the truth against the late films' line
@@ -266,6 +267,30 @@ int settle_blocks_line_kept(const SettleBlocks *b, int slot)
     return kept;
 }
 
+/* The largest strength of the SETTLE_BLOCK_LONE_SEEN pictures before this
+ * one, those of a rise left out: the pictures just before, newest first,
+ * each LINE_STRENGTH at least and under the one after it (this picture's
+ * strength for the newest). A line that appears over a few pictures (a
+ * rolling shutter's rows, an encoder's partial updates between B-frames)
+ * moves its run further from the reference picture after picture, its first
+ * steps held back by LINE_SHARE; read against its own steps, its last would
+ * never stand (seed 449's case114, landscape: 11.8, 21.8 and 30.8 over
+ * three pictures, the first two under LINE_SHARE, 0.9 before them). */
+static double stand_before(const SettleBlocksLine *l)
+{
+    double most = 0, after = l->strength;
+    int rising = 1;
+    for (int i = 1; i <= SETTLE_BLOCK_LONE_SEEN; i++) {
+        const double v = l->seen[(l->pos + SETTLE_BLOCK_LONE_SEEN - i) % SETTLE_BLOCK_LONE_SEEN];
+        rising = rising && v >= LINE_STRENGTH && v < after;
+        if (rising)
+            after = v;
+        else
+            most = v > most ? v : most;
+    }
+    return most;
+}
+
 int settle_blocks_line_fires(SettleBlocks *b, const SettleBlocksFrame *out, int room, double gain)
 {
     SettleBlocksLine *l = &b->lines;
@@ -274,9 +299,7 @@ int settle_blocks_line_fires(SettleBlocks *b, const SettleBlocksFrame *out, int 
     if (!l->on || b->filled[0] > b->filled[2])
         return 0;
     l->strength = strength(b, (float)gain);
-    double most = 0;
-    for (int i = 0; i < SETTLE_BLOCK_LONE_SEEN; i++)
-        most = l->seen[i] > most ? l->seen[i] : most;
+    const double most = stand_before(l);
     float before[LINE_RUN * 4], move[LINE_RUN];
     l->fired = room && !b->keyframe && !out->change && !out->change_bar && !out->fade &&
                b->calm >= LINE_CALM && l->strength >= LINE_STRENGTH &&

@@ -8,6 +8,17 @@
 #include "blocks_line.h"
 #include "settle/settle.h"
 
+/* A change is a revert (what came went: a toast, a touch indicator) when
+ * every block it moved is back within STAY_BACK of its threshold of the
+ * picture before the change before, which had moved it too. A block that
+ * went is back at that picture, its noise apart (a block's mean moves by a
+ * fraction of a level with a camera's noise); within the whole threshold,
+ * content whose change before was a step of a fade passed for one: a late
+ * line's blocks, under the header a fade had just brought in, came within
+ * the threshold of the fade's middle step (seed 449's case018, landscape,
+ * x264: 0.680 s early by diff) */
+#define STAY_BACK 0.5
+
 int settle_blocks_stay_init(SettleBlocksStay *s, int nb)
 {
     memset(s, 0, sizeof(*s));
@@ -111,7 +122,7 @@ void settle_blocks_stay_frame(SettleBlocksStay *s, const SettleBlocks *b, int ch
             nmask += s->mask[k];
             /* back where the change before moved it */
             back += s->mask[k] && s->have_before2 && s->mask_prev[k] &&
-                    !moved(b, b->sum, s->before2, k, s->share_prev);
+                    !moved(b, b->sum, s->before2, k, STAY_BACK * s->share_prev);
         }
         /* a line the line test counted moved the profiles of its run's
          * blocks, not their means: what stays of it is theirs */

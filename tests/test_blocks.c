@@ -74,6 +74,7 @@ typedef struct Camera {
                             * light (1:2:1) kept: red up 2 x tint, green down tint */
     double tint_light;     /* ... and their light moved by this much */
     int tint_one;          /* ... in one block of them only */
+    double card;           /* > 0: the card drawn over the page at this opacity */
 } Camera;
 
 static void draw(Pic *p, const Camera *cam, int frame)
@@ -94,6 +95,8 @@ static void draw(Pic *p, const Camera *cam, int frame)
                     v = 40 + 160 * cam->home;
                 if (y >= 464 && x < cam->progress)
                     v = 60;
+                if (cam->card > 0 && x > 40 && x < 200 && y > 430 && y < 470)
+                    v += (scene(x, y, c, 1) - v) * cam->card;
                 if (y >= 60)
                     v += (255 - v) * cam->veil;
                 if (x >= 96 && y >= 128 && x < (cam->tint_one ? 112 : 192) &&
@@ -739,6 +742,27 @@ static void test_stays(void **state)
     assert_int_equal(kept, 0);
 }
 
+/* the card fades in over two pictures (half at frame 20, whole at 21);
+ * at 40 something lightens it most of the way back, within its threshold
+ * of the fade's middle step (8 levels) but not within half of it */
+static void card_back(Camera *cam, int f)
+{
+    cam->card = f < 20 ? 0 : f == 20 ? 0.5 : f < 40 ? 1 : 0.545;
+}
+
+/* ... is content, not the card going (a revert comes back within half the
+ * threshold of the picture before the change before: STAY_BACK), and stays
+ * (test_stays: a toast's going is still a revert, with noise and drift) */
+static void test_back_to_fade(void **state)
+{
+    (void)state;
+    int32_t kept;
+    assert_int_equal(run_stay(camera(0, 0), card_back, 50, &kept), 0);
+    assert_true(kept >= 10);
+    assert_int_equal(run_stay(camera(2, 0.1), card_back, 50, &kept), 0);
+    assert_true(kept >= 10);
+}
+
 static void test_sizes(void **state)
 {
     (void)state;
@@ -886,7 +910,7 @@ int main(void)
         cmocka_unit_test(test_fade_counts),  cmocka_unit_test(test_fade_change),
         cmocka_unit_test(test_fade_repeat),
         cmocka_unit_test(test_veil_fade),
-        cmocka_unit_test(test_stays),
+        cmocka_unit_test(test_stays), cmocka_unit_test(test_back_to_fade),
         cmocka_unit_test(test_marks_left_out),
         cmocka_unit_test(test_scroll_bar),
         cmocka_unit_test(test_home_indicator),

@@ -28,6 +28,8 @@ typedef struct Film {
     int line_from;   /* the picture the line appears on (-1: never) */
     int line_to;     /* ... and the one it is gone on (-1: stays) */
     double line_y;   /* its top, in pixels (it is 2.5 pixels tall) */
+    const double *ink; /* the share of its ink on its first pictures, up to a
+                        * share of 1 (NULL: all of it at once) */
     int bottom_from; /* from this picture the screen's bottom rows brighten, up to 18
                       * levels at the bottom (-1: never) */
     int soft_from;   /* from this picture the header's lower edge is softer (-1: never) */
@@ -68,8 +70,13 @@ static double scene(const Film *m, int f, int x, int y, int c)
     if (m->line_from >= 0 && f >= m->line_from && (m->line_to < 0 || f < m->line_to) &&
         x >= (BX0 + BX1) / 2 && x < BX1 - 10) {
         /* 2.5 pixels of ink at 190: how much of row y it covers */
-        double top = fmax(y, m->line_y), bottom = fmin(y + 1, m->line_y + 2.5);
-        v += (190 - v) * fmax(0, bottom - top);
+        double top = fmax(y, m->line_y), bottom = fmin(y + 1, m->line_y + 2.5), share = 1;
+        for (int k = 0; m->ink && k <= f - m->line_from; k++) {
+            share = m->ink[k];
+            if (share >= 1)
+                break;
+        }
+        v += (190 - v) * fmax(0, bottom - top) * share;
     }
     if (m->bottom_from >= 0 && f >= m->bottom_from && y >= BY1 - 8)
         v += 18.0 * (y - (BY1 - 8)) / 8.0;
@@ -219,6 +226,27 @@ static void test_edge_recoded(void **state)
     assert_int_equal(run(m, 60, 0, &kept), 1ULL << 30);
 }
 
+/* a line that appears over three pictures, right under the header's edge
+ * (a rolling shutter's rows, an encoder's partial updates): its first two
+ * steps move its blocks by under LINE_SHARE of the edge's reach, its last
+ * reaches it but stands under twice the step before; it counts once, on its
+ * last step (the stand read against the pictures before the rise), and
+ * stays */
+static void test_line_rises(void **state)
+{
+    (void)state;
+    static const double ink[] = { 0.3, 0.55, 1 };
+    for (uint64_t seed = 31; seed <= 33; seed++) {
+        Film m = film(2.5, seed);
+        m.line_from = 30;
+        m.line_y = BY0 + 29.5;
+        m.ink = ink;
+        int kept;
+        assert_int_equal(run(m, 60, 0, &kept), 1ULL << 32);
+        assert_int_equal(kept, SETTLE_BLOCK_LINE_RUN);
+    }
+}
+
 /* the screen's bottom rows brightening (an encoder re-coding a gradient
  * there): the box's last row is left out */
 static void test_bottom_edge(void **state)
@@ -273,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_noise_alone), cmocka_unit_test(test_line_appears),
         cmocka_unit_test(test_line_goes),   cmocka_unit_test(test_bottom_edge),
         cmocka_unit_test(test_quarters),  cmocka_unit_test(test_edge_recoded),
+        cmocka_unit_test(test_line_rises),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
