@@ -43,6 +43,23 @@
  * (on the seventeen grids, 0.25 of the edge under which it appears at
  * least, but for three lines at 0.10-0.19) */
 #define LINE_SHARE 0.22f
+/* ... or by LINE_LOW of it at least when the block's move is ink added
+ * (inked): a line right under an edge (a header's) moves its blocks by 0.13
+ * to 0.22 of the edge's reach, as much as a re-coded edge. Ink moves the
+ * rows it lies in one way, in one quarter or two, and the others hardly:
+ * the quarters' raw moves (the light's gain taken out) the other way at
+ * most LINE_ONE of those its own way, its largest quarter's move LINE_CONC
+ * times the others' mean at least. Read off session 50's thirty-three
+ * landscape grids: the lines right under an edge that LINE_SHARE held
+ * back move the other way by 0 to 0.15 of their own, their largest quarter
+ * 2.5 times the others' mean or more; seed 263's case084's re-coded edge
+ * moves its light both ways between the quarters on either side (a block
+ * of each run 0.40 to 0.67 the other way), and a rolling shutter's flicker
+ * band darkens three quarters alike (seed 453's case008: 3.9 to 6.5
+ * levels, a block of its run at 1.75 times the others' mean) */
+#define LINE_LOW 0.12f
+#define LINE_ONE 0.2f
+#define LINE_CONC 2.0f
 /* SettleBlocksLine.row: the row's quarters were counted while the test was
  * on (the caller counts only the bands that changed: a row counted before
  * keeps sums of its own), and its reference is theirs */
@@ -208,10 +225,27 @@ static void profile(const float *q, float *p)
         p[i] = q[i] - m;
 }
 
+/* Whether a block's quarters cur moved from its reference's ref (the
+ * light's gain put in) as ink added does (LINE_LOW). */
+static int inked(const float *cur, const float *ref, float gain)
+{
+    float up = 0, down = 0, top = 0;
+    for (int i = 0; i < 4; i++) {
+        const float d = cur[i] - gain * ref[i];
+        if (d > 0)
+            up += d;
+        else
+            down -= d;
+        top = fabsf(d) > top ? fabsf(d) : top;
+    }
+    const float own = up > down ? up : down, other = up > down ? down : up;
+    return top > 0 && other <= LINE_ONE * own && 3 * top >= LINE_CONC * (up + down - top);
+}
+
 /* The run found last: its blocks' profiles before (the reference's, the
  * light's gain put in) into before, their moves into move; whether each
- * moved by LINE_SHARE of its profile's reach before (new content, not a
- * re-coded edge). */
+ * moved by LINE_SHARE of its profile's reach before, or by LINE_LOW of it
+ * as ink (new content, not a re-coded edge). */
 static int measure_run(SettleBlocks *b, double gain, float *before, float *move)
 {
     SettleBlocksLine *l = &b->lines;
@@ -227,7 +261,8 @@ static int measure_run(SettleBlocks *b, double gain, float *before, float *move)
             reach = fabsf(p[i]) > reach ? fabsf(p[i]) : reach;
         }
         move[j] = most;
-        new &= most >= LINE_SHARE * reach;
+        new &= most >= LINE_SHARE * reach ||
+               (most >= LINE_LOW * reach && inked(l->quart + 4 * k, l->ref + 4 * k, (float)gain));
     }
     return new;
 }

@@ -33,6 +33,9 @@ typedef struct Film {
     int bottom_from; /* from this picture the screen's bottom rows brighten, up to 18
                       * levels at the bottom (-1: never) */
     int soft_from;   /* from this picture the header's lower edge is softer (-1: never) */
+    int band_from;   /* from this picture a band of rows under the header, 12 rows
+                      * in the right half, is 20 levels darker (-1: never) */
+    double line_ink; /* the line's ink (0: 190) */
 } Film;
 
 static double gauss(uint64_t *s)
@@ -59,25 +62,30 @@ static double scene(const Film *m, int f, int x, int y, int c)
     if (x < BX0 || x >= BX1 || y < BY0 || y >= BY1)
         return 20;
     double v = 230, head = c == 1 ? 180 : 120;
+    /* an encoder re-coding the header's edge softer: its last row and the
+     * first row of page each half way to the other (the light moved both
+     * ways across the edge) */
+    if (m->soft_from >= 0 && f >= m->soft_from && (y == BY0 + 27 || y == BY0 + 28))
+        return (head + v) / 2;
     if (y < BY0 + 28)
         return head;
-    /* an encoder re-coding the header's edge softer: its first row of
-     * page half way to the header */
-    if (m->soft_from >= 0 && f >= m->soft_from && y == BY0 + 28)
-        return (head + v) / 2;
     if (y >= BY0 + 60 && (y - BY0) % 20 < 5 && x > BX0 + 8 && x < BX1 - 8 && (x / 6) % 5)
         v = 50;
     if (m->line_from >= 0 && f >= m->line_from && (m->line_to < 0 || f < m->line_to) &&
         x >= (BX0 + BX1) / 2 && x < BX1 - 10) {
-        /* 2.5 pixels of ink at 190: how much of row y it covers */
+        /* 2.5 pixels of ink (at 190 unless told): how much of row y it covers */
         double top = fmax(y, m->line_y), bottom = fmin(y + 1, m->line_y + 2.5), share = 1;
         for (int k = 0; m->ink && k <= f - m->line_from; k++) {
             share = m->ink[k];
             if (share >= 1)
                 break;
         }
-        v += (190 - v) * fmax(0, bottom - top) * share;
+        v += ((m->line_ink > 0 ? m->line_ink : 190) - v) * fmax(0, bottom - top) * share;
     }
+    /* a rolling shutter's flicker band: rows of page darker alike */
+    if (m->band_from >= 0 && f >= m->band_from && y >= BY0 + 48 && y < BY0 + 60 &&
+        x >= (BX0 + BX1) / 2)
+        v -= 20;
     if (m->bottom_from >= 0 && f >= m->bottom_from && y >= BY1 - 8)
         v += 18.0 * (y - (BY1 - 8)) / 8.0;
     return v;
@@ -161,7 +169,7 @@ static uint64_t run(Film m, int n, double drift, int *kept)
 static Film film(double noise, uint64_t seed)
 {
     Film m = { .rng = seed, .noise = noise, .gain = 1, .line_from = -1, .line_to = -1,
-               .bottom_from = -1, .soft_from = -1 };
+               .bottom_from = -1, .soft_from = -1, .band_from = -1 };
     return m;
 }
 
@@ -210,9 +218,13 @@ static void test_line_goes(void **state)
     assert_int_equal(kept_before_last, 0);
 }
 
-/* the header's edge re-coded softer (its block's profile moves by an eighth
- * of the edge's reach) does not count; a line that appears five rows under
- * it, in the next row of blocks, does */
+/* the header's edge re-coded softer (its blocks' profiles move by under
+ * LINE_SHARE of the edge's reach, its light both ways) does not count, nor
+ * does a flicker band darkening three quarters of the blocks under the
+ * header's alike; a line that appears five rows under the edge, in the next
+ * row of blocks, does, and so does one right under it in a lighter ink,
+ * which moves its blocks by under LINE_SHARE of the edge's reach but as ink
+ * (src/blocks_line.c, inked) */
 static void test_edge_recoded(void **state)
 {
     (void)state;
@@ -220,18 +232,26 @@ static void test_edge_recoded(void **state)
     Film m = film(2.5, 21);
     m.soft_from = 30;
     assert_int_equal(run(m, 60, 0, &kept), 0);
+    m = film(2.5, 23);
+    m.band_from = 30;
+    assert_int_equal(run(m, 60, 0, &kept), 0);
     m = film(2.5, 22);
     m.line_from = 30;
     m.line_y = BY0 + 33;
     assert_int_equal(run(m, 60, 0, &kept), 1ULL << 30);
+    m = film(2.5, 24);
+    m.line_from = 30;
+    m.line_y = BY0 + 29.5;
+    m.line_ink = 205;
+    assert_int_equal(run(m, 60, 0, &kept), 1ULL << 30);
 }
 
 /* a line that appears over three pictures, right under the header's edge
- * (a rolling shutter's rows, an encoder's partial updates): its first two
- * steps move its blocks by under LINE_SHARE of the edge's reach, its last
- * reaches it but stands under twice the step before; it counts once, on its
- * last step (the stand read against the pictures before the rise), and
- * stays */
+ * (a rolling shutter's rows, an encoder's partial updates): its first step
+ * moves its blocks by under LINE_LOW of the edge's reach, its second as ink
+ * but under twice the first's strength, its last under twice the second's;
+ * it counts once, on its second step (the stand read against the pictures
+ * before the rise), and stays */
 static void test_line_rises(void **state)
 {
     (void)state;
@@ -242,7 +262,7 @@ static void test_line_rises(void **state)
         m.line_y = BY0 + 29.5;
         m.ink = ink;
         int kept;
-        assert_int_equal(run(m, 60, 0, &kept), 1ULL << 32);
+        assert_int_equal(run(m, 60, 0, &kept), 1ULL << 31);
         assert_int_equal(kept, SETTLE_BLOCK_LINE_RUN);
     }
 }
