@@ -28,8 +28,8 @@ typedef struct Film {
     int line_from;   /* the picture the line appears on (-1: never) */
     int line_to;     /* ... and the one it is gone on (-1: stays) */
     double line_y;   /* its top, in pixels (it is 2.5 pixels tall) */
-    const double *ink; /* the share of its ink on its first pictures, up to a
-                        * share of 1 (NULL: all of it at once) */
+    const double *steps; /* the share of its ink on its first pictures, up to a
+                          * share of 1 (NULL: all of it at once) */
     int bottom_from; /* from this picture the screen's bottom rows brighten, up to 18
                       * levels at the bottom (-1: never) */
     int soft_from;   /* from this picture the header's lower edge is softer (-1: never) */
@@ -75,8 +75,8 @@ static double scene(const Film *m, int f, int x, int y, int c)
         x >= (BX0 + BX1) / 2 && x < BX1 - 10) {
         /* 2.5 pixels of ink (at 190 unless told): how much of row y it covers */
         double top = fmax(y, m->line_y), bottom = fmin(y + 1, m->line_y + 2.5), share = 1;
-        for (int k = 0; m->ink && k <= f - m->line_from; k++) {
-            share = m->ink[k];
+        for (int k = 0; m->steps && k <= f - m->line_from; k++) {
+            share = m->steps[k];
             if (share >= 1)
                 break;
         }
@@ -255,12 +255,12 @@ static void test_edge_recoded(void **state)
 static void test_line_rises(void **state)
 {
     (void)state;
-    static const double ink[] = { 0.3, 0.55, 1 };
+    static const double steps[] = { 0.3, 0.55, 1 };
     for (uint64_t seed = 31; seed <= 33; seed++) {
         Film m = film(2.5, seed);
         m.line_from = 30;
         m.line_y = BY0 + 29.5;
-        m.ink = ink;
+        m.steps = steps;
         int kept;
         assert_int_equal(run(m, 60, 0, &kept), 1ULL << 31);
         assert_int_equal(kept, SETTLE_BLOCK_LINE_RUN);
