@@ -310,9 +310,9 @@ int settle_blocks_line_kept(const SettleBlocks *b, int slot)
  * moves its run further from the reference picture after picture, its first
  * steps held back by LINE_SHARE; read against its own steps, its last would
  * never stand (seed 449's case114, landscape: 11.8, 21.8 and 30.8 over
- * three pictures, the first two under LINE_SHARE, 0.9 before them; its
- * line right under the header needs LINE_LOW too; seed 229's case023 and
- * seed 257's case117 this alone). */
+ * three pictures, 0.9 before them, each under LINE_SHARE, its line right
+ * under the header, which LINE_LOW counts; seed 229's case023 and seed
+ * 257's case117 needed this alone). */
 static double stand_before(const SettleBlocksLine *l)
 {
     double most = 0, after = l->strength;
