@@ -245,7 +245,14 @@
  * without TWO_CUT of them at each side, once there were TWO_SEEN; the room
  * is the rest below the top band. While both hold an eighth of the blocks
  * and TWO_GROUP, each gets its own gain and offset per channel on every
- * picture. Once TWO_LIT pictures judged no change showed the two lights
+ * picture; on a phone filmed in a room on a landscape picture (b->room,
+ * ROOM_MARGIN), TWO_GROUP alone: its screen may hold a tenth of the
+ * picture or less, the room the rest, lit by the mains (seed 251's case008:
+ * a screen's box of 10 x 13 blocks, 130 of 1,296; the room swings by 33
+ * levels in a cycle of 6 frames while the screen holds within 6, and one
+ * light over both tips 60 to 120 of the screen's blocks 2.3 to 2.9 times
+ * their threshold every third frame to the capture's end). Once TWO_LIT
+ * pictures judged no change showed the two lights
  * TWO_APART levels apart in a channel at the screen's mean, in a capture of
  * a camera's noise (TWO_NOISE), the capture has two lights: from then on
  * they replace the whole picture's fit (no longer made) on every picture
@@ -665,6 +672,13 @@ static void fit_lights(const SettleBlocks *b, const float *ref, float *tmp, cons
     }
 }
 
+/* A phone filmed upright in a room on a landscape picture (ROOM_MARGIN):
+ * content filled an upright box, beside which lies a room. */
+static int in_room(const SettleBlocks *b)
+{
+    return b->phone && b->h <= b->w && b->room;
+}
+
 /* Whether the picture takes two lights (see TWO_SEEN), and their fits (a,
  * o: the room's, then the screen's); b->apart: whether they stood apart;
  * tmp: 3 * nb floats. */
@@ -676,7 +690,7 @@ static int two_lights(SettleBlocks *b, float *tmp, double a[2][3], double o[2][3
         return 0;
     const int all = b->nb - b->bar_rows * b->bw;
     const int in = (box[2] - box[0] + 1) * (box[3] - box[1] + 1);
-    const int least = all / 8 > TWO_GROUP ? all / 8 : TWO_GROUP;
+    const int least = !in_room(b) && all / 8 > TWO_GROUP ? all / 8 : TWO_GROUP;
     if (in < least || all - in < least)
         return 0;
     const int n[2] = { all - in, in };
@@ -783,6 +797,10 @@ static void screen_outline(SettleBlocks *b)
         return;
     int o[4];
     cut_box(b, xs, ys, n, o);
+    if (in_room(b)) {
+        o[0] = o[0] > b->filled[0] - ROOM_MARGIN ? o[0] : b->filled[0] - ROOM_MARGIN;
+        o[2] = o[2] < b->filled[2] + ROOM_MARGIN ? o[2] : b->filled[2] + ROOM_MARGIN;
+    }
     join_box(b, o);
 }
 
@@ -1595,7 +1613,7 @@ void settle_blocks_frame(SettleBlocks *b, SettleBlocksFrame *out)
      * browser's reload button are no late content of a phone's */
     b->phone = b->h > b->w || (b->filled[0] <= b->filled[2] &&
                                b->filled[3] - b->filled[1] > b->filled[2] - b->filled[0]);
-    const int roomy = b->phone && b->h <= b->w && b->room; /* a room, if a camera's */
+    const int roomy = in_room(b); /* a room, if a camera's */
     const int room = roomy && (b->noise_all > TWO_NOISE || room_often(b, b->lit_moved) ||
                                room_often(b, b->room_stirred));
     const int x0 = b->filled[0] - ROOM_MARGIN, x1 = b->filled[2] + ROOM_MARGIN;
