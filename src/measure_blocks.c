@@ -780,7 +780,11 @@ static void follow_row(SettleBlocks *b, int by, const float *ref, const float *c
 
 /* The phone's outline: the box of the blocks below the top band whose
  * light followed the screen's (over half, with TWO_FOLLOW of weight at
- * least), once there are TWO_SEEN of them. */
+ * least), once there are TWO_SEEN of them; in a room (in_room), held to the
+ * columns content filled and ROOM_MARGIN beside them, which the room's
+ * blocks lie beyond (seed 433's case105, a screen of 10 x 17 blocks whose
+ * outline grew over the room, columns 19-28 to 13-41: the room's blocks,
+ * fitted with the screen's light, fired 0.875 s after the page). */
 static void screen_outline(SettleBlocks *b)
 {
     uint32_t *xs = b->line, *ys = b->line + b->bw, n = 0;

@@ -902,8 +902,8 @@ static void test_rolling_band(void **state)
  * screen x 272-367, y 96-271: 6 x 11 blocks of 880, under an eighth), the
  * room lit by the mains: a textured wall of 128 to 176 levels swinging by a
  * tenth of its light in a cycle of 6 pictures (100 Hz beating with 24 fps),
- * the screen at the wall's levels but steady, but for a twentieth of that
- * light reflected. Cards in the screen's corners (frames 4 to 16) give its
+ * the screen at the wall's levels and steady (it reflects a twentieth of
+ * that light). Cards in the screen's corners (frames 4 to 16) give its
  * box; after them nothing on the screen changes. One light over the picture
  * (the room's, most of its blocks) tips 36 to 42 of the screen's blocks 1.5
  * to 1.9 times their threshold every third picture before the box is known,
