@@ -11,6 +11,8 @@ unsigned settle_cpu_flags(void)
 #if SETTLE_X86
     __builtin_cpu_init();
     flags |= SETTLE_CPU_SSE2; /* every x86-64 CPU has it */
+    if (__builtin_cpu_supports("clflushopt"))
+        flags |= SETTLE_CPU_CLFLUSHOPT;
     if (__builtin_cpu_supports("ssse3"))
         flags |= SETTLE_CPU_SSSE3;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
@@ -25,10 +27,10 @@ unsigned settle_cpu_flags(void)
     if (env && !strcmp(env, "scalar"))
         flags = 0;
     else if (env && !strcmp(env, "sse2"))
-        flags &= SETTLE_CPU_SSE2;
+        flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_CLFLUSHOPT;
     else if (env && !strcmp(env, "ssse3"))
-        flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3;
+        flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_CLFLUSHOPT;
     else if (env && !strcmp(env, "avx2"))
-        flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2;
+        flags &= SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2 | SETTLE_CPU_CLFLUSHOPT;
     return flags;
 }

@@ -439,6 +439,26 @@ static int band_first_pair(const AVFrame *a, const AVFrame *b, int y0, int bh)
     return -1;
 }
 
+/* Rows top .. bottom of f's planes (4:2:0) out of the caches
+ * (SettleKernels.evict), f being a picture read here for the last time: the
+ * picture before, at full size once band_first_pair has compared it with the
+ * new one; at a reduced size, band by band once the camera test has read its
+ * rows (luma_band: its rows as the picture measured a frame ago, every
+ * LUMA_STEP_ALL-th as the camera test's reference). Its buffer then goes back
+ * to the decoder's pool, and the decoder's threads write a coming picture
+ * into it on another core; each line this core still held made such a write
+ * wait for this core to give the line up (measured in doc/performance.md,
+ * "The frame before leaves the caches"). */
+static void evict_rows(Decoder *d, const AVFrame *f, int top, int bottom)
+{
+    for (int p = 0; p < 3; p++) {
+        const int sh = p ? 1 : 0, r0 = top >> sh, r1 = (bottom + sh) >> sh;
+        const int bytes = av_image_get_linesize(f->format, f->width, p);
+        for (int y = r0; y < r1 && bytes > 0; y++)
+            d->c->dsp.evict(f->data[p] + (ptrdiff_t)y * f->linesize[p], (size_t)bytes);
+    }
+}
+
 static int convert(Decoder *d, const AVFrame *f)
 {
     luma_finish(d);
@@ -502,6 +522,9 @@ static int convert(Decoder *d, const AVFrame *f)
         luma_part_init(&d->lpart, f);
         d->lon = 1;
     }
+    /* the picture before, read for the last time by band_first_pair */
+    if (d->by_pairs)
+        evict_rows(d, d->prev, 0, d->prev->height);
     av_frame_unref(d->prev);
     return av_frame_ref(d->prev, f) < 0 ? SETTLE_ERR_NOMEM : 0;
 }
@@ -860,6 +883,7 @@ static void luma_band(Decoder *d, int k)
         }
     }
     luma_rows(d, &d->lpart, NULL, NULL, d->prev, d->lprev, 0, LUMA_STEP_ALL, top, bottom, 0);
+    evict_rows(d, d->lprev, top, bottom);
 }
 
 /* The picture being counted band by band (Decoder.lon) into d->luma, with

@@ -168,6 +168,12 @@ void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n)
     memcpy(dst, src, n);
 }
 
+void settle_evict(const void *p, size_t n)
+{
+    (void)p;
+    (void)n;
+}
+
 /* Row y of a band from its first difference fx on (settle_update_band), its
  * counts added to out. */
 static inline void delta_row(const SettleKernels *k, const uint8_t *cur, ptrdiff_t cstride,
@@ -582,6 +588,7 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
     k->count_row_changed = settle_count_row_changed;
     k->row_first_diff = settle_row_first_diff;
     k->copy_stream = settle_copy_stream;
+    k->evict = settle_evict;
     k->fit_sums = settle_fit_sums;
     k->box_means = settle_box_means;
     k->select_part = settle_select_part;
@@ -606,6 +613,8 @@ void settle_kernels_init(SettleKernels *k, unsigned flags)
         k->box_means = settle_box_means_sse2;
         k->block_means = settle_block_means_sse2;
     }
+    if (flags & SETTLE_CPU_CLFLUSHOPT)
+        k->evict = settle_evict_clflushopt;
     if (flags & SETTLE_CPU_SSSE3)
         k->yuv420_rgb = settle_yuv420_rgb_ssse3;
     if (flags & SETTLE_CPU_AVX2) {

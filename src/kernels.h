@@ -238,6 +238,15 @@ int settle_row_first_diff(const uint8_t *a, const uint8_t *b, int n);
  * reads dst's lines first nor evicts what the caches hold. */
 void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n);
 
+/* Writes the cache lines holding the n bytes from p back to memory and
+ * drops them from every cache; their values stay as they are. For a picture
+ * settle has read for the last time, whose buffer the decoder takes back and
+ * writes its next pictures into on another core: each line left in this
+ * core's caches would make those writes wait for it to be fetched back
+ * (src/decode.c, luma_band). The scalar reference does nothing: it is a
+ * matter of speed alone. */
+void settle_evict(const void *p, size_t n);
+
 /* Where one row changed, 16 pixels a word: for i = 0 .. w - 1, bit 3 * (i % 16)
  * of masks[i / 16] is set when pixel i's largest per-channel difference
  * between rows a and b (RGB24) exceeds tol (the rule of
@@ -253,11 +262,13 @@ enum {
     SETTLE_CPU_SSSE3 = 1 << 1,
     SETTLE_CPU_AVX2 = 1 << 2, /* with POPCNT */
     SETTLE_CPU_AVX512 = 1 << 3, /* F and BW */
+    SETTLE_CPU_CLFLUSHOPT = 1 << 4,
 };
 
 /* The instruction sets of this CPU that settle has kernels for, limited by
  * the environment variable SETTLE_CPU: "scalar" (none), "sse2", "ssse3", "avx2",
- * "avx512" (every one up to it); any other value or none: no limit. */
+ * "avx512" (every one up to it, and CLFLUSHOPT); any other value or none: no
+ * limit. */
 unsigned settle_cpu_flags(void);
 
 /* The kernels that may differ by CPU, as a table: dav1d's DSP context. */
@@ -287,6 +298,7 @@ typedef struct SettleKernels {
                              int *last);
     int (*row_first_diff)(const uint8_t *a, const uint8_t *b, int n);
     void (*copy_stream)(uint8_t *dst, const uint8_t *src, size_t n);
+    void (*evict)(const void *p, size_t n);
     void (*fit_sums)(const float *ref, const float *cur, int n, const double *a,
                      const double *o, const double *lim, double s[5][3]);
     void (*box_means)(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);

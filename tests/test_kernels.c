@@ -339,6 +339,34 @@ static void check_copy_stream(const SettleKernels *k, const char *path)
     print_message("copy_stream %s: %ld copies agree\n", path, checks);
 }
 
+/* Lines out of the caches: every length up to 300 from every offset within
+ * a cache line, over bytes just written (lines the caches hold changed,
+ * which must reach memory) and over bytes only read; no byte inside or
+ * around the range changes. */
+static void check_evict(const SettleKernels *k, const char *path)
+{
+    enum { N = 300, OFF = 64, SIZE = 512 }; /* N + 3 * OFF, in whole lines */
+    uint8_t *buf = aligned_alloc(64, SIZE), *want = malloc(SIZE);
+    assert_non_null(buf);
+    assert_non_null(want);
+    long checks = 0;
+    for (int n = 0; n <= N; n++)
+        for (int off = 0; off < OFF; off += 3)
+            for (int written = 0; written < 2; written++) {
+                if (written || !checks)
+                    for (int x = 0; x < SIZE; x++)
+                        buf[x] = (uint8_t)rnd();
+                memcpy(want, buf, SIZE);
+                k->evict(buf + OFF + off, (size_t)n);
+                if (memcmp(buf, want, SIZE))
+                    fail_msg("evict %s: %d bytes at offset %d", path, n, off);
+                checks++;
+            }
+    free(buf);
+    free(want);
+    print_message("evict %s: %ld ranges left as they were\n", path, checks);
+}
+
 /* Column sums of random rows: every width up to 100 (tails of every length)
  * and some wider, at odd offsets, with row counts from 1 to past 257 (where
  * the 16-bit sums wrap). */
@@ -1050,6 +1078,20 @@ static void test_sse2(void **state)
     check_yuv(&k, "sse2");
 }
 
+static void test_clflushopt(void **state)
+{
+    (void)state;
+    if (!(settle_cpu_flags() & SETTLE_CPU_CLFLUSHOPT))
+        skip();
+    SettleKernels k;
+    settle_kernels_init(&k, SETTLE_CPU_SSE2 | SETTLE_CPU_CLFLUSHOPT);
+    assert_ptr_not_equal(k.evict, settle_evict);
+    check_evict(&k, "clflushopt");
+    settle_kernels_init(&k, SETTLE_CPU_SSE2);
+    assert_ptr_equal(k.evict, settle_evict);
+    check_evict(&k, "scalar");
+}
+
 static void test_ssse3(void **state)
 {
     (void)state;
@@ -1139,6 +1181,7 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.fit_sums, settle_fit_sums);
     assert_ptr_equal(k.row_first_diff, settle_row_first_diff);
     assert_ptr_equal(k.copy_stream, settle_copy_stream);
+    assert_ptr_equal(k.evict, settle_evict);
     assert_ptr_equal(k.select_part, settle_select_part);
     check_select_part(&k, "scalar");
     assert_ptr_equal(k.block_errors, settle_block_errors);
@@ -1147,12 +1190,15 @@ static void test_env_scalar(void **state)
     assert_ptr_equal(k.block_shares, settle_block_shares);
     check_block_stats(&k, "scalar");
     assert_ptr_equal(k.block_means, settle_block_means);
+    /* the limits keep CLFLUSHOPT, which is no vector instruction set */
+    const unsigned cl = SETTLE_CPU_CLFLUSHOPT;
     setenv("SETTLE_CPU", "sse2", 1);
-    assert_int_equal(settle_cpu_flags() & ~SETTLE_CPU_SSE2, 0);
+    assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | cl), 0);
     setenv("SETTLE_CPU", "ssse3", 1);
-    assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3), 0);
+    assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | cl), 0);
     setenv("SETTLE_CPU", "avx2", 1);
-    assert_int_equal(settle_cpu_flags() & ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2),
+    assert_int_equal(settle_cpu_flags() &
+                         ~(SETTLE_CPU_SSE2 | SETTLE_CPU_SSSE3 | SETTLE_CPU_AVX2 | cl),
                      0);
     if (saved)
         setenv("SETTLE_CPU", saved, 1);
@@ -1165,6 +1211,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sse2),
+        cmocka_unit_test(test_clflushopt),
         cmocka_unit_test(test_ssse3),
         cmocka_unit_test(test_avx2),
         cmocka_unit_test(test_avx512),

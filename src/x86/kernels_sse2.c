@@ -3,6 +3,7 @@
  * row by the scalar reference (delta_rgb and renew_rgb: by a last step that
  * overlaps the one before, unless the row is shorter than a step). */
 #include <emmintrin.h>
+#include <immintrin.h>
 #include <string.h>
 
 #include "x86/kernels_x86.h"
@@ -514,6 +515,18 @@ void settle_copy_stream_sse2(uint8_t *dst, const uint8_t *src, size_t n)
     }
     memcpy(dst + x, src + x, n - x);
     _mm_sfence();
+}
+
+/* CLFLUSHOPT, not CLFLUSH: the flushes are ordered only by fences, so that
+ * they go on while the analysis does (CLFLUSH waits for each in turn). No
+ * fence: nothing settle does waits for the lines to have left. */
+__attribute__((target("clflushopt"))) void settle_evict_clflushopt(const void *p, size_t n)
+{
+    if (!n)
+        return;
+    const uintptr_t end = (uintptr_t)p + n;
+    for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end; a += 64)
+        _mm_clflushopt((void *)a);
 }
 
 /* A block's sums of 8 lanes loaded at every other column: lanes 0-2 add the

@@ -41,6 +41,7 @@ int settle_count_row_changed_sse2(const uint8_t *a, const uint8_t *b, int n, int
                                   int *last);
 int settle_row_first_diff_sse2(const uint8_t *a, const uint8_t *b, int n);
 void settle_copy_stream_sse2(uint8_t *dst, const uint8_t *src, size_t n);
+void settle_evict_clflushopt(const void *p, size_t n);
 void settle_box_means_sse2(const uint32_t *acc, const int *x0, int n, int rows, uint8_t *out);
 void settle_block_means_sse2(const uint16_t *sums, int n, int bs, float inv, float *out);
 SETTLE_X86_DECLARE(avx2)
