@@ -243,7 +243,7 @@ void settle_copy_stream(uint8_t *dst, const uint8_t *src, size_t n);
  * settle has read for the last time, whose buffer the decoder takes back and
  * writes its next pictures into on another core: each line left in this
  * core's caches would make those writes wait for it to be fetched back
- * (src/decode.c, luma_band). The scalar reference does nothing: it is a
+ * (src/decode.c, evict_rows). The scalar reference does nothing: it is a
  * matter of speed alone. */
 void settle_evict(const void *p, size_t n);
 
