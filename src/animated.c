@@ -40,7 +40,8 @@ int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy
         return -1;
     }
     a->bnext = -1;
-    if (spool && (!(a->spool = tmpfile()) || !(a->bspool = tmpfile())))
+    if (((spool & SETTLE_ANIM_SPOOL_CELLS) && !(a->spool = tmpfile())) ||
+        ((spool & SETTLE_ANIM_SPOOL_BLOCKS) && !(a->bspool = tmpfile())))
         return -2;
     return 0;
 }
@@ -1190,6 +1191,18 @@ int settle_animated_rewind(SettleAnimated *a)
     return a->spool && !fflush(a->spool) && !fseek(a->spool, 0, SEEK_SET) ? 0 : -1;
 }
 
+/* The spool's next frame's header, once: -1 on a read error. */
+static int spool_next(SettleAnimated *a)
+{
+    if (a->next >= 0)
+        return 0;
+    if (fread(&a->next, sizeof(a->next), 1, a->spool) != 1) {
+        a->next = INT64_MAX; /* the end */
+        return 0;
+    }
+    return fread(&a->next_n, sizeof(a->next_n), 1, a->spool) == 1 ? 0 : -1;
+}
+
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
                          int box[4], int64_t *kept)
 {
@@ -1197,14 +1210,8 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     box[0] = box[1] = box[2] = box[3] = 0;
     if (kept)
         *kept = 0;
-    if (a->next < 0) {
-        if (fread(&a->next, sizeof(a->next), 1, a->spool) != 1) {
-            a->next = INT64_MAX; /* the end */
-            return 0;
-        }
-        if (fread(&a->next_n, sizeof(a->next_n), 1, a->spool) != 1)
-            return -1;
-    }
+    if (spool_next(a) < 0)
+        return -1;
     if (a->next != index)
         return 0;
     const uint32_t flags = SETTLE_ANIM_NOAREA | SETTLE_ANIM_UNCOUNTED | SETTLE_ANIM_LATE;
@@ -1237,6 +1244,44 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     }
     if (kept)
         *kept = kpx;
+    return 0;
+}
+
+int settle_animated_read_in(SettleAnimated *a, int64_t index, const int rect[4], int64_t *pixels,
+                            int box[4])
+{
+    const uint32_t flags = SETTLE_ANIM_NOAREA | SETTLE_ANIM_UNCOUNTED | SETTLE_ANIM_LATE;
+    *pixels = 0;
+    box[0] = box[1] = box[2] = box[3] = 0;
+    if (spool_next(a) < 0)
+        return -1;
+    if (a->next != index)
+        return 0;
+    int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };
+    int64_t px = 0;
+    for (uint32_t j = 0; j < a->next_n; j++) {
+        SettleAnimEntry e;
+        if (fread(&e, sizeof(e), 1, a->spool) != 1 ||
+            (e.cell & ~flags) >= (uint32_t)(a->nx * a->ny))
+            return -1;
+        uint32_t i = e.cell & ~flags;
+        const int cx = (int)(i % (uint32_t)a->nx) * SETTLE_CELL;
+        const int cy = (int)(i / (uint32_t)a->nx) * SETTLE_CELL;
+        if (cx + e.box[2] <= rect[0] || cx + e.box[0] >= rect[2] || cy + e.box[3] <= rect[1] ||
+            cy + e.box[1] >= rect[3])
+            continue;
+        px += e.count;
+        settle_box_grow(b, a->ox + cx + e.box[0], a->oy + cy + e.box[1], a->ox + cx + e.box[2],
+                        a->oy + cy + e.box[3]);
+    }
+    a->next = -1;
+    *pixels = px;
+    if (px) {
+        box[0] = b[0];
+        box[1] = b[1];
+        box[2] = b[2] - b[0];
+        box[3] = b[3] - b[1];
+    }
     return 0;
 }
 

@@ -147,9 +147,15 @@ typedef struct SettleAnimEntry {
     uint8_t box[4];
 } SettleAnimEntry;
 
-/* For the grid g over the rectangle at ox, oy; spool: keep every frame's
- * changed cells for settle_animated_read. 0, -1 (out of memory) or -2 (no
- * temporary file). */
+/* What settle_animated_init spools: every frame's changed cells (for
+ * settle_animated_read and settle_animated_read_in), and the block test's
+ * marks (settle_animated_spool_blocks). */
+#define SETTLE_ANIM_SPOOL_CELLS 1
+#define SETTLE_ANIM_SPOOL_BLOCKS 2
+
+/* For the grid g over the rectangle at ox, oy; spool: what to keep, 0 or
+ * SETTLE_ANIM_SPOOL_* bits. 0, -1 (out of memory) or -2 (no temporary
+ * file). */
 int settle_animated_init(SettleAnimated *a, const SettleCells *g, int ox, int oy, int spool);
 void settle_animated_free(SettleAnimated *a);
 
@@ -243,6 +249,14 @@ int settle_animated_find(SettleAnimated *a, double start, double end);
 int settle_animated_rewind(SettleAnimated *a);
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
                          int box[4], int64_t *kept);
+
+/* Reading the spool back in frame order, as settle_animated_read: the
+ * pixels of frame `index`'s changed cells whose changed pixels reach into
+ * rect (x0, y0, x1, y1 exclusive, on the measured picture the cells cover),
+ * every cell counted whatever the animated areas, and their rectangle in the
+ * input picture (box w 0: none). 0 or -1 (read error). */
+int settle_animated_read_in(SettleAnimated *a, int64_t index, const int rect[4], int64_t *pixels,
+                            int box[4]);
 
 /* The block test's share (--ignore animated when it decides): spools the
  * marks (settle_blocks_marks) of frame `index`'s nb blocks (of bs pixels, bw

@@ -213,7 +213,7 @@ typedef struct SettleDecide {
     SettleTracker before_conv;
     int still_first;           /* after SETTLE_T_DIFF_SOLID's last change: 0 nothing yet,
                                 * 1 a frame still as measured came first, 2 a change */
-    char reason[512];          /* why the method was chosen */
+    char reason[768];          /* why the method was chosen */
     /* a reduced picture (SettleSettings.scale) hides the noise the floor
      * measures: the decoder's verdict on the full-size luma instead, 1
      * camera-like, 0 clean, -1 none (the floor decides), with its floor

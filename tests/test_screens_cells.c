@@ -220,7 +220,8 @@ static void test_spool_blocks(void **state)
     SettleCells g;
     SettleAnimated a;
     assert_int_equal(settle_cells_init(&g, W, H), 0);
-    assert_int_equal(settle_animated_init(&a, &g, 0, 0, 1), 0);
+    assert_int_equal(
+        settle_animated_init(&a, &g, 0, 0, SETTLE_ANIM_SPOOL_CELLS | SETTLE_ANIM_SPOOL_BLOCKS), 0);
     for (size_t i = 0; i < (size_t)g.nx * g.ny; i++)
         g.count[i] = 1; /* every cell's change counted (not the encoder's) */
     uint8_t mark[NB] = { 0 }, back[NB];
@@ -241,6 +242,54 @@ static void test_spool_blocks(void **state)
     settle_cells_free(&g);
 }
 
+/* The changed cells spooled for a phone filmed in a room: read back on a
+ * rectangle, a cell counts whole when its changed pixels reach into it,
+ * whatever the animated areas say; a frame not spooled has none; only the
+ * cells spool is asked for. */
+static void test_spool_in(void **state)
+{
+    (void)state;
+    enum { W = 160, H = 96 };
+    SettleCells g;
+    SettleAnimated a;
+    assert_int_equal(settle_cells_init(&g, W, H), 0);
+    assert_int_equal(settle_animated_init(&a, &g, 8, 4, SETTLE_ANIM_SPOOL_CELLS), 0);
+    assert_null(a.bspool);
+    memset(g.dirty, 1, (size_t)g.ny);
+    /* cell (1, 1): pixels 4-7 of rows 2-5 within it; cell (8, 4): its whole */
+    g.count[1 * g.nx + 1] = 16;
+    memcpy(g.cbox[1 * g.nx + 1], (uint8_t[4]){ 4, 2, 8, 6 }, 4);
+    g.count[4 * g.nx + 8] = 256;
+    memcpy(g.cbox[4 * g.nx + 8], (uint8_t[4]){ 0, 0, 16, 16 }, 4);
+    assert_int_equal(settle_animated_spool(&a, &g, 5, 0), 0);
+    assert_int_equal(settle_animated_rewind(&a), 0);
+    int64_t px;
+    int box[4];
+    const int left[4] = { 0, 0, 24, 24 }; /* to x 24, y 24: cell (1, 1)'s pixels */
+    assert_int_equal(settle_animated_read_in(&a, 4, left, &px, box), 0);
+    assert_int_equal(px, 0);
+    assert_int_equal(box[2], 0);
+    assert_int_equal(settle_animated_read_in(&a, 5, left, &px, box), 0);
+    assert_int_equal(px, 16);
+    /* in the input picture: offset 8, 4 */
+    assert_int_equal(box[0], 8 + 16 + 4);
+    assert_int_equal(box[1], 4 + 16 + 2);
+    assert_int_equal(box[2], 4);
+    assert_int_equal(box[3], 4);
+    /* a rectangle that ends where the first cell's pixels begin, and one
+     * over both cells */
+    const int before[4] = { 0, 0, 20, 18 }, both[4] = { 0, 0, W, H };
+    assert_int_equal(settle_animated_rewind(&a), 0);
+    assert_int_equal(settle_animated_read_in(&a, 5, before, &px, box), 0);
+    assert_int_equal(px, 0);
+    assert_int_equal(settle_animated_rewind(&a), 0);
+    assert_int_equal(settle_animated_read_in(&a, 5, both, &px, box), 0);
+    assert_int_equal(px, 16 + 256);
+    assert_int_equal(box[2], 8 * 16 + 16 - (16 + 4));
+    settle_animated_free(&a);
+    settle_cells_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_local),
         cmocka_unit_test(test_sums),
         cmocka_unit_test(test_spool_blocks),
+        cmocka_unit_test(test_spool_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
