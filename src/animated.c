@@ -1191,6 +1191,18 @@ int settle_animated_rewind(SettleAnimated *a)
     return a->spool && !fflush(a->spool) && !fseek(a->spool, 0, SEEK_SET) ? 0 : -1;
 }
 
+/* The rectangle b (x0, y0, x1, y1) of a frame's px spooled pixels as x, y,
+ * w, h in box, left as it is (0) when there are none. */
+static void spooled_box(const int b[4], int64_t px, int box[4])
+{
+    if (!px)
+        return;
+    box[0] = b[0];
+    box[1] = b[1];
+    box[2] = b[2] - b[0];
+    box[3] = b[3] - b[1];
+}
+
 /* The spool's next frame's header, once: -1 on a read error. */
 static int spool_next(SettleAnimated *a)
 {
@@ -1236,12 +1248,7 @@ int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t 
     }
     a->next = -1;
     *pixels = px;
-    if (px) {
-        box[0] = b[0];
-        box[1] = b[1];
-        box[2] = b[2] - b[0];
-        box[3] = b[3] - b[1];
-    }
+    spooled_box(b, px, box);
     if (kept)
         *kept = kpx;
     return 0;
@@ -1276,12 +1283,7 @@ int settle_animated_read_in(SettleAnimated *a, int64_t index, const int rect[4],
     }
     a->next = -1;
     *pixels = px;
-    if (px) {
-        box[0] = b[0];
-        box[1] = b[1];
-        box[2] = b[2] - b[0];
-        box[3] = b[3] - b[1];
-    }
+    spooled_box(b, px, box);
     return 0;
 }
 
