@@ -1260,8 +1260,17 @@ int settle_animated_read_in(SettleAnimated *a, int64_t index, const int rect[4],
     const uint32_t flags = SETTLE_ANIM_NOAREA | SETTLE_ANIM_UNCOUNTED | SETTLE_ANIM_LATE;
     *pixels = 0;
     box[0] = box[1] = box[2] = box[3] = 0;
-    if (spool_next(a) < 0)
-        return -1;
+    /* past the frames spooled before index that the caller did not ask for
+     * (made quiet by another rule first: the status bar left out) */
+    for (;;) {
+        if (spool_next(a) < 0)
+            return -1;
+        if (a->next >= index)
+            break;
+        if (fseek(a->spool, (long)(a->next_n * sizeof(SettleAnimEntry)), SEEK_CUR))
+            return -1;
+        a->next = -1;
+    }
     if (a->next != index)
         return 0;
     int b[4] = { INT32_MAX, INT32_MAX, 0, 0 };

@@ -250,7 +250,8 @@ int settle_animated_rewind(SettleAnimated *a);
 int settle_animated_read(SettleAnimated *a, int64_t index, double time, int64_t *pixels,
                          int box[4], int64_t *kept);
 
-/* Reading the spool back in frame order, as settle_animated_read: the
+/* Reading the spool back in frame order, as settle_animated_read (frames
+ * spooled before index and not asked for are passed over): the
  * pixels of frame `index`'s changed cells whose changed pixels reach into
  * rect (x0, y0, x1, y1 exclusive, on the measured picture the cells cover),
  * every cell counted whatever the animated areas, and their rectangle in the

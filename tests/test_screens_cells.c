@@ -244,8 +244,9 @@ static void test_spool_blocks(void **state)
 
 /* The changed cells spooled for a phone filmed in a room: read back on a
  * rectangle, a cell counts whole when its changed pixels reach into it,
- * whatever the animated areas say; a frame not spooled has none; only the
- * cells spool is asked for. */
+ * whatever the animated areas say; a frame not spooled has none; a frame
+ * spooled and not asked for is passed over; only the cells spool is asked
+ * for. */
 static void test_spool_in(void **state)
 {
     (void)state;
@@ -262,6 +263,9 @@ static void test_spool_in(void **state)
     g.count[4 * g.nx + 8] = 256;
     memcpy(g.cbox[4 * g.nx + 8], (uint8_t[4]){ 0, 0, 16, 16 }, 4);
     assert_int_equal(settle_animated_spool(&a, &g, 5, 0), 0);
+    /* frame 6: cell (8, 4) alone */
+    g.count[1 * g.nx + 1] = 0;
+    assert_int_equal(settle_animated_spool(&a, &g, 6, 0), 0);
     assert_int_equal(settle_animated_rewind(&a), 0);
     int64_t px;
     int box[4];
@@ -286,6 +290,10 @@ static void test_spool_in(void **state)
     assert_int_equal(settle_animated_read_in(&a, 5, both, &px, box), 0);
     assert_int_equal(px, 16 + 256);
     assert_int_equal(box[2], 8 * 16 + 16 - (16 + 4));
+    /* frame 5, spooled and not asked for, is passed over */
+    assert_int_equal(settle_animated_rewind(&a), 0);
+    assert_int_equal(settle_animated_read_in(&a, 6, both, &px, box), 0);
+    assert_int_equal(px, 256);
     settle_animated_free(&a);
     settle_cells_free(&g);
 }
