@@ -3,7 +3,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if SETTLE_X86
+#include <cpuid.h>
+#endif
+
 #include "kernels.h"
+
+#if SETTLE_X86
+/* CLFLUSHOPT: CPUID leaf 7, EBX bit 23. Asked of the CPU directly, since
+ * clang's __builtin_cpu_supports knows no "clflushopt". */
+static int has_clflushopt(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return 0;
+    return (b >> 23) & 1;
+}
+#endif
 
 unsigned settle_cpu_flags(void)
 {
@@ -11,7 +27,7 @@ unsigned settle_cpu_flags(void)
 #if SETTLE_X86
     __builtin_cpu_init();
     flags |= SETTLE_CPU_SSE2; /* every x86-64 CPU has it */
-    if (__builtin_cpu_supports("clflushopt"))
+    if (has_clflushopt())
         flags |= SETTLE_CPU_CLFLUSHOPT;
     if (__builtin_cpu_supports("ssse3"))
         flags |= SETTLE_CPU_SSSE3;
