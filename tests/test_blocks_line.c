@@ -224,7 +224,7 @@ static void test_line_goes(void **state)
  * header's alike; a line that appears five rows under the edge, in the next
  * row of blocks, does, and so does one right under it in a lighter ink,
  * which moves its blocks by under LINE_SHARE of the edge's reach but as ink
- * (src/blocks_line.c, inked) */
+ * (src/blocks_line.c, inked), also in an ink lighter still (low55) */
 static void test_edge_recoded(void **state)
 {
     (void)state;
@@ -243,6 +243,13 @@ static void test_edge_recoded(void **state)
     m.line_from = 30;
     m.line_y = BY0 + 29.5;
     m.line_ink = 205;
+    assert_int_equal(run(m, 60, 0, &kept), 1ULL << 30);
+    /* a lighter line there, whose blocks move by 0.10 to 0.12 of the
+     * edge's reach as ink (low55) */
+    m = film(2.5, 24);
+    m.line_from = 30;
+    m.line_y = BY0 + 29.5;
+    m.line_ink = 214;
     assert_int_equal(run(m, 60, 0, &kept), 1ULL << 30);
 }
 
